@@ -1,0 +1,61 @@
+# RAG Lab: two commands do all the set-up. `make lab` to study, `make test` to check.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+HOST   := 127.0.0.1
+PORT   ?= 8888
+EXPLORER_PORT ?= 8866
+
+.PHONY: help lab test venv venv-test browser-deps lint explorer html bench clean
+
+help:
+	@echo "make lab       create .venv, install ragmath and the notebooks' packages, open JupyterLab on notebooks/"
+	@echo "make test      create/update .venv with the test extra and run the whole suite (notebooks and browser too)"
+	@echo "make explorer  serve the RRF k explorer as a standalone Voila page on $(HOST):$(EXPLORER_PORT)"
+	@echo "make html      execute every notebook and write HTML copies under build/html/"
+	@echo "make bench     run the benchmarks (explorer redraw time; ragmath vs pytrec_eval and ranx at scale)"
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "RAG Lab needs Python 3.10 or newer; set PYTHON=/path/to/python3.x")'
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.runtime-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $@
+
+$(VENV)/.test-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $@ $(VENV)/.runtime-installed
+
+venv: $(VENV)/.runtime-installed
+venv-test: $(VENV)/.test-installed
+
+lab: venv
+	$(BIN)/jupyter lab --ip=$(HOST) --port=$(PORT) --ServerApp.root_dir=notebooks
+
+# The browser tests drive Debian's Chromium; install it when we can (root with apt), else they say why they skip.
+browser-deps:
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	else echo "note: /usr/bin/chromium not found and apt-get unavailable; browser tests will be skipped"; fi
+
+test: venv-test browser-deps
+	$(BIN)/python -m pytest -q
+
+lint: venv-test
+	$(BIN)/ruff check ragmath tests bench tools
+
+explorer: venv
+	$(BIN)/voila notebooks/rrf_explorer.ipynb --no-browser --Voila.ip=$(HOST) --Voila.port=$(EXPLORER_PORT)
+
+html: venv-test
+	$(BIN)/python tools/build_html.py
+
+bench: venv-test
+	$(BIN)/python bench/bench_explorer.py
+	$(BIN)/python bench/bench_scale.py
+
+clean:
+	rm -rf build .pytest_cache .hypothesis

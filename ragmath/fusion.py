@@ -1,0 +1,115 @@
+"""Reciprocal Rank Fusion: combine ranked lists by rank alone, never by their raw scores."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ragmath._validation import check_k, check_ranking
+
+__all__ = ["rrf"]
+
+
+def _check_rrf_k(k: Any) -> float:
+    if isinstance(k, bool) or not isinstance(k, numbers.Real):
+        raise TypeError(f"k must be a positive number (the RRF smoothing constant, 60 by default), got {k!r}")
+    if math.isnan(k) or math.isinf(k):
+        raise ValueError(f"k must be a finite positive number, got {k!r}")
+    if k <= 0:
+        raise ValueError(
+            f"k must be > 0, got {k!r}: k is RRF's smoothing constant. With k = 0 the score is the plain "
+            f"reciprocal rank, so a first place in one list (1/1) equals being second in two (1/2 + 1/2) "
+            f"and the gap to rank 2 is huge; k <= 0 also divides by zero or flips signs. Use k = 60 "
+            f"(common default) or tune k on a dev set"
+        )
+    return float(k)
+
+
+def _named_lists(rankings: Any) -> dict[str, list[Hashable]]:
+    if isinstance(rankings, (str, bytes)):
+        raise TypeError(f"rankings must be a mapping name -> ranked IDs or a list of lists, got {rankings!r}")
+    if isinstance(rankings, Mapping):
+        named = dict(rankings)
+    elif isinstance(rankings, Sequence):
+        if rankings and not all(
+            isinstance(r, Sequence) and not isinstance(r, (str, bytes)) for r in rankings
+        ):
+            raise TypeError(
+                "rankings given as a list must be a list of ranked ID lists, e.g. "
+                "[['4.2', '6.1'], ['5.3', '6.1']]; for one list write [ranking]"
+            )
+        named = {f"L{i}": ranking for i, ranking in enumerate(rankings, start=1)}
+    else:
+        raise TypeError(
+            f"rankings must be a mapping name -> ranked IDs or a list of lists, got {type(rankings).__name__}"
+        )
+    if not named:
+        raise ValueError("rankings is empty; give at least one ranked list to fuse")
+    for name in named:
+        if not isinstance(name, str):
+            raise TypeError(f"list names must be strings, got {name!r}")
+    return {name: check_ranking(ranking, f"rankings[{name!r}]") for name, ranking in named.items()}
+
+
+def rrf(
+    rankings: Mapping[str, Sequence[Hashable]] | Sequence[Sequence[Hashable]],
+    k: float = 60,
+    window: int | None = None,
+) -> pd.DataFrame:
+    """Fuse ranked lists with Reciprocal Rank Fusion; one row per item, best first.
+
+    RRF(d) = Σ_{j : d ∈ L_j} 1 / (k + rank_j(d))
+
+    where
+      - L_j are the input lists (each cut to its top ``window`` first, when given),
+      - rank_j(d) is the 1-based position of d in L_j; a list lacking d adds nothing for it,
+      - k > 0 is the smoothing constant (60 by default; unrelated to the K of top-K).
+
+    Ties in the fused score are broken by ID ascending (compared as strings), so the same table comes
+    out on every run. Scores are summed with ``math.fsum`` and so do not depend on list order. The fused
+    score orders items; it is not a probability of being relevant.
+
+    Returns a DataFrame with columns ``id``, ``rrf_rank`` (1, 2, ...), ``rrf_score``, and for every
+    list NAME ``rank[NAME]`` (NaN where absent) and ``contrib[NAME]`` (0.0 where absent). Lists given
+    as a plain list of lists are named ``L1``, ``L2``, ...
+
+    >>> table = rrf({"bm25": ["4.2", "6.1", "3.5"], "vector": ["5.3", "6.1", "4.2"]}, k=1)
+    >>> table[["id", "rrf_score"]].round(4).values.tolist()
+    [['4.2', 0.75], ['6.1', 0.6667], ['5.3', 0.5], ['3.5', 0.25]]
+
+    Raises ``ValueError`` for k <= 0 (with the reason), a window below 1, an empty ``rankings`` or a
+    list repeating an ID; ``TypeError`` for a string in place of a list or a non-numeric k.
+    """
+    smoothing = _check_rrf_k(k)
+    if window is not None:
+        window = check_k(window, "window")
+    lists = _named_lists(rankings)
+    if window is not None:
+        lists = {name: ranking[:window] for name, ranking in lists.items()}
+
+    ranks: dict[Hashable, dict[str, int]] = {}
+    for name, ranking in lists.items():
+        for position, item in enumerate(ranking, start=1):
+            ranks.setdefault(item, {})[name] = position
+
+    rows = []
+    for item, item_ranks in ranks.items():
+        contributions = {name: 1.0 / (smoothing + rank) for name, rank in item_ranks.items()}
+        row: dict[str, Any] = {"id": item, "rrf_score": math.fsum(contributions.values())}
+        for name in lists:
+            row[f"rank[{name}]"] = float(item_ranks[name]) if name in item_ranks else np.nan
+            row[f"contrib[{name}]"] = contributions.get(name, 0.0)
+        rows.append(row)
+    rows.sort(key=lambda row: (-row["rrf_score"], str(row["id"])))
+
+    columns = ["id", "rrf_rank", "rrf_score"]
+    for name in lists:
+        columns += [f"rank[{name}]", f"contrib[{name}]"]
+    table = pd.DataFrame(rows, columns=[c for c in columns if c != "rrf_rank"])
+    table.insert(1, "rrf_rank", np.arange(1, len(table) + 1))
+    return table.reindex(columns=columns)

@@ -1,0 +1,230 @@
+"""Per-question retrieval metrics, each written next to its formula.
+
+Every function takes ``ranking`` (a sequence of IDs, best first, each ID once) and the labels of one
+question. The cut-off ``k`` counts positions in ``ranking`` as given: dedupe to the evaluation unit and
+apply the permission filter *before* calling (see :mod:`ragmath.units`).
+
+Names elsewhere:
+
+=====================  =============================  ==========================
+ragmath                trec_eval (pytrec_eval)        ranx
+=====================  =============================  ==========================
+``recall_at_k``        ``recall_k``                   ``recall@k``
+``hit_at_k``           ``success_k``                  ``hit_rate@k``
+``reciprocal_rank``    ``recip_rank`` on a run cut    ``mrr@k``
+                       to k (it ignores a cut-off)
+``ndcg_at_k`` exp      (none; relabel 2^g - 1)        ``ndcg_burges@k``
+``ndcg_at_k`` linear   ``ndcg_cut_k``                 ``ndcg@k``
+=====================  =============================  ==========================
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping, Sequence
+from fractions import Fraction
+
+from ragmath._validation import (
+    check_grades,
+    check_k,
+    check_ranking,
+    relevant_set,
+    require_some_relevant,
+)
+
+__all__ = ["recall_at_k", "hit_at_k", "reciprocal_rank", "dcg_at_k", "ndcg_at_k", "GAINS"]
+
+#: The two gain conventions: ``"exp"`` (2^g - 1, the article, ranx ``ndcg_burges``) and
+#: ``"linear"`` (g, trec_eval ``ndcg_cut`` and ranx ``ndcg``).
+GAINS = ("exp", "linear")
+
+def _top_k(ranking: Sequence[Hashable], k: int) -> list[Hashable]:
+    return check_ranking(ranking)[: check_k(k)]
+
+
+def recall_at_k(
+    ranking: Sequence[Hashable],
+    relevant: set[Hashable] | Mapping[Hashable, float],
+    k: int,
+    *,
+    exact: bool = False,
+) -> float | Fraction:
+    """Share of the relevant items that appear in the top ``k``.
+
+    Recall@K = |R ∩ T_K| / |R|
+
+    where
+      - R is the set of relevant IDs (grade > 0 when a mapping is given),
+      - T_K is the set of the first K IDs of the ranking.
+
+    The denominator is |R|, not min(K, |R|) (as in trec_eval and ranx).
+
+    >>> recall_at_k(["A", "X", "B"], {"A", "B", "C"}, 3, exact=True)
+    Fraction(2, 3)
+
+    Raises ``ValueError`` when R is empty (a no-answer question: count it apart), when ``k`` is not
+    positive or the ranking repeats an ID; ``TypeError`` for a string ranking or a non-int ``k``.
+    """
+    top = _top_k(ranking, k)
+    wanted = relevant_set(relevant)
+    require_some_relevant(wanted, "recall_at_k")
+    value = Fraction(sum(1 for item in top if item in wanted), len(wanted))
+    return value if exact else float(value)
+
+
+def hit_at_k(
+    ranking: Sequence[Hashable],
+    relevant: set[Hashable] | Mapping[Hashable, float],
+    k: int,
+    *,
+    exact: bool = False,
+) -> float | Fraction:
+    """1 if any relevant item appears in the top ``k``, else 0.
+
+    Hit@K = 1[ |R ∩ T_K| > 0 ]
+
+    where
+      - R is the set of relevant IDs (grade > 0 when a mapping is given),
+      - T_K is the set of the first K IDs of the ranking.
+
+    Called ``success`` in trec_eval and ``hit_rate`` in ranx; its mean over questions is the Hit Rate.
+
+    >>> hit_at_k(["Y", "Z", "D"], {"D"}, 3)
+    1.0
+    >>> hit_at_k(["Y", "Z", "D"], {"D"}, 2, exact=True)
+    Fraction(0, 1)
+
+    Raises ``ValueError`` when R is empty (a no-answer question), like :func:`recall_at_k`.
+    """
+    top = _top_k(ranking, k)
+    wanted = relevant_set(relevant)
+    require_some_relevant(wanted, "hit_at_k")
+    value = Fraction(int(any(item in wanted for item in top)))
+    return value if exact else float(value)
+
+
+def reciprocal_rank(
+    ranking: Sequence[Hashable],
+    relevant: set[Hashable] | Mapping[Hashable, float],
+    k: int,
+    *,
+    exact: bool = False,
+) -> float | Fraction:
+    """1 / rank of the first relevant item within the top ``k``, else 0.
+
+    RR@K = 1 / r   if r <= K, else 0
+
+    where
+      - r is the 1-based position of the first ID of the ranking that is in R,
+      - R is the set of relevant IDs (grade > 0 when a mapping is given).
+
+    Its mean over questions is MRR@K. trec_eval's ``recip_rank`` ignores any cut-off: cut the run to K
+    first to compare. ranx: ``mrr@k``.
+
+    >>> reciprocal_rank(["Y", "Z", "D"], {"D"}, 3, exact=True)
+    Fraction(1, 3)
+    >>> reciprocal_rank(["Y", "Z", "D"], {"D"}, 2)
+    0.0
+
+    Raises ``ValueError`` when R is empty (a no-answer question), like :func:`recall_at_k`.
+    """
+    top = _top_k(ranking, k)
+    wanted = relevant_set(relevant)
+    require_some_relevant(wanted, "reciprocal_rank")
+    for position, item in enumerate(top, start=1):
+        if item in wanted:
+            value = Fraction(1, position)
+            return value if exact else float(value)
+    return Fraction(0) if exact else 0.0
+
+
+def _gain_function(gain: str):
+    if gain == "exp":
+        return lambda grade: 2.0**grade - 1.0
+    if gain == "linear":
+        return float
+    raise ValueError(
+        f"gain must be 'exp' (2^g - 1, the article's and ranx's ndcg_burges) or 'linear' (g, trec_eval's "
+        f"ndcg_cut and ranx's ndcg), got {gain!r}"
+    )
+
+
+def _discount(position: int) -> float:
+    return math.log2(position + 1)
+
+
+def dcg_at_k(
+    ranking: Sequence[Hashable],
+    grades: Mapping[Hashable, float],
+    k: int,
+    gain: str = "exp",
+) -> float:
+    """Discounted cumulative gain of the top ``k``.
+
+    DCG@K = Σ_{i=1..K} gain(rel_i) / log2(i + 1)
+
+    where
+      - rel_i is the grade of the ID at position i (0 when it is not labelled),
+      - gain(g) = 2^g - 1 for ``gain="exp"`` (the article), g for ``gain="linear"`` (trec_eval).
+
+    >>> dcg_at_k(["A", "X", "B"], {"A": 2, "B": 1, "C": 2, "X": 0}, 3)
+    3.5
+
+    Raises ``ValueError`` for a negative or NaN grade, an unknown ``gain`` or a bad ``k``.
+    """
+    top = _top_k(ranking, k)
+    to_gain = _gain_function(gain)
+    checked = check_grades(grades)
+    return math.fsum(
+        to_gain(checked.get(item, 0)) / _discount(position) for position, item in enumerate(top, start=1)
+    )
+
+
+def ideal_dcg_at_k(grades: Mapping[Hashable, float], k: int, gain: str = "exp") -> float:
+    """DCG of the ideal ordering of all labelled grades (IDCG), never of the retrieved list.
+
+    IDCG@K = Σ_{i=1..K} gain(g_(i)) / log2(i + 1)
+
+    where g_(1) >= g_(2) >= ... are all labelled grades of the question, sorted descending.
+
+    >>> round(ideal_dcg_at_k({"A": 2, "B": 1, "C": 2, "X": 0}, 3), 3)
+    5.393
+    """
+    check_k(k)
+    to_gain = _gain_function(gain)
+    ordered = sorted(check_grades(grades).values(), reverse=True)[:k]
+    return math.fsum(to_gain(grade) / _discount(position) for position, grade in enumerate(ordered, 1))
+
+
+def ndcg_at_k(
+    ranking: Sequence[Hashable],
+    grades: Mapping[Hashable, float],
+    k: int,
+    gain: str = "exp",
+) -> float:
+    """DCG@K divided by the DCG of the ideal ordering of the labels (IDCG@K).
+
+    nDCG@K = DCG@K / IDCG@K
+
+    where
+      - DCG@K is :func:`dcg_at_k` of the ranking,
+      - IDCG@K is :func:`ideal_dcg_at_k`: all labelled grades sorted descending, cut to K.
+
+    ``gain="exp"`` is ranx's ``ndcg_burges``; ``gain="linear"`` is trec_eval's ``ndcg_cut`` and ranx's
+    ``ndcg``.
+
+    >>> round(ndcg_at_k(["A", "X", "B"], {"A": 2, "B": 1, "C": 2, "X": 0}, 3), 3)
+    0.649
+    >>> ndcg_at_k(["A", "C", "B"], {"A": 2, "B": 1, "C": 2}, 3)
+    1.0
+
+    Raises ``ValueError`` when IDCG@K is 0 (no labelled grade above 0): nDCG is undefined there, and
+    :func:`ragmath.evaluate` lists such questions apart instead of scoring them.
+    """
+    ideal = ideal_dcg_at_k(grades, k, gain)
+    if ideal == 0:
+        raise ValueError(
+            "ndcg_at_k: IDCG is 0 because no labelled item has a grade above 0, so nDCG is undefined "
+            "(0/0). Treat the question as a no-answer question and list it apart; evaluate() does"
+        )
+    return dcg_at_k(ranking, grades, k, gain) / ideal

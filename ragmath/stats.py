@@ -1,0 +1,222 @@
+"""Honest uncertainty: Wilson intervals, bootstrap over questions, and a grouped dev/holdout split.
+
+The unit of sampling is the question. Three generations of one question are one sample, not three:
+resample questions, never generations.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Any, TypeVar
+
+import numpy as np
+import pandas as pd
+
+from ragmath._validation import check_k
+
+__all__ = [
+    "wilson_interval",
+    "bootstrap_interval",
+    "paired_bootstrap",
+    "PairedBootstrap",
+    "grouped_split",
+]
+
+T = TypeVar("T")
+
+
+def _check_confidence(confidence: Any) -> float:
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
+        raise ValueError(
+            f"confidence must be a number strictly between 0 and 1, e.g. 0.95, got {confidence!r}"
+        )
+    return float(confidence)
+
+
+def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``successes / n``.
+
+    centre = (p + z²/2n) / (1 + z²/n),  half-width = z √(p(1 − p)/n + z²/4n²) / (1 + z²/n)
+
+    where
+      - p = successes / n is the observed rate,
+      - z is the standard normal quantile for the two-sided ``confidence`` (1.96 for 0.95).
+
+    Unlike the normal (Wald) interval it stays inside [0, 1] and is usable for small n.
+
+    >>> low, high = wilson_interval(24, 30)
+    >>> round(low, 3), round(high, 3)
+    (0.627, 0.905)
+
+    Raises ``ValueError`` unless 0 <= successes <= n, n >= 1 and 0 < confidence < 1.
+    """
+    check_k(n, "n")
+    if isinstance(successes, bool) or not isinstance(successes, numbers.Integral):
+        raise TypeError(f"successes must be a whole number, got {successes!r}")
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must lie between 0 and n={n}, got {successes!r}")
+    z = NormalDist().inv_cdf(1 - (1 - _check_confidence(confidence)) / 2)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _as_values(values: Any, name: str) -> np.ndarray:
+    if isinstance(values, (str, bytes)) or isinstance(values, Mapping):
+        raise TypeError(f"{name} must be a sequence of per-question numbers, got {type(values).__name__}")
+    if not isinstance(values, (np.ndarray, pd.Series)):
+        values = list(values)
+    array = np.asarray(values, dtype=float)
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D sequence of per-question numbers")
+    if np.isnan(array).any():
+        raise ValueError(
+            f"{name} holds NaN; drop undefined questions (e.g. no-answer ones) before resampling, and say so"
+        )
+    return array
+
+
+def _check_resamples(n_resamples: Any) -> int:
+    return check_k(n_resamples, "n_resamples")
+
+
+def bootstrap_interval(
+    values: Sequence[float],
+    *,
+    n_resamples: int = 10_000,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> tuple[float, float, float]:
+    """Mean of per-question values and its percentile bootstrap interval, resampling questions.
+
+    Returns (mean, low, high), where low and high are the (1 − c)/2 and (1 + c)/2 quantiles of the means
+    of ``n_resamples`` resamples of the questions with replacement (numpy ``default_rng(seed)``).
+
+    >>> mean, low, high = bootstrap_interval([1, 1, 0, 1], n_resamples=2000, seed=1)
+    >>> mean, low <= mean <= high
+    (0.75, True)
+
+    Raises ``ValueError`` for an empty sequence or NaN values.
+    """
+    array = _as_values(values, "values")
+    level = _check_confidence(confidence)
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, array.size, size=(_check_resamples(n_resamples), array.size))
+    means = array[picks].mean(axis=1)
+    low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
+    return float(array.mean()), float(low), float(high)
+
+
+@dataclass(frozen=True)
+class PairedBootstrap:
+    """Result of :func:`paired_bootstrap`: mean difference b − a, its interval and a two-sided p-value."""
+
+    mean_diff: float
+    low: float
+    high: float
+    p_value: float
+    n: int
+
+    def excludes_zero(self) -> bool:
+        """Whether the interval leaves out 0 (the two versions can be told apart at this confidence)."""
+        return self.low > 0 or self.high < 0
+
+
+def paired_bootstrap(
+    a: Sequence[float],
+    b: Sequence[float],
+    *,
+    n_resamples: int = 10_000,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> PairedBootstrap:
+    """Paired bootstrap of the difference b − a over the same questions.
+
+    Each resample draws questions with replacement and takes mean(b − a) over them; the interval is the
+    percentile interval of those means, and p_value = min(1, 2 · min(share ≤ 0, share ≥ 0)).
+
+    ``a`` and ``b`` are per-question values in the same question order, or two pandas Series, aligned
+    on their index (which must hold the same questions).
+
+    >>> result = paired_bootstrap([0, 0, 1, 1], [1, 1, 1, 1], n_resamples=2000)
+    >>> result.mean_diff
+    0.5
+
+    Raises ``ValueError`` when the lengths or the Series' questions differ, or for NaN values.
+    """
+    if isinstance(a, pd.Series) and isinstance(b, pd.Series):
+        if set(a.index) != set(b.index) or len(a) != len(b):
+            raise ValueError("a and b must hold the same questions (their Series indexes differ)")
+        b = b.loc[a.index]
+    first, second = _as_values(a, "a"), _as_values(b, "b")
+    if first.size != second.size:
+        raise ValueError(f"a and b must score the same questions: {first.size} values vs {second.size}")
+    level = _check_confidence(confidence)
+    diff = second - first
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, diff.size, size=(_check_resamples(n_resamples), diff.size))
+    means = diff[picks].mean(axis=1)
+    low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
+    p_value = min(1.0, 2 * min(float(np.mean(means <= 0)), float(np.mean(means >= 0))))
+    return PairedBootstrap(float(diff.mean()), float(low), float(high), p_value, int(diff.size))
+
+
+def grouped_split(
+    items: Sequence[T],
+    group: Callable[[T], Hashable] | Mapping[Any, Hashable],
+    *,
+    holdout: float = 0.3,
+    seed: int = 0,
+) -> tuple[list[T], list[T]]:
+    """Split items into (dev, holdout) by whole groups, so no group is on both sides.
+
+    Groups (e.g. where the answer lives: document + clause) are sorted, shuffled with numpy
+    ``default_rng(seed)``, and taken into holdout one whole group at a time until holdout holds at least
+    ``holdout`` × len(items) items. Both lists keep the input order.
+
+    >>> questions = ["q1", "q2", "q3", "q4"]
+    >>> where = {"q1": "4.2", "q2": "4.2", "q3": "5.1", "q4": "7.3"}
+    >>> dev, hold = grouped_split(questions, where, holdout=0.25, seed=0)
+    >>> sorted(dev + hold) == questions and not ({where[q] for q in dev} & {where[q] for q in hold})
+    True
+
+    ``group`` is a callable item -> group key or a mapping item -> group key. Raises ``ValueError`` for
+    a holdout fraction outside (0, 1), fewer than two groups, or an item the mapping does not cover.
+    """
+    if isinstance(holdout, bool) or not isinstance(holdout, numbers.Real) or not 0 < holdout < 1:
+        raise ValueError(f"holdout must be a fraction strictly between 0 and 1, e.g. 0.3, got {holdout!r}")
+    members = list(items)
+    if isinstance(group, Mapping):
+        missing = [item for item in members if item not in group]
+        if missing:
+            raise ValueError(f"grouped_split: no group given for item {missing[0]!r}; map every item")
+        key_of = group.__getitem__
+    elif callable(group):
+        key_of = group
+    else:
+        raise TypeError("group must be a callable item -> group key, or a mapping item -> group key")
+    keys = [key_of(item) for item in members]
+    groups = sorted(set(keys), key=str)
+    if len(groups) < 2:
+        raise ValueError(f"grouped_split needs at least two groups to split, got {len(groups)}")
+    sizes = {g: 0 for g in groups}
+    for key in keys:
+        sizes[key] += 1
+    order = np.random.default_rng(seed).permutation(len(groups))
+    target = holdout * len(members)
+    held: set[Hashable] = set()
+    count = 0
+    for index in order:
+        if count >= target or len(held) == len(groups) - 1:
+            break
+        held.add(groups[index])
+        count += sizes[groups[index]]
+    dev = [item for item, key in zip(members, keys, strict=True) if key not in held]
+    hold = [item for item, key in zip(members, keys, strict=True) if key in held]
+    return dev, hold

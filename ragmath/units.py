@@ -1,0 +1,171 @@
+"""Evaluation units: score chunks, clauses or documents, and keep labels and results at one level.
+
+The levels, finest first, are ``chunk`` < ``clause`` < ``document``. A ranking of chunk IDs can be
+mapped up to clauses or documents (deduplicated, first occurrence kept), and chunk-level labels can be
+lifted to a coarser level (a unit takes the highest grade of its chunks). The reverse is impossible: a
+document-level label cannot say which chunk of the document answers, so scoring at a finer level than
+the labels is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any
+
+from ragmath._validation import check_grades, check_ranking
+
+__all__ = ["LEVELS", "dedupe", "to_units", "lift_labels", "UnitMap", "check_levels"]
+
+#: Evaluation levels, finest first.
+LEVELS = ("chunk", "clause", "document")
+
+
+def dedupe(ranking: Iterable[Hashable]) -> list[Hashable]:
+    """Drop repeated IDs, keeping each ID at its first (best) position; returns a new list.
+
+    >>> dedupe(["TRV", "TRV", "HR", "TRV"])
+    ['TRV', 'HR']
+
+    Raises ``TypeError`` for a string instead of a sequence of IDs.
+    """
+    if isinstance(ranking, (str, bytes)):
+        raise TypeError(f"dedupe needs a sequence of IDs, got the string {ranking!r}")
+    seen: set[Hashable] = set()
+    kept = []
+    for item in ranking:
+        if item not in seen:
+            seen.add(item)
+            kept.append(item)
+    return kept
+
+
+def to_units(
+    ranking: Sequence[Hashable], mapping: Mapping[Hashable, Hashable], *, deduplicate: bool = True
+) -> list[Hashable]:
+    """Map a ranking of chunk IDs to unit IDs through ``mapping``, deduplicated by default.
+
+    >>> to_units(["4.2-a", "4.2-b", "6.1"], {"4.2-a": "4.2", "4.2-b": "4.2", "6.1": "6.1"})
+    ['4.2', '6.1']
+
+    Raises ``ValueError`` naming the first chunk ID that ``mapping`` does not know.
+    """
+    chunks = check_ranking(ranking)
+    unknown = [item for item in chunks if item not in mapping]
+    if unknown:
+        raise ValueError(
+            f"to_units: {len(unknown)} ID(s) of the ranking are not in the unit table, first {unknown[0]!r}; "
+            f"add them to the mapping (every retrievable chunk needs its clause and document)"
+        )
+    units = [mapping[item] for item in chunks]
+    return dedupe(units) if deduplicate else units
+
+
+def lift_labels(
+    grades: Mapping[Hashable, float], mapping: Mapping[Hashable, Hashable]
+) -> dict[Hashable, float]:
+    """Lift chunk labels to a coarser unit: each unit gets the highest grade of its labelled chunks.
+
+    >>> lift_labels({"4.2-a": 2, "4.2-b": 1, "6.1": 0}, {"4.2-a": "4.2", "4.2-b": "4.2", "6.1": "6"})
+    {'4.2': 2, '6': 0}
+
+    Raises ``ValueError`` for a labelled ID missing from ``mapping`` or a negative/NaN grade.
+    """
+    checked = check_grades(grades)
+    lifted: dict[Hashable, float] = {}
+    for item, grade in checked.items():
+        if item not in mapping:
+            raise ValueError(f"lift_labels: labelled ID {item!r} is not in the unit table; add it")
+        unit = mapping[item]
+        lifted[unit] = max(grade, lifted.get(unit, grade))
+    return lifted
+
+
+def check_levels(level: str, label_level: str) -> None:
+    """Refuse to score at a level finer than the labels, explaining why.
+
+    >>> check_levels("document", "chunk")
+    >>> check_levels("chunk", "document")
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot score at chunk level with document-level labels: ...
+    """
+    for name, value in (("level", level), ("label_level", label_level)):
+        if value not in LEVELS:
+            raise ValueError(f"unknown unit {name} {value!r}; choose one of {LEVELS}")
+    if LEVELS.index(level) < LEVELS.index(label_level):
+        raise ValueError(
+            f"cannot score at {level} level with {label_level}-level labels: a {label_level} label does "
+            f"not say which {level} answers (a label on the whole Travel Expense Policy cannot tell "
+            f"chunk 4.2-a, the 80-yuan limit, from chunk 1.1). Label at {level} level, or score at "
+            f"{label_level} level or coarser"
+        )
+
+
+class UnitMap:
+    """A unit table: for every chunk, its clause and its document.
+
+    >>> units = UnitMap({"4.2-a": ("4.2", "TRV"), "4.2-b": ("4.2", "TRV"), "6.1": ("6.1", "TRV")})
+    >>> units.map(["4.2-b", "4.2-a", "6.1"], "clause")
+    ['4.2', '6.1']
+    >>> units.map(["4.2-b", "4.2-a", "6.1"], "document")
+    ['TRV']
+    """
+
+    def __init__(self, table: Mapping[Hashable, tuple[Hashable, Hashable]]):
+        self._up: dict[str, dict[Hashable, Hashable]] = {"chunk": {}, "clause": {}, "document": {}}
+        for chunk, pair in table.items():
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                raise ValueError(f"UnitMap: chunk {chunk!r} needs (clause, document), got {pair!r}")
+            clause, document = pair
+            self._up["chunk"][chunk] = chunk
+            self._up["clause"][chunk] = clause
+            self._up["document"][chunk] = document
+
+    @classmethod
+    def from_records(
+        cls,
+        records: Iterable[Mapping[str, Any]],
+        chunk: str = "chunk_id",
+        clause: str = "clause_id",
+        document: str = "doc_id",
+    ) -> UnitMap:
+        """Build from rows (dicts, or ``DataFrame.to_dict("records")``) naming the three columns."""
+        table = {}
+        for row in records:
+            if row[chunk] in table:
+                raise ValueError(f"UnitMap: chunk ID {row[chunk]!r} appears twice in the unit table")
+            table[row[chunk]] = (row[clause], row[document])
+        return cls(table)
+
+    def mapping(self, level: str) -> dict[Hashable, Hashable]:
+        """Chunk ID -> unit ID at ``level`` (a new dict)."""
+        check_levels(level, "chunk")
+        return dict(self._up[level])
+
+    def map(self, ranking: Sequence[Hashable], level: str) -> list[Hashable]:
+        """A chunk ranking at ``level``: mapped and deduplicated, first occurrence kept."""
+        return to_units(ranking, self.mapping(level))
+
+    def align(
+        self,
+        ranking: Sequence[Hashable],
+        grades: Mapping[Hashable, float],
+        *,
+        level: str,
+        label_level: str = "chunk",
+    ) -> tuple[list[Hashable], dict[Hashable, float]]:
+        """Put a chunk ranking and labels given at ``label_level`` at one evaluation ``level``.
+
+        Raises ``ValueError`` when ``level`` is finer than ``label_level`` (see :func:`check_levels`).
+        """
+        check_levels(level, label_level)
+        units = self.map(ranking, level)
+        if label_level == level:
+            return units, check_grades(grades)
+        if label_level == "chunk":
+            return units, lift_labels(grades, self.mapping(level))
+        # clause labels lifted to documents
+        clause_to_document = {
+            self._up["clause"][c]: self._up["document"][c] for c in self._up["chunk"]
+        }
+        return units, lift_labels(grades, clause_to_document)
