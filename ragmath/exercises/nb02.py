@@ -1,0 +1,88 @@
+"""Exercises for notebook 02 (Recall vs Hit); every expected value is computed by ragmath."""
+
+from __future__ import annotations
+
+from ragmath import evaluate, hit_at_k, recall_at_k
+from ragmath.selfcheck import register
+
+# 02.1 — Recall@3 of one ranking, as an exact fraction.
+EX1_RELEVANT = frozenset({"G", "H", "J", "K"})
+EX1_RANKING = ("H", "Q", "K", "G")
+
+# 02.2 — Hit Rate (mean Hit@3) of a small run.
+EX2_QRELS = {  # question -> {ID: grade}; grade 1 = relevant
+    "q1": {"A": 1, "B": 1, "C": 1},
+    "q2": {"D": 1},
+    "q3": {"E": 1, "F": 1},
+    "q4": {"G": 1},
+}
+EX2_RUN = {
+    "q1": ["X", "Y", "C"],
+    "q2": ["D", "Y", "Z"],
+    "q3": ["U", "V", "W"],
+    "q4": ["Q", "R", "S", "G"],
+}
+
+# 02.3 — smallest K at which Recall@K reaches 1 for q1 (relevant A, B, C).
+EX3_RELEVANT = frozenset({"A", "B", "C"})
+EX3_RANKING = ("A", "X", "B", "Y", "Z", "C", "W")
+
+# 02.4 — mean Recall@3 with no-answer questions left out.
+EX4_QRELS = {  # question -> {ID: grade}; q4 and q5 have no relevant item
+    "q1": {"A": 1, "B": 1, "C": 1},
+    "q2": {"D": 1},
+    "q3": {"E": 1, "F": 1},
+    "q4": {},
+    "q5": {"G": 0},
+}
+EX4_RUN = {
+    "q1": ["A", "C", "B"],
+    "q2": ["Y", "D", "Z"],
+    "q3": ["E", "V", "W"],
+    "q4": ["G", "H", "J"],
+    "q5": ["K", "L", "M"],
+}
+
+
+def _ex2() -> float:
+    hits = [hit_at_k(EX2_RUN[q], EX2_QRELS[q], 3) for q in EX2_QRELS]
+    return sum(hits) / len(hits)
+
+
+def _ex3() -> int:
+    ranking = list(EX3_RANKING)
+    for k in range(1, len(ranking) + 1):
+        if recall_at_k(ranking, EX3_RELEVANT, k, exact=True) == 1:
+            return k
+    raise AssertionError("exercise 02.3 data: the ranking never reaches Recall 1")
+
+
+def _ex4() -> float:
+    return float(evaluate(EX4_RUN, EX4_QRELS, metrics=("Recall@3",)).means["Recall@3"])
+
+
+register(
+    "02.1",
+    lambda: recall_at_k(list(EX1_RANKING), EX1_RELEVANT, 3, exact=True),
+    kind="close",
+    hint="count the relevant IDs among the first 3 results, divide by the number of relevant IDs",
+)
+register(
+    "02.2",
+    _ex2,
+    kind="close",
+    hint="Hit@3 is 1 if any relevant ID is in the first 3 results, else 0; then average over questions",
+)
+register(
+    "02.3",
+    _ex3,
+    kind="exact",
+    hint="increase K one step at a time until every relevant ID is inside the top K",
+)
+register(
+    "02.4",
+    _ex4,
+    kind="close",
+    hint="leave out the questions with no relevant ID, then average Recall@3 over the rest",
+)
+

@@ -1,0 +1,231 @@
+"""Every notebook runs top to bottom in a fresh kernel; its output shows the article's numbers.
+
+- ``test_notebook_runs_without_error``: each ``notebooks/*.ipynb`` and ``notebooks/solutions/*.ipynb``
+  (found by glob, so new notebooks are picked up) executes in a fresh ``python3`` kernel, cwd = its folder.
+- ``test_notebook_shows_digest_numbers``: each number the article digest lists for sections 1-4 appears
+  in the executed text output of its notebook. The expected strings are written here by hand from the
+  digest (``/work/shared/ARTICLE-DIGEST.md``), never copied from what a notebook printed.
+- ``test_committed_notebooks_hold_no_outputs``: files on disk carry no outputs and no execution counts.
+
+Each notebook is executed once per session (``executed`` fixture) and shared by the tests.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK_DIR = ROOT / "notebooks"
+
+_spec = importlib.util.spec_from_file_location("build_html", ROOT / "tools" / "build_html.py")
+build_html = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(build_html)
+
+NOTEBOOKS = build_html.notebook_paths(NOTEBOOK_DIR)
+
+#: Notebooks this test file insists on (the rest are found by glob).
+REQUIRED = [
+    "01_unit_of_evaluation.ipynb",
+    "02_recall_vs_hit.ipynb",
+    "03_mrr.ipynb",
+    "04_ndcg.ipynb",
+    "solutions/01_unit_of_evaluation_solutions.ipynb",
+    "solutions/02_recall_vs_hit_solutions.ipynb",
+    "solutions/03_mrr_solutions.ipynb",
+    "solutions/04_ndcg_solutions.ipynb",
+]
+
+
+def _num(text: str) -> str:
+    """Regex for a number written exactly so: no digit (or '.' / '/') glued on either side."""
+    return r"(?<![\d./])" + re.escape(text) + r"(?![\d/]|\.\d)"
+
+
+#: notebook file -> [(what the digest says, regex that must match the executed text output)].
+#: Hand-written from ARTICLE-DIGEST.md sections 1-4.
+DIGEST_NUMBERS: dict[str, list[tuple[str, str]]] = {
+    "01_unit_of_evaluation.ipynb": [
+        ("the 2026 policy is split into 40 chunks", _num("40")),
+        ("clause 4.2 split into 4.2-a and 4.2-b", r"4\.2-a[\s\S]*4\.2-b|4\.2-b[\s\S]*4\.2-a"),
+        ("2026 edition: 80 yuan", _num("80")),
+        ("2025 edition: 60 yuan", _num("60")),
+        ("the 2025 edition", _num("2025")),
+        ("the 2026 edition", _num("2026")),
+        ("document-level Hit@3 of a useless top 3 is 1", r"Hit@3\s*=\s*1(?![\d./])"),
+        ("chunk-level Hit@3 of 4.2-b against label 4.2-a is 0", r"Hit@3\s*=\s*0(?![\d./])"),
+        ("P6 employee", r"(?i)p6"),
+        ("finance officer", r"(?i)finance"),
+    ],
+    "02_recall_vs_hit.ipynb": [
+        ("q1 Recall@3 = 2/3", _num("2/3")),
+        ("q1 Recall@3 ≈ 0.67", _num("0.67")),
+        ("mean Recall@3 = 5/9", _num("5/9")),
+        ("mean Recall@3 ≈ 0.56", _num("0.56")),
+        ("mean Hit@3 ≈ 0.67", _num("0.67")),
+        ("Hit Rate 67%", r"(?<![\d.])67%"),
+    ],
+    "03_mrr.ipynb": [
+        ("q2 reciprocal rank 1/3", _num("1/3")),
+        ("1/3 ≈ 0.33", _num("0.33")),
+        ("MRR@3 = 4/9", _num("4/9")),
+        ("MRR@3 ≈ 0.44", _num("0.44")),
+    ],
+    "04_ndcg.ipynb": [
+        ("discount at rank 2: log2(3) ≈ 1.585", _num("1.585")),
+        ("q1 DCG@3 = 3.5", _num("3.5")),
+        ("ideal rank-2 term 3/1.585 ≈ 1.893", _num("1.893")),
+        ("IDCG@3 ≈ 5.393", _num("5.393")),
+        ("nDCG@3 ≈ 0.65", _num("0.649") + "|" + _num("0.65")),
+    ],
+    "05_rrf.ipynb": [
+        ("k = 60: 1/61 + 1/63 ≈ 0.0323", _num("0.0323")),
+        ("k = 60: 1/61 ≈ 0.0164", _num("0.0164")),
+        ("k = 60: 1/63 ≈ 0.0159", _num("0.0159")),
+        ("k = 1: 1/2 + 1/4 = 0.75", _num("0.75")),
+        ("k = 1: 1/3 + 1/3 ≈ 0.67", _num("0.6667") + "|" + _num("0.67")),
+        ("k = 1: 1/2 = 0.5", _num("0.5")),
+        ("k = 1: 1/4 = 0.25", _num("0.25")),
+    ],
+}
+
+
+def _text_output(nb) -> str:
+    """All text a reader sees in the outputs: streams, plain-text results, error text."""
+    parts: list[str] = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        for out in cell.get("outputs", []):
+            if out.output_type == "stream":
+                parts.append(out.text)
+            elif out.output_type in ("execute_result", "display_data"):
+                parts.append(str(out.get("data", {}).get("text/plain", "")))
+            elif out.output_type == "error":
+                parts.append("\n".join(out.get("traceback", [])))
+    return "\n".join(parts)
+
+
+@pytest.fixture(scope="session")
+def executed():
+    """Execute a notebook at most once per session; later calls reuse the result (or its error)."""
+    cache: dict[Path, object] = {}
+
+    def get(path: Path):
+        if path not in cache:
+            try:
+                cache[path] = build_html.execute_notebook(path)
+            except Exception as exc:  # noqa: BLE001 - stored, re-raised for every caller
+                cache[path] = exc
+        result = cache[path]
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    return get
+
+
+def _id(path: Path) -> str:
+    return str(path.relative_to(NOTEBOOK_DIR))
+
+
+@pytest.mark.notebooks
+def test_required_notebooks_exist():
+    missing = [name for name in REQUIRED if not (NOTEBOOK_DIR / name).is_file()]
+    assert not missing, f"missing notebooks under notebooks/: {missing}"
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
+def test_notebook_runs_without_error(path, executed):
+    nb = executed(path)
+    errors = [
+        out
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for out in cell.outputs
+        if out.output_type == "error"
+    ]
+    assert not errors, f"{_id(path)}: {errors[0].ename}: {errors[0].evalue}"
+    code_cells = [c for c in nb.cells if c.cell_type == "code"]
+    assert code_cells, f"{_id(path)} has no code cells"
+    assert all(c.execution_count is not None for c in code_cells if c.source.strip()), (
+        f"{_id(path)}: some non-empty code cells did not run"
+    )
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(DIGEST_NUMBERS))
+def test_notebook_shows_digest_numbers(name, executed):
+    path = NOTEBOOK_DIR / name
+    assert path.is_file(), f"notebooks/{name} not found: the digest's numbers must appear in it"
+    text = _text_output(executed(path))
+    missing = [what for what, pattern in DIGEST_NUMBERS[name] if not re.search(pattern, text)]
+    assert not missing, f"notebooks/{name}: the executed output does not show: {missing}"
+
+
+def test_number_pattern_needs_the_exact_number():
+    assert re.search(_num("3.5"), "DCG@3 = 3.5,")
+    assert re.search(_num("0.67"), "≈ 0.67\n")
+    assert not re.search(_num("3.5"), "13.5")
+    assert not re.search(_num("3.5"), "3.52")
+    assert not re.search(_num("2/3"), "12/3")
+    assert not re.search(_num("2/3"), "2/35")
+    assert not re.search(_num("0.5"), "10.5")
+
+
+def test_text_output_collects_streams_and_results():
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("x")
+    cell.outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text="MRR@3 = 4/9\n"),
+        nbformat.v4.new_output("execute_result", data={"text/plain": "0.44"}, execution_count=1),
+    ]
+    nb.cells.append(cell)
+    text = _text_output(nb)
+    assert re.search(_num("4/9"), text) and re.search(_num("0.44"), text)
+    assert not re.search(_num("5/9"), text)
+
+
+def test_committed_notebooks_hold_no_outputs():
+    paths = sorted(p for p in NOTEBOOK_DIR.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    assert paths, "no notebooks found under notebooks/"
+    dirty = []
+    for path in paths:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        for i, cell in enumerate(nb.get("cells", [])):
+            if cell.get("cell_type") != "code":
+                continue
+            if cell.get("outputs") or cell.get("execution_count") is not None:
+                dirty.append(f"{_id(path)} cell {i}")
+        if "widgets" in nb.get("metadata", {}):
+            dirty.append(f"{_id(path)} metadata.widgets (saved widget state)")
+    assert not dirty, (
+        "notebooks committed with outputs or execution counts (clear them, e.g. "
+        f"`jupyter nbconvert --clear-output --inplace`): {dirty}"
+    )
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+def test_build_html_writes_one_executed_page(tmp_path, capsys):
+    status = build_html.main(["--only", "03_mrr.ipynb", "--out", str(tmp_path)])
+    assert status == 0, capsys.readouterr().err
+    pages = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.html"))
+    assert pages == ["03_mrr.html"]
+    text = (tmp_path / "03_mrr.html").read_text(encoding="utf-8")
+    assert text.lstrip().lower().startswith("<!doctype html")
+    assert re.search(_num("4/9"), text), "the HTML copy does not carry the executed output"
+
+
+def test_build_html_refuses_a_missing_notebook(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no such notebook"):
+        build_html.execute_notebook(tmp_path / "nope.ipynb")
