@@ -31,7 +31,7 @@ from typing import Any
 
 import pandas as pd
 
-from ragmath._validation import check_grades, check_k, check_ranking
+from ragmath._validation import check_grades, check_ranking
 from ragmath.metrics import GAINS, hit_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
 
 __all__ = ["evaluate", "Evaluation", "parse_metric", "KNOWN_METRICS", "ranking_from_scores"]
@@ -61,7 +61,8 @@ def parse_metric(name: str) -> tuple[str, int]:
     key, cutoff = match.group(1).lower(), int(match.group(2))
     if key not in KNOWN_METRICS:
         raise ValueError(f"unknown metric {match.group(1)!r} in {name!r}; known: {known}")
-    check_k(cutoff, f"K in {name!r}")
+    if cutoff < 1:
+        raise ValueError(f"K in {name!r} must be at least 1, e.g. '{KNOWN_METRICS[key]}@10'; known: {known}")
     return KNOWN_METRICS[key], cutoff
 
 
