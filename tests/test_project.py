@@ -1,0 +1,115 @@
+"""The project's own files agree with each other: dependencies, README tables, lint."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import ragmath
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: pip vendors the same parser
+    from pip._vendor import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _split_requirement(text):
+    match = re.match(r"^\s*([A-Za-z0-9_.\-]+)\s*(.*)$", text)
+    return match.group(1).lower().replace("_", "-"), match.group(2).replace(" ", "")
+
+
+def _pyproject_requirements():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    listed = project["dependencies"] + project["optional-dependencies"]["test"]
+    return dict(_split_requirement(r) for r in listed)
+
+
+def _environment_requirements():
+    conda, pip = {}, {}
+    section = None
+    for raw in (ROOT / "environment.yml").read_text(encoding="utf-8").splitlines():
+        line = raw.split("#", 1)[0].rstrip()
+        if not line.strip():
+            continue
+        if not line.startswith(" "):
+            section = line.rstrip(":")
+            continue
+        item = line.strip()
+        if section != "dependencies" or not item.startswith("- "):
+            continue
+        value = item[2:].strip()
+        if value == "pip:":
+            continue
+        target = pip if raw.startswith("      ") else conda
+        if value.startswith("-e ") or value in {"pip"} or value.startswith("python"):
+            target.setdefault("_special", []).append(value)
+            continue
+        name, bound = _split_requirement(value)
+        target[name] = bound
+    return conda, pip
+
+
+def test_environment_yml_lists_the_same_packages_as_pyproject():
+    conda, pip = _environment_requirements()
+    conda.pop("_special"), pip.pop("_special")
+    combined = {**conda, **pip}
+    assert combined == _pyproject_requirements()
+
+
+def test_environment_yml_installs_ragmath_editable_and_uses_no_pins():
+    text = (ROOT / "environment.yml").read_text(encoding="utf-8")
+    assert "- -e ." in text and "conda-forge" in text
+    assert "==" not in text, "environment.yml takes lower bounds, not exact pins"
+    conda, _ = _environment_requirements()
+    conda.pop("_special")
+    assert all(not re.search(r"=[^=]*=", bound) for bound in conda.values()), "no build strings"
+
+
+def _readme_table(heading):
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split(heading, 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("|")]
+    return [[cell.strip() for cell in row.strip("|").split("|")] for row in rows[2:]]
+
+
+def test_readme_metric_table_matches_what_ragmath_exports():
+    rows = _readme_table("## Metrics")
+    documented = {row[0].strip("`"): row[1].strip("`") for row in rows}
+    exported = {name: function.__name__ for name, function in ragmath.METRICS.items()}
+    assert documented == exported
+    for function in exported.values():
+        assert function in ragmath.__all__
+    for name in documented:
+        ragmath.evaluation.parse_metric(name.replace("@K", "@3"))
+
+
+def test_readme_states_the_two_commands_and_ci_runs_make_test():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "make lab" in text and "make test" in text
+    lines = (ROOT / ".ci" / "run").read_text().splitlines()
+    ci = [line for line in lines if line and not line.startswith("#")]
+    assert ci[-1] == "make test"
+
+
+def test_readme_notebook_map_lists_every_notebook():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        assert notebook.name in text, f"README's notebook map does not mention {notebook.name}"
+
+
+def test_public_functions_have_docstrings_and_type_hints():
+    for name in ragmath.__all__:
+        obj = getattr(ragmath, name)
+        if callable(obj) and not isinstance(obj, type):
+            assert obj.__doc__ and obj.__doc__.strip().splitlines()[0], f"{name} has no summary line"
+            assert "return" in obj.__annotations__, f"{name} has no return type hint"
+
+
+def test_ruff_passes():
+    targets = [p for p in ("ragmath", "tests", "bench", "tools") if (ROOT / p).exists()]
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", *targets], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
