@@ -12,7 +12,7 @@ import pandas as pd
 
 from ragmath._validation import check_k, check_ranking
 
-__all__ = ["rrf"]
+__all__ = ["rrf", "fuse_runs"]
 
 
 def _check_rrf_k(k: Any) -> float:
@@ -113,3 +113,147 @@ def rrf(
     table = pd.DataFrame(rows, columns=[c for c in columns if c != "rrf_rank"])
     table.insert(1, "rrf_rank", np.arange(1, len(table) + 1))
     return table.reindex(columns=columns)
+
+
+#: Above this many (question, ID) rows in total, ``engine="auto"`` uses the vectorised path.
+FAST_THRESHOLD = 20_000
+
+_ENGINES = ("auto", "reference", "fast")
+
+
+def _check_engine(engine: Any) -> str:
+    if engine not in _ENGINES:
+        raise ValueError(f"engine must be one of {_ENGINES}, got {engine!r}; 'auto' picks by size")
+    return engine
+
+
+def _named_runs(runs: Any) -> dict[str, Any]:
+    if isinstance(runs, Mapping):
+        named = dict(runs)
+        for name in named:
+            if not isinstance(name, str):
+                raise TypeError(f"run names must be strings, got {name!r}")
+    elif isinstance(runs, Sequence) and not isinstance(runs, (str, bytes)):
+        named = {f"L{i}": run for i, run in enumerate(runs, start=1)}
+    else:
+        raise TypeError(
+            f"runs must be a mapping name -> run or a list of runs, got {type(runs).__name__}"
+        )
+    if not named:
+        raise ValueError("runs is empty; give at least one run to fuse")
+    for name, run in named.items():
+        if not isinstance(run, (Mapping, pd.DataFrame)):
+            raise TypeError(
+                f"runs[{name!r}] must be a mapping question -> ranked IDs (or ID -> score) or a "
+                f"DataFrame with columns question, id, score, got {type(run).__name__}"
+            )
+    return named
+
+
+def _run_size(run: Any) -> int:
+    if isinstance(run, pd.DataFrame):
+        return len(run)
+    return sum(len(r) if hasattr(r, "__len__") else 0 for r in run.values())
+
+
+def fuse_runs(
+    runs: Mapping[str, Any] | Sequence[Any],
+    k: float = 60,
+    window: int | None = None,
+    *,
+    engine: str = "auto",
+    as_frame: bool = False,
+) -> dict[Hashable, dict[Hashable, float]] | pd.DataFrame:
+    """Fuse whole runs with RRF, question by question: question -> {ID: fused score}, best first.
+
+    For each question, every run that has it contributes its ranking (a ``{ID: score}`` ranking
+    is ordered score descending, then ID ascending, as in :func:`ragmath.evaluate`), and
+    :func:`rrf` fuses them with the same ``k`` and ``window``; a run lacking the question adds
+    nothing. Questions come in order of first appearance across the runs; within a question, best
+    first, ties by ID ascending (as strings). ``runs`` is a mapping name -> run or a list of runs;
+    a run is a mapping question -> ranking or a DataFrame (columns question, id, score or rank).
+
+    ``engine="auto"`` uses the vectorised path in :mod:`ragmath._fast` above ``FAST_THRESHOLD``
+    rows (same numbers, same errors: anything unusual defers to the reference); ``"reference"``
+    always loops over :func:`rrf`; ``"fast"`` forces the vectorised path where it applies.
+    ``as_frame=True`` returns a DataFrame with columns question, id, rank, score instead.
+
+    >>> fuse_runs([{"q1": ["a", "b"]}, {"q1": ["b", "c"]}], k=1)
+    {'q1': {'b': 0.8333333333333333, 'a': 0.5, 'c': 0.3333333333333333}}
+
+    Raises like :func:`rrf` (k <= 0, window < 1, duplicate IDs) and ``TypeError`` when a run is
+    neither a mapping nor a DataFrame.
+    """
+    smoothing = _check_rrf_k(k)
+    if window is not None:
+        window = check_k(window, "window")
+    engine = _check_engine(engine)
+    named = _named_runs(runs)
+    if engine == "fast" or (
+        engine == "auto" and sum(_run_size(r) for r in named.values()) > FAST_THRESHOLD
+    ):
+        from ragmath import _fast
+
+        flats = [_fast.prepare_run(run) for run in named.values()]
+        if all(flat is not None for flat in flats):
+            frame = _fast.fuse_flat(flats, smoothing, window)
+            return frame if as_frame else _frame_to_run(frame)
+    return _fuse_reference(named, smoothing, window, as_frame)
+
+
+def _frame_to_run(frame: pd.DataFrame) -> dict[Hashable, dict[Hashable, float]]:
+    out: dict[Hashable, dict[Hashable, float]] = {}
+    questions = frame["question"].tolist()
+    ids = frame["id"].tolist()
+    scores = frame["score"].tolist()
+    start = 0
+    n = len(questions)
+    while start < n:
+        end = start
+        q = questions[start]
+        while end < n and questions[end] == q:
+            end += 1
+        out[q] = dict(zip(ids[start:end], scores[start:end], strict=False))
+        start = end
+    return out
+
+
+def _fuse_reference(
+    named: dict[str, Any], smoothing: float, window: int | None, as_frame: bool
+) -> dict[Hashable, dict[Hashable, float]] | pd.DataFrame:
+    from ragmath.evaluation import ranking_from_scores
+    from ragmath.io import run_from_frame
+
+    runs = {
+        name: run_from_frame(run, name=f"runs[{name!r}]") if isinstance(run, pd.DataFrame) else run
+        for name, run in named.items()
+    }
+    questions: dict[Hashable, None] = {}
+    for run in runs.values():
+        questions.update(dict.fromkeys(run))
+    fused: dict[Hashable, dict[Hashable, float]] = {}
+    for question in questions:
+        lists = {}
+        for name, run in runs.items():
+            if question in run:
+                ranking = run[question]
+                if isinstance(ranking, Mapping):
+                    ranking = ranking_from_scores(ranking, name=f"runs[{name!r}][{question!r}]")
+                lists[name] = ranking
+        table = rrf(lists, k=smoothing, window=window)
+        fused[question] = dict(zip(table["id"].tolist(), table["rrf_score"].tolist(), strict=False))
+    if not as_frame:
+        return fused
+    rows = [
+        (question, item, rank, score)
+        for question, scores in fused.items()
+        for rank, (item, score) in enumerate(scores.items(), start=1)
+    ]
+    return pd.DataFrame(
+        {
+            "question": pd.Series([r[0] for r in rows], dtype=object),
+            "id": pd.Series([r[1] for r in rows], dtype=object),
+            "rank": np.array([r[2] for r in rows], dtype=np.int64),
+            "score": np.array([r[3] for r in rows], dtype=np.float64),
+        }
+    )
