@@ -1,0 +1,204 @@
+"""A small linear reranker over the fused top N, fitted on the dev split only.
+
+Features of a (query, candidate chunk) pair, all computed inside one identity's index:
+
+==================  ==========================================================================
+``bm25``            BM25 score divided by the best BM25 score among the candidates (0 if none)
+``cosine``          cosine similarity from the vector retriever
+``rrf``             1 / fused rank (the order the reranker starts from)
+``exact_id``        1 if the query names an ID (INV-102) and the chunk carries that ID, else 0
+``title_overlap``   share of the query's evidence bigrams found in the chunk's title
+``text_overlap``    share of the query's evidence bigrams found in title + text
+``live``            1 if the chunk is in force on the snapshot date, else 0
+==================  ==========================================================================
+
+``LinearReranker.fit`` standardises the features and fits an L2-regularised logistic regression
+(label: grade >= 1; unlabelled candidates count as 0) by Newton's method: no random numbers, the
+same weights on every run. It refuses any question whose split is not ``"dev"``. A reranker only
+reorders its N candidates, so Recall@N is the same before and after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ragmath.generate import is_live, support
+from ragmath.retrieval import BM25Retriever, VectorRetriever, as_chunk_records, rank_scores
+from ragmath.tokenize import find_ids
+
+__all__ = ["FEATURES", "FeatureExtractor", "LinearReranker"]
+
+FEATURES: tuple[str, ...] = (
+    "bm25", "cosine", "rrf", "exact_id", "title_overlap", "text_overlap", "live",
+)
+
+
+class FeatureExtractor:
+    """Compute the reranker's features for candidates of one identity's index."""
+
+    def __init__(
+        self, chunks: Any, bm25: BM25Retriever, vector: VectorRetriever, *, as_of: Any = None
+    ) -> None:
+        records = as_chunk_records(chunks)
+        self._chunks = {r["chunk_id"]: r for r in records}
+        self.chunk_ids = tuple(self._chunks)
+        for name, r in (("bm25", bm25), ("vector", vector)):
+            extra = set(r.chunk_ids) - set(self._chunks)
+            if extra:
+                raise ValueError(f"{name} retriever holds chunks outside chunks: {sorted(extra)[:3]}")
+        self.bm25, self.vector, self.as_of = bm25, vector, as_of
+        self._ids = {
+            cid: set(find_ids(f"{cid} {r['text']}")) for cid, r in self._chunks.items()
+        }
+
+    def __call__(self, query: str, candidates: Sequence[str]) -> pd.DataFrame:
+        """Return one row per candidate (in the given order), one column per feature."""
+        cands = list(candidates)
+        unknown = [c for c in cands if c not in self._chunks]
+        if unknown:
+            raise ValueError(f"candidates not in this identity's index: {unknown[:3]}")
+        if not cands:
+            return pd.DataFrame(columns=list(FEATURES), index=pd.Index([], name="chunk_id"))
+        bm = self.bm25.score_ids(query, cands)
+        top = max(bm.values())
+        cos = self.vector.score_ids(query, cands)
+        qids = set(find_ids(query))
+        rows = []
+        for rank, c in enumerate(cands, start=1):
+            chunk = self._chunks[c]
+            rows.append(
+                {
+                    "bm25": bm[c] / top if top > 0 else 0.0,
+                    "cosine": cos[c],
+                    "rrf": 1.0 / rank,
+                    "exact_id": 1.0 if qids and qids & self._ids[c] else 0.0,
+                    "title_overlap": support(query, str(chunk.get("title") or "")),
+                    "text_overlap": support(
+                        query, f"{chunk.get('title') or ''}\n{chunk['text']}"
+                    ),
+                    "live": 1.0 if is_live(chunk, self.as_of) else 0.0,
+                }
+            )
+        return pd.DataFrame(rows, index=pd.Index(cands, name="chunk_id"), columns=list(FEATURES))
+
+
+class LinearReranker:
+    """Score = w · standardised features + bias; rerank by score desc, then chunk ID asc.
+
+    Unfitted, the weights put everything on ``rrf`` (the fused order is kept).
+
+    >>> r = LinearReranker()
+    >>> X = pd.DataFrame([[0, 0, 1.0, 0, 0, 0, 1], [0, 0, 0.5, 0, 0, 0, 1]],
+    ...                  index=["a", "b"], columns=FEATURES)
+    >>> [cid for cid, _ in r.rerank(X)]
+    ['a', 'b']
+    """
+
+    def __init__(
+        self,
+        weights: Mapping[str, float] | None = None,
+        *,
+        mean: Mapping[str, float] | None = None,
+        scale: Mapping[str, float] | None = None,
+        bias: float = 0.0,
+    ) -> None:
+        w = {f: 0.0 for f in FEATURES}
+        if weights is None:
+            w["rrf"] = 1.0
+        else:
+            unknown = set(weights) - set(FEATURES)
+            if unknown:
+                raise ValueError(f"unknown feature(s) {sorted(unknown)}; features are {FEATURES}")
+            w.update({k: float(v) for k, v in weights.items()})
+        self.weights = w
+        self.mean = {f: 0.0 for f in FEATURES} | dict(mean or {})
+        self.scale = {f: 1.0 for f in FEATURES} | dict(scale or {})
+        self.bias = float(bias)
+        self.fitted_on: tuple[str, ...] = ()
+
+    def score(self, features: pd.DataFrame) -> pd.Series:
+        """Return the linear score of each row of ``features``."""
+        missing = [f for f in FEATURES if f not in features.columns]
+        if missing:
+            raise ValueError(f"features lacks column(s) {missing}; build them with FeatureExtractor")
+        x = features[list(FEATURES)].to_numpy(dtype=float)
+        mu = np.array([self.mean[f] for f in FEATURES])
+        sd = np.array([self.scale[f] for f in FEATURES])
+        w = np.array([self.weights[f] for f in FEATURES])
+        return pd.Series((x - mu) / sd @ w + self.bias, index=features.index, name="score")
+
+    def rerank(self, features: pd.DataFrame) -> list[tuple[str, float]]:
+        """Reorder the candidates (the rows of ``features``): score desc, then chunk ID asc."""
+        if features.index.has_duplicates:
+            raise ValueError("features has duplicate chunk IDs; dedupe candidates first")
+        s = self.score(features)
+        return rank_scores(dict(zip(map(str, s.index), s.tolist(), strict=True)))
+
+    @classmethod
+    def fit(
+        cls,
+        questions: Any,
+        features: Mapping[str, pd.DataFrame],
+        qrels: Mapping[str, Mapping[str, int]],
+        *,
+        l2: float = 1.0,
+        iterations: int = 50,
+    ) -> LinearReranker:
+        """Fit weights on dev questions (each a mapping with question_id and split).
+
+        Raises ValueError if any question's split is not "dev" (the holdout is never used for
+        fitting), if a question has no features, or if no relevant candidate is present at all.
+        """
+        rows = questions.to_dict("records") if isinstance(questions, pd.DataFrame) else list(questions)
+        if not rows:
+            raise ValueError("questions is empty: fit the reranker on the dev questions")
+        xs, ys, qids = [], [], []
+        for row in rows:
+            qid, split = row.get("question_id"), row.get("split")
+            if split != "dev":
+                raise ValueError(
+                    f"question {qid!r} has split={split!r}: the reranker is fitted on the dev split "
+                    "only; pass only questions with split == 'dev'"
+                )
+            if qid not in features:
+                raise ValueError(f"features has no entry for question {qid!r}")
+            table = features[qid]
+            grades = qrels.get(qid, {})
+            xs.append(table[list(FEATURES)].to_numpy(dtype=float))
+            ys.append(np.array([1.0 if grades.get(c, 0) >= 1 else 0.0 for c in table.index]))
+            qids.append(qid)
+        x, y = np.vstack(xs), np.concatenate(ys)
+        if y.sum() == 0:
+            raise ValueError("no relevant candidate among the dev features: nothing to learn from")
+        mu = x.mean(axis=0)
+        sd = x.std(axis=0)
+        sd[sd < 1e-12] = 1.0
+        z = np.hstack([(x - mu) / sd, np.ones((len(x), 1))])
+        w = np.zeros(z.shape[1])
+        penalty = np.full(z.shape[1], float(l2))
+        penalty[-1] = 0.0  # the bias is not shrunk
+        for _ in range(iterations):
+            p = 1.0 / (1.0 + np.exp(-(z @ w)))
+            grad = z.T @ (p - y) + penalty * w
+            hess = (z * (p * (1 - p))[:, None]).T @ z + np.diag(penalty) + 1e-9 * np.eye(len(w))
+            step = np.linalg.solve(hess, grad)
+            w -= step
+            if np.max(np.abs(step)) < 1e-10:
+                break
+        model = cls(
+            dict(zip(FEATURES, w[:-1].tolist(), strict=True)),
+            mean=dict(zip(FEATURES, mu.tolist(), strict=True)),
+            scale=dict(zip(FEATURES, sd.tolist(), strict=True)),
+            bias=float(w[-1]),
+        )
+        model.fitted_on = tuple(qids)
+        return model
+
+    def weights_table(self) -> pd.Series:
+        """The fitted weights (on standardised features), largest magnitude first."""
+        s = pd.Series(self.weights, name="weight")
+        return s.reindex(s.abs().sort_values(ascending=False).index)
