@@ -153,6 +153,7 @@ def evaluate(
     *,
     gain: str = "exp",
     exact: bool = False,
+    engine: str = "auto",
 ) -> Evaluation:
     """Score every labelled question of ``run`` and average, listing the questions kept apart.
 
@@ -174,14 +175,27 @@ def evaluate(
     >>> result.no_answer
     ['q3']
 
+    ``run`` and ``qrels`` may also be pandas DataFrames with columns question, id and score (or rank),
+    and question, id, grade (see :mod:`ragmath.io`). ``engine="auto"`` computes with the vectorised
+    path in :mod:`ragmath._fast` when the run has more than ``FAST_THRESHOLD`` rows (same numbers, same
+    errors: anything unusual defers to the reference), ``"reference"`` always loops over the
+    per-question functions of :mod:`ragmath.metrics` (the definitions), ``"fast"`` forces the
+    vectorised path where it applies. ``exact=True`` always uses the reference.
+
     Raises ``ValueError`` for an unknown metric (listing the known ones), a duplicate ID in a ranking, a
-    negative or NaN grade, or an unknown gain; ``TypeError`` when run or qrels is not a mapping.
+    negative or NaN grade, an unknown gain or engine; ``TypeError`` when run or qrels is not a mapping.
     """
-    if not isinstance(run, Mapping):
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}; 'auto' picks by size")
+    if exact and engine == "fast":
+        raise ValueError("exact=True gives Fractions, which only the reference computes; use engine='auto'")
+    run_is_frame = isinstance(run, pd.DataFrame)
+    qrels_is_frame = isinstance(qrels, pd.DataFrame)
+    if not isinstance(run, Mapping) and not run_is_frame:
         raise TypeError(
             f"run must be a mapping question -> ranked IDs (or ID -> score), got {type(run).__name__}"
         )
-    if not isinstance(qrels, Mapping):
+    if not isinstance(qrels, Mapping) and not qrels_is_frame:
         raise TypeError(f"qrels must be a mapping question -> {{ID: grade}}, got {type(qrels).__name__}")
     if isinstance(metrics, str):
         metrics = [metrics]
@@ -191,6 +205,31 @@ def evaluate(
     names = tuple(f"{canonical}@{cutoff}" for canonical, cutoff in parsed)
     if len(set(names)) != len(names):
         raise ValueError(f"metrics repeats a name: {list(metrics)!r}; list each metric once")
+
+    if engine == "fast" or (engine == "auto" and not exact and _run_rows(run) > FAST_THRESHOLD):
+        from ragmath import _fast
+
+        flat_run = _fast.prepare_run(run)
+        flat_qrels = _fast.prepare_qrels(qrels) if flat_run is not None else None
+        if flat_run is not None and flat_qrels is not None:
+            fast = _fast.evaluate_flat(flat_run, flat_qrels, parsed, gain)
+            return Evaluation(
+                per_question=fast.per_question,
+                means=fast.means,
+                metrics=names,
+                gain=gain,
+                no_answer=fast.no_answer,
+                missing=fast.missing,
+                unjudged=fast.unjudged,
+                ndcg_undefined=list(fast.no_answer) if any(c == "nDCG" for c, _ in parsed) else [],
+            )
+    if run_is_frame or qrels_is_frame:
+        from ragmath.io import qrels_from_frame, run_from_frame
+
+        if run_is_frame:
+            run = run_from_frame(run, name="run")
+        if qrels_is_frame:
+            qrels = qrels_from_frame(qrels, name="qrels")
 
     labels = {question: check_grades(grades, f"qrels[{question!r}]") for question, grades in qrels.items()}
     no_answer = [q for q, grades in labels.items() if not any(g > 0 for g in grades.values())]
@@ -227,6 +266,18 @@ def evaluate(
         unjudged=unjudged,
         ndcg_undefined=ndcg_undefined,
     )
+
+
+#: Above this many (question, ID) rows in the run, ``engine="auto"`` uses the vectorised path.
+FAST_THRESHOLD = 20_000
+
+ENGINES = ("auto", "reference", "fast")
+
+
+def _run_rows(run: Any) -> int:
+    if isinstance(run, pd.DataFrame):
+        return len(run)
+    return sum(len(ranking) if hasattr(ranking, "__len__") else 0 for ranking in run.values())
 
 
 def _score(canonical: str, ranking, grades, cutoff: int, gain: str, exact: bool):
