@@ -1,0 +1,107 @@
+"""Exercises for notebook 05 (Reciprocal Rank Fusion); every expected value is computed by ragmath."""
+
+from __future__ import annotations
+
+from ragmath import rrf, units
+from ragmath.selfcheck import register
+from ragmath.widgets import ARTICLE_LISTS, lead_changes
+
+# 05.1 — the fused score of one item at another k.
+EX1_LISTS = ARTICLE_LISTS
+EX1_K = 10
+EX1_ITEM = "6.1"
+
+# 05.2 — which item leads when each list is cut to its top 2 (the recall window).
+EX2_LISTS = ARTICLE_LISTS
+EX2_K = 60
+EX2_WINDOW = 2
+
+# 05.3 — a third retriever joins; the fused order of all items at k = 60.
+EX3_LISTS = {
+    "BM25": ["4.2", "6.1", "3.5"],
+    "vector": ["5.3", "6.1", "4.2"],
+    "title": ["6.1", "3.5", "5.3"],
+}
+EX3_K = 60
+
+# 05.4 — the first k (scanning 1, 2, 3, ...) at which the leader changes.
+EX4_LISTS = {
+    "BM25": ["7.1", "2.4", "3.5", "6.1"],
+    "vector": ["7.1", "5.3", "4.2", "2.2", "6.1"],
+    "title": ["1.1", "4.2", "2.4", "3.5", "6.1"],
+}
+EX4_KS = range(1, 201)
+
+# 05.5 — two retrievers name the same clauses differently; which clause leads once IDs are aligned?
+EX5_BM25 = ["TRV-6.1", "TRV-4.2", "TRV-3.5"]
+EX5_VECTOR = ["chunk-0420", "chunk-0530", "chunk-0350"]
+EX5_TO_CLAUSE = {
+    "TRV-6.1": "6.1",
+    "TRV-4.2": "4.2",
+    "TRV-3.5": "3.5",
+    "chunk-0420": "4.2",
+    "chunk-0530": "5.3",
+    "chunk-0350": "3.5",
+}
+EX5_K = 60
+
+
+def _ex1() -> float:
+    table = rrf(EX1_LISTS, k=EX1_K)
+    return float(table.loc[table["id"] == EX1_ITEM, "rrf_score"].iloc[0])
+
+
+def _ex2() -> str:
+    return str(rrf(EX2_LISTS, k=EX2_K, window=EX2_WINDOW)["id"].iloc[0])
+
+
+def _ex3() -> list[str]:
+    return [str(i) for i in rrf(EX3_LISTS, k=EX3_K)["id"]]
+
+
+def _ex4() -> int:
+    changes = lead_changes(EX4_LISTS, EX4_KS)
+    if not changes:
+        raise AssertionError("exercise 05.4 data: the lead never changes over the scanned k")
+    return changes[0].k
+
+
+def _ex5() -> str:
+    aligned = {
+        "BM25": units.to_units(EX5_BM25, EX5_TO_CLAUSE),
+        "vector": units.to_units(EX5_VECTOR, EX5_TO_CLAUSE),
+    }
+    return str(rrf(aligned, k=EX5_K)["id"].iloc[0])
+
+
+register(
+    "05.1",
+    _ex1,
+    kind="close",
+    tol=1e-4,
+    hint="add 1/(k + rank) over the lists that contain the item; ranks start at 1",
+)
+register(
+    "05.2",
+    _ex2,
+    kind="exact",
+    hint="cut each list to its first 2 IDs, then fuse; give the ID as a string, e.g. '4.2'",
+)
+register(
+    "05.3",
+    _ex3,
+    kind="exact",
+    hint="fuse the three lists at k = 60 and list every ID, best first, as strings",
+)
+register(
+    "05.4",
+    _ex4,
+    kind="exact",
+    hint="find the leader at k = 1, 2, 3, ... and give the first k whose leader differs",
+)
+register(
+    "05.5",
+    _ex5,
+    kind="exact",
+    hint="map both lists to clause IDs with units.to_units first, then fuse; answer e.g. '6.1'",
+)
