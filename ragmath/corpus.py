@@ -1,0 +1,664 @@
+"""Load and check the toy corpus, the questions, their labels, the identities and the run config.
+
+The workbook's data lives in ``ragmath.paths.DATA_DIR`` (``<repo>/data``):
+
+- ``corpus.jsonl`` — one chunk a line: ``chunk_id``, ``doc_id``, ``doc_title``, ``clause_id``,
+  ``clause_no``, ``edition``, ``published_on`` (optional, defaults to ``effective_from``),
+  ``effective_from``, ``effective_to`` (null or a date, exclusive), ``readers`` (roles), ``kind``
+  ("text", "table" or "record"), ``title``, ``text`` (Chinese) and ``gloss`` (English);
+- ``questions.jsonl`` — one question a line: ``question_id``, ``text``, ``gloss``, ``type``,
+  ``identity``, ``answer_text``, ``answer_number`` (number or null), ``group`` (where the answer
+  lives), ``split`` ("dev" or "holdout");
+- ``qrels.csv`` — ``question_id,chunk_id,grade``: 2 answers, 1 helps, 0 checked and irrelevant;
+- ``identities.csv`` — ``identity,roles,description``, roles separated by ``;``;
+- ``config.json`` — ``snapshot_date``, ``split_seed``, ``holdout_fraction``.
+
+Every loader accepts a file path or the directory holding the file, returns new objects (pandas
+DataFrames or a dict) and mutates nothing. Bad data is refused with a ``ValueError`` whose message
+starts with ``<file>, line <n>, field '<name>':`` (JSONL lines count from 1; in a CSV file the
+header is line 1), then says what is wrong and how to fix it. Extra fields are kept, never refused.
+
+>>> corpus = load_corpus()
+>>> corpus.set_index("chunk_id").loc["TRV26-4.2-a", "clause_id"]
+'TRV-2026§4.2'
+>>> qrels_for(["Q07"])["Q07"]["TRV26-7.4"]
+2
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import math
+import numbers
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any, Union
+
+import pandas as pd
+
+__all__ = [
+    "CANONICAL_FILES",
+    "CHUNK_KINDS",
+    "QUESTION_TYPES",
+    "SPLITS",
+    "Dataset",
+    "chunk_to_clause",
+    "chunk_to_document",
+    "corpus_hash",
+    "data_dir",
+    "load_config",
+    "load_corpus",
+    "load_dataset",
+    "load_identities",
+    "load_qrels",
+    "load_questions",
+    "parse_date",
+    "qrels_for",
+    "recompute_split",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: The eight question types the ablation reports on (issue 3).
+QUESTION_TYPES: tuple[str, ...] = (
+    "single-hop",
+    "multi-hop",
+    "no-answer",
+    "conflict",
+    "table",
+    "cross-permission",
+    "exact-id",
+    "paraphrase",
+)
+#: What a chunk holds: running text, a table kept whole (Markdown pipes), or one record.
+CHUNK_KINDS: tuple[str, ...] = ("text", "table", "record")
+#: The two sides of the grouped split.
+SPLITS: tuple[str, ...] = ("dev", "holdout")
+#: The files :func:`corpus_hash` reads, in this order.
+CANONICAL_FILES: tuple[str, ...] = (
+    "corpus.jsonl",
+    "questions.jsonl",
+    "qrels.csv",
+    "identities.csv",
+    "config.json",
+)
+
+CORPUS_FIELDS: tuple[str, ...] = (
+    "chunk_id", "doc_id", "doc_title", "clause_id", "clause_no", "edition", "published_on",
+    "effective_from", "effective_to", "readers", "kind", "title", "text", "gloss",
+)
+QUESTION_FIELDS: tuple[str, ...] = (
+    "question_id", "text", "gloss", "type", "identity", "answer_text", "answer_number", "group",
+    "split",
+)
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_INT_RE = re.compile(r"^[+-]?\d+$")
+
+
+# --------------------------------------------------------------------------------------------
+# small helpers
+
+
+def data_dir() -> Path:
+    """Return the workbook's data directory, ``ragmath.paths.DATA_DIR``.
+
+    >>> (data_dir() / "corpus.jsonl").is_file()
+    True
+    """
+    from ragmath.paths import DATA_DIR
+
+    return Path(DATA_DIR)
+
+
+def _resolve(path: PathLike | None, filename: str) -> Path:
+    """Return the file to read: ``path`` itself, ``path/filename`` for a directory, or the default."""
+    if path is None:
+        return data_dir() / filename
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(
+            f"path must be a str or os.PathLike pointing to {filename} (or its directory), got "
+            f"{type(path).__name__}"
+        )
+    resolved = Path(path)
+    if resolved.is_dir():
+        resolved = resolved / filename
+    if not resolved.is_file():
+        raise FileNotFoundError(f"{resolved}: no such file; expected the workbook's {filename}")
+    return resolved
+
+
+class _Where:
+    """A place in a data file, for error messages: file name, line number, field."""
+
+    def __init__(self, path: Path, line: int | None = None) -> None:
+        self.name = path.name
+        self.line = line
+
+    def fail(self, field: str | None, problem: str) -> ValueError:
+        parts = [self.name]
+        if self.line is not None:
+            parts.append(f"line {self.line}")
+        if field is not None:
+            parts.append(f"field {field!r}")
+        return ValueError(", ".join(parts) + ": " + problem)
+
+
+def parse_date(value: Any, name: str = "date") -> date:
+    """Return ``value`` as a ``datetime.date``; accepts a date or an ISO string ``YYYY-MM-DD``.
+
+    >>> parse_date("2026-06-30")
+    datetime.date(2026, 6, 30)
+
+    Raises ``ValueError`` (bad string) or ``TypeError`` (other types), naming ``name``.
+    """
+    if isinstance(value, date):
+        return value.date() if hasattr(value, "date") and callable(value.date) else value
+    if isinstance(value, str):
+        if _DATE_RE.match(value):
+            try:
+                return date.fromisoformat(value)
+            except ValueError:
+                pass
+        raise ValueError(f"{name} must be a date written YYYY-MM-DD, e.g. '2026-06-30', got {value!r}")
+    raise TypeError(
+        f"{name} must be a datetime.date or a string 'YYYY-MM-DD', got {type(value).__name__} "
+        f"{value!r}"
+    )
+
+
+def _date_field(value: Any, where: _Where, field: str, *, nullable: bool = False) -> date | None:
+    if value is None and nullable:
+        return None
+    if not isinstance(value, str):
+        fix = "null or a string 'YYYY-MM-DD'" if nullable else "a string 'YYYY-MM-DD'"
+        raise where.fail(field, f"{value!r} is not a date; write {fix}, e.g. \"2026-01-01\"")
+    try:
+        return parse_date(value, field)
+    except ValueError:
+        raise where.fail(
+            field, f"{value!r} is not a valid date; write YYYY-MM-DD, e.g. \"2026-01-01\""
+        ) from None
+
+
+def _text_field(record: Mapping[str, Any], where: _Where, field: str) -> str:
+    if field not in record:
+        raise where.fail(field, "missing; every row needs it")
+    value = record[field]
+    if not isinstance(value, str) or not value.strip():
+        raise where.fail(field, f"must be a non-empty string, got {value!r}")
+    if value != value.strip():
+        raise where.fail(field, f"{value!r} has leading or trailing whitespace; remove it")
+    return value
+
+
+def _jsonl_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    """Read a JSONL file into (line number, object) pairs; blank lines are skipped."""
+    records = []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path.name}: not UTF-8 ({error}); save the file as UTF-8") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = _Where(path, number)
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise where.fail(None, f"not valid JSON ({error.msg} at column {error.colno})") from None
+        if not isinstance(record, dict):
+            raise where.fail(None, f"must be a JSON object {{...}}, got {type(record).__name__}")
+        records.append((number, record))
+    return records
+
+
+def _csv_rows(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
+    """Read a CSV file with a header into (line number, row) pairs; the header is line 1."""
+    try:
+        handle = path.open(encoding="utf-8", newline="")
+        with handle:
+            reader = csv.reader(handle)
+            header = next(reader, None)
+            if header is None:
+                raise _Where(path, 1).fail(None, f"empty file; expected the header {','.join(required)}")
+            header = [name.strip() for name in header]
+            for name in required:
+                if name not in header:
+                    raise _Where(path, 1).fail(
+                        name, f"missing from the header {header}; expected {','.join(required)}"
+                    )
+            rows = []
+            for cells in reader:
+                if not any(cell.strip() for cell in cells):
+                    continue
+                where = _Where(path, reader.line_num)
+                if len(cells) != len(header):
+                    raise where.fail(
+                        None, f"has {len(cells)} cells, the header has {len(header)}; quote cells "
+                        f"that contain commas"
+                    )
+                rows.append((reader.line_num, dict(zip(header, (c.strip() for c in cells), strict=True))))
+            return rows
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path.name}: not UTF-8 ({error}); save the file as UTF-8") from None
+
+
+# --------------------------------------------------------------------------------------------
+# loaders
+
+
+def load_corpus(path: PathLike | None = None) -> pd.DataFrame:
+    """Load ``corpus.jsonl`` as a DataFrame, one row per chunk, in file order.
+
+    ``readers`` becomes a tuple of role names; ``published_on``, ``effective_from`` and
+    ``effective_to`` become ``datetime.date`` (``effective_to`` is ``None`` when open-ended).
+
+    >>> corpus = load_corpus()
+    >>> corpus.loc[corpus.chunk_id == "TRV25-4.2-a", "effective_to"].item()
+    datetime.date(2026, 1, 1)
+
+    Raises ``ValueError`` naming file, line and field for: invalid JSON, a missing or empty field,
+    a duplicate ``chunk_id``, an unknown ``kind``, empty ``readers``, a bad date,
+    ``effective_to`` not after ``effective_from``, a ``clause_id`` used by two documents, or one
+    ``doc_id`` with two titles or editions.
+    """
+    file = _resolve(path, "corpus.jsonl")
+    rows = []
+    first_line: dict[str, int] = {}
+    clause_doc: dict[str, tuple[str, int]] = {}
+    doc_meta: dict[str, tuple[str, str, int]] = {}
+    for number, record in _jsonl_records(file):
+        where = _Where(file, number)
+        row = dict(record)
+        for field in ("chunk_id", "doc_id", "doc_title", "clause_id", "clause_no", "edition",
+                      "title", "text", "gloss"):
+            row[field] = _text_field(record, where, field)
+        chunk_id = row["chunk_id"]
+        if chunk_id in first_line:
+            raise where.fail(
+                "chunk_id", f"duplicate chunk ID {chunk_id!r} (first on line {first_line[chunk_id]}); "
+                f"chunk IDs must be unique"
+            )
+        first_line[chunk_id] = number
+        if record.get("kind") not in CHUNK_KINDS:
+            raise where.fail("kind", f"{record.get('kind')!r} is not one of {list(CHUNK_KINDS)}")
+        readers = record.get("readers")
+        if (not isinstance(readers, list) or not readers
+                or not all(isinstance(r, str) and r.strip() for r in readers)):
+            raise where.fail(
+                "readers", f"must be a non-empty list of role names, e.g. [\"employee\"], got {readers!r}"
+            )
+        row["readers"] = tuple(readers)
+        if "effective_from" not in record:
+            raise where.fail("effective_from", "missing; every chunk needs the date it takes effect")
+        if "effective_to" not in record:
+            raise where.fail("effective_to", "missing; write null when the chunk is still in force")
+        row["effective_from"] = _date_field(record["effective_from"], where, "effective_from")
+        row["effective_to"] = _date_field(record["effective_to"], where, "effective_to", nullable=True)
+        if row["effective_to"] is not None and row["effective_to"] <= row["effective_from"]:
+            raise where.fail(
+                "effective_to", f"{record['effective_to']} is not after effective_from "
+                f"{record['effective_from']} (effective_to is exclusive); fix one of the dates"
+            )
+        if record.get("published_on") is None:
+            row["published_on"] = row["effective_from"]
+        else:
+            row["published_on"] = _date_field(record["published_on"], where, "published_on")
+        doc, clause = row["doc_id"], row["clause_id"]
+        if clause in clause_doc and clause_doc[clause][0] != doc:
+            raise where.fail(
+                "clause_id", f"{clause!r} already belongs to document {clause_doc[clause][0]!r} "
+                f"(line {clause_doc[clause][1]}); clause IDs are unique across documents"
+            )
+        clause_doc.setdefault(clause, (doc, number))
+        meta = (row["doc_title"], row["edition"])
+        if doc in doc_meta and doc_meta[doc][:2] != meta:
+            field = "doc_title" if doc_meta[doc][0] != meta[0] else "edition"
+            raise where.fail(
+                field, f"document {doc!r} has {field} {doc_meta[doc][0 if field == 'doc_title' else 1]!r} "
+                f"on line {doc_meta[doc][2]}; one document has one title and one edition"
+            )
+        doc_meta.setdefault(doc, (*meta, number))
+        rows.append(row)
+    if not rows:
+        raise _Where(file).fail(None, "no chunks; the corpus needs at least one line")
+    extras = [c for c in dict.fromkeys(k for r in rows for k in r) if c not in CORPUS_FIELDS]
+    return pd.DataFrame(rows, columns=[*CORPUS_FIELDS, *extras])
+
+
+def load_identities(path: PathLike | None = None) -> pd.DataFrame:
+    """Load ``identities.csv`` as a DataFrame indexed by identity; ``roles`` is a tuple of str.
+
+    >>> load_identities().loc["finance_officer", "roles"]
+    ('employee', 'finance')
+
+    Raises ``ValueError`` (file, line, field) for an empty identity, a duplicate identity, or
+    empty roles.
+    """
+    file = _resolve(path, "identities.csv")
+    rows, seen = [], {}
+    for number, cells in _csv_rows(file, ("identity", "roles", "description")):
+        where = _Where(file, number)
+        name = cells["identity"]
+        if not name or any(ch.isspace() for ch in name):
+            raise where.fail("identity", f"{name!r} must be a non-empty name without spaces")
+        if name in seen:
+            raise where.fail("identity", f"duplicate identity {name!r} (first on line {seen[name]})")
+        seen[name] = number
+        roles = tuple(r.strip() for r in cells["roles"].split(";"))
+        if not cells["roles"] or not all(roles):
+            raise where.fail(
+                "roles", f"{cells['roles']!r}: list one or more roles separated by ';', "
+                f"e.g. employee;finance"
+            )
+        rows.append({**cells, "roles": roles})
+    if not rows:
+        raise _Where(file).fail(None, "no identities; add at least one row")
+    return pd.DataFrame(rows).set_index("identity")
+
+
+def _identity_names(identities: pd.DataFrame | Mapping[str, Any] | None, sibling: Path) -> set[str]:
+    if identities is None:
+        identities = load_identities(sibling)
+    if isinstance(identities, pd.DataFrame):
+        return set(identities.index if "identity" not in identities.columns else identities.identity)
+    if isinstance(identities, Mapping):
+        return set(identities)
+    raise TypeError(
+        f"identities must be the DataFrame of load_identities() or a mapping identity -> roles, got "
+        f"{type(identities).__name__}"
+    )
+
+
+def load_questions(
+    path: PathLike | None = None,
+    *,
+    identities: pd.DataFrame | Mapping[str, Any] | None = None,
+) -> pd.DataFrame:
+    """Load ``questions.jsonl`` as a DataFrame, one row per question, in file order.
+
+    Identities are checked against ``identities`` (default: ``identities.csv`` beside the file).
+
+    >>> questions = load_questions()
+    >>> questions.set_index("question_id").loc["Q08", "answer_number"]
+    38.5
+
+    Raises ``ValueError`` (file, line, field) for a missing or empty field, a duplicate
+    ``question_id``, a ``type`` outside :data:`QUESTION_TYPES`, an unknown ``identity``, an
+    ``answer_number`` that is not a finite number or null, or a ``split`` other than dev/holdout.
+    """
+    file = _resolve(path, "questions.jsonl")
+    known = _identity_names(identities, file.parent)
+    rows, seen = [], {}
+    for number, record in _jsonl_records(file):
+        where = _Where(file, number)
+        row = dict(record)
+        for field in ("question_id", "text", "gloss", "answer_text", "group"):
+            row[field] = _text_field(record, where, field)
+        qid = row["question_id"]
+        if qid in seen:
+            raise where.fail("question_id", f"duplicate question ID {qid!r} (first on line {seen[qid]})")
+        seen[qid] = number
+        if record.get("type") not in QUESTION_TYPES:
+            raise where.fail("type", f"{record.get('type')!r} is not one of {list(QUESTION_TYPES)}")
+        if record.get("identity") not in known:
+            raise where.fail(
+                "identity", f"unknown identity {record.get('identity')!r}; known: {sorted(known)} "
+                f"(add it to identities.csv)"
+            )
+        if "answer_number" not in record:
+            raise where.fail("answer_number", "missing; write null when the answer is not a number")
+        value = record["answer_number"]
+        if value is not None:
+            if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+                raise where.fail("answer_number", f"{value!r} must be a finite number or null")
+            row["answer_number"] = float(value)
+        if record.get("split") not in SPLITS:
+            raise where.fail(
+                "split", f"{record.get('split')!r} is not one of {list(SPLITS)}; run data/make_split.py"
+            )
+        rows.append(row)
+    if not rows:
+        raise _Where(file).fail(None, "no questions; add at least one line")
+    extras = [c for c in dict.fromkeys(k for r in rows for k in r) if c not in QUESTION_FIELDS]
+    frame = pd.DataFrame(rows, columns=[*QUESTION_FIELDS, *extras])
+    frame["answer_number"] = frame["answer_number"].astype(object)
+    frame.loc[frame["answer_number"].isna(), "answer_number"] = None
+    return frame
+
+
+def load_qrels(
+    path: PathLike | None = None,
+    *,
+    corpus: pd.DataFrame | None = None,
+    questions: pd.DataFrame | None = None,
+    identities: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """Load ``qrels.csv`` as a DataFrame with columns question_id, chunk_id, grade (int).
+
+    Labels are checked against the corpus, questions and identities (default: the files beside
+    ``qrels.csv``): every chunk must exist, every question must exist, and no label with grade > 0
+    may point to a chunk the question's identity cannot read (such a question is a no-answer
+    question for that identity).
+
+    >>> qrels = load_qrels()
+    >>> qrels[(qrels.question_id == "Q42")].set_index("chunk_id").grade.to_dict()["INV-102"]
+    2
+
+    Raises ``ValueError`` (file, line, field) for a grade that is not an integer 0, 1 or 2, an
+    unknown chunk or question, a duplicate (question, chunk) pair, or a readable-by violation.
+    """
+    file = _resolve(path, "qrels.csv")
+    if identities is None:
+        identities = load_identities(file.parent)
+    if corpus is None:
+        corpus = load_corpus(file.parent)
+    if questions is None:
+        questions = load_questions(file.parent, identities=identities)
+    readers = dict(zip(corpus["chunk_id"], corpus["readers"], strict=True))
+    asker = dict(zip(questions["question_id"], questions["identity"], strict=True))
+    roles = identities["roles"].to_dict()
+    rows, seen = [], {}
+    for number, cells in _csv_rows(file, ("question_id", "chunk_id", "grade")):
+        where = _Where(file, number)
+        qid, cid, raw = cells["question_id"], cells["chunk_id"], cells["grade"]
+        if qid not in asker:
+            raise where.fail("question_id", f"unknown question {qid!r}; it is not in questions.jsonl")
+        if cid not in readers:
+            raise where.fail(
+                "chunk_id", f"label points to a missing chunk {cid!r}; it is not in corpus.jsonl"
+            )
+        if not _INT_RE.match(raw) or not 0 <= int(raw) <= 2:
+            raise where.fail(
+                "grade", f"{raw!r} is not a grade; use the integers 2 (answers), 1 (helps) or 0 "
+                f"(checked, irrelevant)"
+            )
+        grade = int(raw)
+        if (qid, cid) in seen:
+            raise where.fail(
+                "chunk_id", f"({qid}, {cid}) is labelled twice (first on line {seen[qid, cid]})"
+            )
+        seen[qid, cid] = number
+        identity = asker[qid]
+        if grade > 0 and not set(readers[cid]) & set(roles.get(identity, ())):
+            raise where.fail(
+                "chunk_id", f"{qid} is asked as {identity!r}, who cannot read {cid!r} (readers "
+                f"{list(readers[cid])}); label it 0 or drop the row: for this identity the question "
+                f"has no answer"
+            )
+        rows.append({"question_id": qid, "chunk_id": cid, "grade": grade})
+    return pd.DataFrame(rows, columns=["question_id", "chunk_id", "grade"]).astype({"grade": int})
+
+
+def load_config(path: PathLike | None = None) -> dict[str, Any]:
+    """Load ``config.json``: ``snapshot_date`` (as ``datetime.date``), ``split_seed``, ``holdout_fraction``.
+
+    >>> load_config()["snapshot_date"]
+    datetime.date(2026, 6, 30)
+
+    Raises ``ValueError`` naming the file and field for a bad date, a seed that is not a
+    non-negative int, or a fraction outside (0, 1). Other keys are returned unchanged.
+    """
+    file = _resolve(path, "config.json")
+    where = _Where(file)
+    try:
+        config = json.loads(file.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise _Where(file, error.lineno).fail(None, f"not valid JSON ({error.msg})") from None
+    if not isinstance(config, dict):
+        raise where.fail(None, "must be a JSON object with snapshot_date, split_seed, holdout_fraction")
+    result = dict(config)
+    if "snapshot_date" not in config:
+        raise where.fail("snapshot_date", "missing; the date of the index evaluated, e.g. \"2026-06-30\"")
+    result["snapshot_date"] = _date_field(config["snapshot_date"], where, "snapshot_date")
+    seed = config.get("split_seed")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise where.fail("split_seed", f"{seed!r} must be a non-negative integer, e.g. 20260630")
+    fraction = config.get("holdout_fraction")
+    if (isinstance(fraction, bool) or not isinstance(fraction, numbers.Real)
+            or not 0 < fraction < 1):
+        raise where.fail("holdout_fraction", f"{fraction!r} must be a number between 0 and 1, e.g. 0.3")
+    return result
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """The five data files loaded and cross-checked together (see :func:`load_dataset`)."""
+
+    corpus: pd.DataFrame
+    questions: pd.DataFrame
+    qrels: pd.DataFrame
+    identities: pd.DataFrame
+    config: dict
+
+
+def load_dataset(path: PathLike | None = None) -> Dataset:
+    """Load every data file from one directory (default ``DATA_DIR``) and check them together.
+
+    >>> ds = load_dataset()
+    >>> sorted(ds.identities.index)
+    ['finance_officer', 'p6_employee']
+
+    Raises the loaders' ``ValueError`` for any bad row (see each loader).
+    """
+    folder = data_dir() if path is None else Path(path)
+    identities = load_identities(folder)
+    corpus = load_corpus(folder)
+    questions = load_questions(folder, identities=identities)
+    qrels = load_qrels(folder, corpus=corpus, questions=questions, identities=identities)
+    return Dataset(corpus, questions, qrels, identities, load_config(folder))
+
+
+# --------------------------------------------------------------------------------------------
+# views for evaluation
+
+
+def qrels_for(
+    question_ids: Iterable[str] | None = None,
+    *,
+    qrels: pd.DataFrame | None = None,
+    questions: pd.DataFrame | None = None,
+) -> dict[str, dict[str, int]]:
+    """Return labels as question -> {chunk_id: grade}, the shape ``ragmath.evaluate`` takes.
+
+    Every asked question is a key, in the order given; a question without labels maps to ``{}``
+    (a no-answer question for ``evaluate``). Default: every question, in file order.
+
+    >>> qrels_for(["Q42"])["Q42"]["INV-103"]
+    0
+
+    Raises ``TypeError`` for a bare string (wrap it in a list) and ``ValueError`` for an unknown
+    question ID.
+    """
+    if isinstance(question_ids, str):
+        raise TypeError(f"question_ids must be a list of IDs, got the string {question_ids!r}; "
+                        f"write [{question_ids!r}]")
+    if questions is None:
+        questions = load_questions()
+    if qrels is None:
+        qrels = load_qrels(questions=questions)
+    known = list(questions["question_id"])
+    wanted = known if question_ids is None else list(question_ids)
+    unknown = [q for q in wanted if q not in set(known)]
+    if unknown:
+        raise ValueError(f"question_ids: unknown question {unknown[0]!r}; known IDs look like {known[0]!r}")
+    result: dict[str, dict[str, int]] = {q: {} for q in wanted}
+    for qid, cid, grade in qrels[["question_id", "chunk_id", "grade"]].itertuples(index=False):
+        if qid in result:
+            result[qid][cid] = int(grade)
+    return result
+
+
+def chunk_to_clause(corpus: pd.DataFrame | None = None) -> dict[str, str]:
+    """Return {chunk_id: clause_id}, the mapping ``ragmath.units`` takes to score at clause level.
+
+    >>> chunk_to_clause()["TRV26-4.2-b"]
+    'TRV-2026§4.2'
+    """
+    corpus = load_corpus() if corpus is None else corpus
+    return dict(zip(corpus["chunk_id"], corpus["clause_id"], strict=True))
+
+
+def chunk_to_document(corpus: pd.DataFrame | None = None) -> dict[str, str]:
+    """Return {chunk_id: doc_id}, the mapping ``ragmath.units`` takes to score at document level.
+
+    >>> chunk_to_document()["TRV25-4.2-a"]
+    'TRV-2025'
+    """
+    corpus = load_corpus() if corpus is None else corpus
+    return dict(zip(corpus["chunk_id"], corpus["doc_id"], strict=True))
+
+
+def corpus_hash(path: PathLike | None = None, files: Iterable[str] = CANONICAL_FILES) -> str:
+    """Return the SHA-256 (hex) of the canonical data files, read as bytes in a fixed order.
+
+    Each file contributes its name, its length and its bytes, so renaming or moving content
+    between files changes the hash. Record it beside every run.
+
+    >>> len(corpus_hash())
+    64
+
+    Raises ``FileNotFoundError`` naming a missing file.
+    """
+    folder = data_dir() if path is None else Path(path)
+    digest = hashlib.sha256()
+    for name in files:
+        file = folder / name
+        if not file.is_file():
+            raise FileNotFoundError(f"{file}: missing; corpus_hash reads {list(files)}")
+        content = file.read_bytes()
+        digest.update(f"{name}\0{len(content)}\0".encode())
+        digest.update(content)
+    return digest.hexdigest()
+
+
+def recompute_split(
+    questions: pd.DataFrame | None = None, config: Mapping[str, Any] | None = None
+) -> dict[str, str]:
+    """Return {question_id: "dev" | "holdout"} from ``ragmath.grouped_split`` on ``group``.
+
+    Seed and holdout fraction come from ``config`` (default ``config.json``); the stored ``split``
+    column must equal this (``data/make_split.py`` writes it).
+
+    >>> stored = load_questions().set_index("question_id")["split"].to_dict()
+    >>> recompute_split() == stored
+    True
+    """
+    from ragmath.stats import grouped_split
+
+    questions = load_questions() if questions is None else questions
+    config = load_config() if config is None else config
+    ids = list(questions["question_id"])
+    group = dict(zip(questions["question_id"], questions["group"], strict=True))
+    dev, holdout = grouped_split(
+        ids, group, holdout=config["holdout_fraction"], seed=config["split_seed"]
+    )
+    side = {q: "dev" for q in dev}
+    side.update({q: "holdout" for q in holdout})
+    return {q: side[q] for q in ids}
