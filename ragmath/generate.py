@@ -30,6 +30,7 @@ __all__ = [
     "support",
     "question_bigrams",
     "amounts",
+    "quantities",
     "is_live",
     "answer_is_correct",
 ]
@@ -280,9 +281,7 @@ class ExtractiveAnswerer:
         asks_excess = bool(q_amounts) and bool(_ASKS_EXCESS.search(_norm(question)))
         if asks_excess:
             spent = q_amounts[0]
-            for s, _live, _start, _i, p in ranked:
-                if s < self.refuse_below:
-                    break
+            for _s, _live, _start, _i, p in ranked:  # best-covering passage with a limit first
                 p = self._prefer_live(p, passages)
                 limits = [a for a in amounts(p["text"]) if a < spent]
                 if limits:
@@ -303,14 +302,35 @@ class ExtractiveAnswerer:
         return Answer(text, number, tuple(citations), False, top_support, "")
 
 
+_QUANTITY = re.compile(
+    r"(?<![\w.-])(\d+(?:,\d{3})*(?:\.\d+)?)\s*(元|天|日|次|小时|个月|月|年|楼|公里|晚|人|位|%)"
+)
+
+
+def quantities(text: str) -> list[tuple[float, str]]:
+    """Return ``(value, unit)`` for every number written with a unit (元, 天, 次, 楼, ...).
+
+    >>> quantities("每 90 天更换一次, 每月补卡 3 次, 每次 80 元")
+    [(90.0, '天'), (3.0, '次'), (80.0, '元')]
+    """
+    return [(float(m.group(1).replace(",", "")), m.group(2)) for m in _QUANTITY.finditer(_norm(text))]
+
+
 def _pick_amount(question: str, text: str, window: int = 8) -> float | None:
-    """The amount whose preceding words share most characters with the question (first on ties)."""
-    qchars = set("".join(_CJK_RUN.findall(_norm(question)))) - set("的了是吗呢多少")
+    """The quantity the question asks for: its unit named in the question (几天 -> 天, 多少钱 -> 元)
+    counts 5, each question character among the 8 characters before it counts 1; first on ties."""
+    q = _norm(question)
+    qchars = set("".join(_CJK_RUN.findall(q))) - set("的了是吗呢多少几")
+    wants = {u for u in ("天", "日", "次", "小时", "月", "年", "楼", "公里", "晚", "人") if u in q}
+    if "钱" in q or "金额" in q or "报多少" in q or "元" in q:
+        wants.add("元")
+    if "多久" in q:
+        wants.update({"天", "日", "小时", "月", "年"})
     best: tuple[int, float] | None = None
     norm = _norm(text)
-    for m in _AMOUNT.finditer(norm):
+    for m in _QUANTITY.finditer(norm):
         before = norm[max(0, m.start() - window) : m.start()]
-        score = len(qchars & set(before))
+        score = len(qchars & set(before)) + (5 if m.group(2) in wants else 0)
         if best is None or score > best[0]:
             best = (score, float(m.group(1).replace(",", "")))
     return None if best is None else best[1]

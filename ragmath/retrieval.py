@@ -244,17 +244,18 @@ class CharNgramSVDEmbedder:
                 counts[g] = counts.get(g, 0) + 1
         return counts
 
-    def _tfidf(self, texts: Sequence[str]) -> np.ndarray:
+    def _sparse(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """Column indices and unit-normalised TF-IDF weights of one text (known n-grams only)."""
         assert self.vocab is not None
-        x = np.zeros((len(texts), len(self.vocab)))
-        for r, text in enumerate(texts):
-            for g, c in self._ngrams(text).items():
-                j = self.vocab.get(g)
-                if j is not None:
-                    x[r, j] = 1.0 + math.log(c)
-        x *= self.idf
-        norms = np.linalg.norm(x, axis=1, keepdims=True)
-        return np.divide(x, norms, out=np.zeros_like(x), where=norms > 0)
+        idx, val = [], []
+        for g, c in self._ngrams(text).items():
+            j = self.vocab.get(g)
+            if j is not None:
+                idx.append(j)
+                val.append((1.0 + math.log(c)) * self.idf[j])
+        v = np.array(val, dtype=float)
+        norm = float(np.linalg.norm(v))
+        return np.array(idx, dtype=int), (v / norm if norm > 0 else v)
 
     def fit(self, texts: Sequence[str]) -> CharNgramSVDEmbedder:
         """Learn vocabulary, IDF and SVD directions from ``texts``; returns self."""
@@ -270,10 +271,19 @@ class CharNgramSVDEmbedder:
         n = len(texts)
         dfv = np.array([df[g] for g in sorted(df)], dtype=float)
         self.idf = np.log((1.0 + n) / (1.0 + dfv)) + 1.0
-        x = self._tfidf(texts)
-        _, s, vt = np.linalg.svd(x, full_matrices=False)
-        keep = min(self.dim, int(np.sum(s > 1e-10)) or 1)
-        vt = vt[:keep]
+        x = np.zeros((len(texts), len(self.vocab)))
+        for r, text in enumerate(texts):
+            idx, val = self._sparse(text)
+            x[r, idx] = val
+        # truncated SVD through the small Gram matrix X Xᵀ (n x n): its eigenvectors are the left
+        # singular vectors U, eigenvalues s²; the right singular vectors are Vᵀ = diag(1/s) Uᵀ X
+        evals, u = np.linalg.eigh(x @ x.T)
+        order = np.argsort(evals)[::-1]
+        evals, u = evals[order], u[:, order]
+        s = np.sqrt(np.clip(evals, 0.0, None))
+        keep = min(self.dim, int(np.sum(s > 1e-8)) or 1)
+        s, u = s[:keep], u[:, :keep]
+        vt = (u.T @ x) / s[:, None]
         signs = np.sign(vt[np.arange(keep), np.argmax(np.abs(vt), axis=1)])
         signs[signs == 0] = 1.0
         self.components = vt * signs[:, None]
@@ -285,7 +295,12 @@ class CharNgramSVDEmbedder:
         if self.vocab is None:
             raise ValueError("CharNgramSVDEmbedder is not fitted: call .fit(corpus_texts) first")
         texts = _check_texts(texts)
-        return self._tfidf(texts) @ self.components.T
+        out = np.zeros((len(texts), self.components.shape[0]))
+        for r, text in enumerate(texts):
+            idx, val = self._sparse(text)
+            if len(idx):
+                out[r] = self.components[:, idx] @ val
+        return out
 
 
 def _check_texts(texts: Any) -> list[str]:
