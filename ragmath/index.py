@@ -111,10 +111,19 @@ def in_index(corpus: pd.DataFrame, as_of: date | str, editions: str = "live") ->
     day = parse_date(as_of, "as_of")
     if editions not in EDITION_MODES:
         raise ValueError(f"editions must be one of {list(EDITION_MODES)}, got {editions!r}")
+    for column in ("effective_from", "effective_to"):
+        if column not in corpus.columns:
+            raise ValueError(f"corpus has no {column!r} column; pass the rows of load_corpus()")
+    start = corpus["effective_from"].map(lambda d: parse_date(d, "effective_from"))
     if editions == "published":
-        return corpus["published_on"].map(lambda d: d <= day).astype(bool)
-    started = corpus["effective_from"].map(lambda d: d <= day)
-    not_ended = corpus["effective_to"].map(lambda d: d is None or day < d)
+        published = corpus["published_on"] if "published_on" in corpus.columns else start
+        published = published.where(published.notna(), start)
+        return published.map(lambda d: parse_date(d, "published_on") <= day).astype(bool)
+    end = corpus["effective_to"].map(
+        lambda d: None if d is None or (isinstance(d, float) and d != d) else parse_date(d, "effective_to")
+    )
+    started = start.map(lambda d: d <= day)
+    not_ended = end.map(lambda d: d is None or day < d)
     return (started & not_ended).astype(bool)
 
 

@@ -619,3 +619,33 @@ def test_roles_of_names_and_role_sets():
     assert roles_of(["employee", "finance"]) == frozenset({"employee", "finance"})
     with pytest.raises(ValueError, match="unknown"):
         roles_of("intern")
+
+
+def test_index_accepts_a_hand_made_corpus_with_string_dates():
+    corpus = pd.DataFrame({
+        "chunk_id": ["old", "new", "future"],
+        "doc_id": ["D-1", "D-2", "D-3"],
+        "readers": [("employee",)] * 3,
+        "effective_from": ["2025-01-01", "2026-01-01", "2026-07-01"],
+        "effective_to": ["2026-01-01", None, None],
+        "published_on": [None, "2025-12-01", "2026-06-20"],
+    })
+    assert build_index(corpus, "2026-06-30").chunk_ids == ("new",)
+    assert build_index(corpus, "2026-06-30", editions="published").chunk_ids == ("old", "new", "future")
+    assert build_index(corpus, "2025-06-30", editions="published").chunk_ids == ("old",)
+
+
+def every_type_on_both_sides(split: dict[str, str]) -> bool:
+    sides: dict[str, set[str]] = defaultdict(set)
+    for qid, side in split.items():
+        sides[QUESTIONS[qid]["type"]].add(side)
+    return all(sides[t] == {"dev", "holdout"} for t in QUESTION_TYPES)
+
+
+def test_split_seed_follows_its_stated_rule():
+    """config.json: the smallest seed from 0 up that puts every question type on both sides."""
+    config = load_config()
+    questions = load_questions()
+    assert every_type_on_both_sides(recompute_split(questions, config))
+    for seed in range(config["split_seed"]):
+        assert not every_type_on_both_sides(recompute_split(questions, {**config, "split_seed": seed}))
