@@ -1,0 +1,305 @@
+"""A real browser drives the RRF k explorer: JupyterLab (notebook 05) and the Voila page.
+
+Debian's Chromium (``/usr/bin/chromium``) is driven through the ``playwright`` package, never a browser
+that playwright downloads. Each test starts its own server on 127.0.0.1 (free port, random token,
+temporary HOME and JUPYTER_* directories, a temporary copy of the notebooks, so nothing in the work
+tree is written), blocks every request that does not go to 127.0.0.1, moves the k slider with the
+keyboard and asserts that the table shows the values for the new k, worked out by hand from the RRF
+formula. Screenshots go to ``build/screenshots/``. Servers are stopped even when a test fails.
+
+Without Chromium (or playwright) the tests skip with the reason, except on CI (``CI=true``), where
+they fail: CI must never pass silently without running them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+SCREENSHOTS = ROOT / "build" / "screenshots"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+VIEWPORT = {"width": 1280, "height": 1100}
+
+# The article's lists (BM25 4.2, 6.1, 3.5; vector 5.3, 6.1, 4.2) as (BM25 rank, vector rank).
+RANKS = {"4.2": (1, 3), "6.1": (2, 2), "5.3": (None, 1), "3.5": (3, None)}
+
+
+def expected_rows(k: int) -> list[list[str]]:
+    """[ID, score with 4 decimals] best first, from RRF = Σ 1/(k + rank) in exact fractions."""
+    scores = {
+        item: sum(Fraction(1, k + r) for r in pair if r is not None) for item, pair in RANKS.items()
+    }
+    order = sorted(scores, key=lambda item: (-scores[item], item))
+    return [[item, f"{float(scores[item]):.4f}"] for item in order]
+
+
+def test_expected_rows_match_the_article():
+    assert expected_rows(1) == [["4.2", "0.7500"], ["6.1", "0.6667"], ["5.3", "0.5000"], ["3.5", "0.2500"]]
+    assert [score for _, score in expected_rows(60)] == ["0.0323", "0.0323", "0.0164", "0.0159"]
+
+
+# ------------------------------------------------------------------------------------ fixtures
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"CI=true but the browser tests cannot run: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def playwright_api():
+    """playwright's sync API, or skip (fail on CI) when it or Debian's Chromium is missing."""
+    if not CHROMIUM.is_file():
+        _unavailable(
+            f"{CHROMIUM} not found; install Debian's chromium (apt-get install -y chromium) "
+            "or run `make browser-deps`"
+        )
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the python package playwright is not installed; pip install -e '.[test]'")
+    with sync_playwright() as api:
+        yield api
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_for_port(port: int, proc: subprocess.Popen, log: Path, timeout: float = 90) -> None:
+    """Wait until something listens on the port (no HTTP GET: for Voila a GET starts a kernel)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
+            return
+        time.sleep(0.25)
+    raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout}s:\n{log.read_text()[-3000:]}")
+
+
+def _isolated_env(home: Path) -> dict[str, str]:
+    """The environment for a server: every Jupyter, IPython and matplotlib directory under ``home``."""
+    env = dict(os.environ)
+    dirs = {
+        "HOME": home,
+        "JUPYTER_CONFIG_DIR": home / "jupyter-config",
+        "JUPYTER_DATA_DIR": home / "jupyter-data",
+        "JUPYTER_RUNTIME_DIR": home / "jupyter-runtime",
+        "IPYTHONDIR": home / "ipython",
+        "MPLCONFIGDIR": home / "matplotlib",
+    }
+    for name, path in dirs.items():
+        path.mkdir(parents=True, exist_ok=True)
+        env[name] = str(path)
+    env.pop("JUPYTER_TOKEN", None)
+    settings = dirs["JUPYTER_CONFIG_DIR"] / "lab" / "user-settings" / "@jupyterlab"
+    for rel, content in {
+        "apputils-extension/notification.jupyterlab-settings": {
+            "fetchNews": "false",
+            "checkForUpdates": False,
+        },
+        "notebook-extension/tracker.jupyterlab-settings": {"autoStartDefaultKernel": True},
+    }.items():
+        (settings / rel).parent.mkdir(parents=True, exist_ok=True)
+        (settings / rel).write_text(json.dumps(content), encoding="utf-8")
+    return env
+
+
+@contextlib.contextmanager
+def _server(cmd: list[str], port: int, env: dict[str, str], log: Path) -> Iterator[None]:
+    """Run a server in its own process group; stop that group (SIGTERM, then SIGKILL) on exit."""
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            cmd, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        try:
+            _wait_for_port(port, proc, log)
+            yield
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
+            # kernels started by the server live in the same process group
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+
+
+@contextlib.contextmanager
+def _browser_page(api, profile: Path):
+    """A fresh Chromium context that only talks to 127.0.0.1; closed on exit."""
+    context = api.chromium.launch_persistent_context(
+        str(profile),
+        executable_path=str(CHROMIUM),
+        headless=True,
+        args=CHROMIUM_FLAGS,
+        viewport=VIEWPORT,
+    )
+    try:
+        def only_local(route):
+            if urlparse(route.request.url).hostname == "127.0.0.1":
+                route.continue_()
+            else:
+                route.abort()
+
+        context.route("**/*", only_local)
+        page = context.pages[0] if context.pages else context.new_page()
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def workdir(tmp_path: Path) -> Path:
+    """A temporary copy of the notebooks the tests open (the server may save into it)."""
+    target = tmp_path / "notebooks"
+    target.mkdir()
+    for name in ("05_rrf.ipynb", "rrf_explorer.ipynb"):
+        shutil.copy(NOTEBOOKS / name, target / name)
+    return target
+
+
+# ------------------------------------------------------------------------------------- helpers
+def _table_rows(page, k: int) -> list[list[str]]:
+    """[ID, shown RRF score] for each row of the explorer table rendered for this k."""
+    return page.evaluate(
+        """k => Array.from(document.querySelectorAll(`.rrf-table[data-k="${k}"] tbody tr`))
+                 .map(tr => [tr.dataset.id, tr.children[tr.children.length - 2].textContent.trim()])""",
+        k,
+    )
+
+
+def _scroll_explorer_to_top(page) -> None:
+    """Scroll so the explorer (slider, table and chart) fills the viewport for a screenshot."""
+    page.evaluate("document.querySelector('.widget-slider').scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(300)
+
+
+def _move_and_check(page, prefix: str) -> list[Path]:
+    """From k = 60: ArrowRight (k = 61), then type 1 into the readout; check the table each time."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shots = []
+    page.locator('.rrf-table[data-k="60"]').wait_for(timeout=60_000)
+    assert _table_rows(page, 60) == expected_rows(60)
+
+    handle = page.locator(".widget-slider .noUi-handle").first
+    handle.scroll_into_view_if_needed()
+    handle.focus()
+    page.keyboard.press("ArrowRight")
+    page.locator('.rrf-table[data-k="61"]').wait_for(timeout=30_000)
+    assert _table_rows(page, 61) == expected_rows(61)
+    _scroll_explorer_to_top(page)
+    shots.append(SCREENSHOTS / f"{prefix}_k61.png")
+    page.screenshot(path=str(shots[-1]))
+
+    readout = page.locator(".widget-slider .widget-readout").first
+    readout.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("1")
+    page.keyboard.press("Enter")
+    page.locator('.rrf-table[data-k="1"]').wait_for(timeout=30_000)
+    assert _table_rows(page, 1) == expected_rows(1)
+    leader = page.locator(".rrf-leader").first.text_content()
+    assert leader.startswith("At k = 1, 4.2 leads with 0.7500")
+    _scroll_explorer_to_top(page)
+    shots.append(SCREENSHOTS / f"{prefix}_k1.png")
+    page.screenshot(path=str(shots[-1]))
+    return shots
+
+
+def _wait_for_idle_kernel(page) -> None:
+    """Wait until the kernel is idle with no dialog open (a cold start may ask to select a kernel)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        dialog = page.locator(".jp-Dialog")
+        if dialog.count():
+            select = dialog.get_by_role("button", name="Select")
+            if select.count():
+                select.first.click()
+        elif page.get_by_text("| Idle").count():
+            return
+        page.wait_for_timeout(500)
+    raise TimeoutError("the notebook's kernel did not become idle within 120 s")
+
+
+# --------------------------------------------------------------------------------------- tests
+def test_jupyterlab_runs_notebook_05_and_the_k_slider_updates_the_table(
+    playwright_api, workdir, tmp_path
+):
+    port, token = _free_port(), secrets.token_hex(16)
+    env = _isolated_env(tmp_path / "home")
+    cmd = [
+        sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
+        "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={workdir}",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.extension_manager=readonly",
+    ]
+    with _server(cmd, port, env, tmp_path / "jupyterlab.log"), _browser_page(
+        playwright_api, tmp_path / "chromium"
+    ) as page:
+        page.goto(f"http://127.0.0.1:{port}/lab/tree/05_rrf.ipynb?reset&token={token}")
+        page.locator(".jp-Notebook").first.wait_for(timeout=90_000)
+        _wait_for_idle_kernel(page)
+        page.get_by_role("menuitem", name="Run", exact=True).click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        page.locator(".widget-slider").first.wait_for(timeout=120_000)
+        shots = _move_and_check(page, "jupyterlab")
+    assert all(p.stat().st_size > 10_000 for p in shots)
+
+
+def test_voila_page_and_the_k_slider_updates_the_table(playwright_api, workdir, tmp_path):
+    port, token = _free_port(), secrets.token_hex(16)
+    env = _isolated_env(tmp_path / "home")
+    cmd = [
+        sys.executable, "-m", "voila", str(workdir / "rrf_explorer.ipynb"), "--no-browser",
+        "--Voila.ip=127.0.0.1", f"--Voila.port={port}", "--Voila.port_retries=0",
+        f"--Voila.token={token}", f"--Voila.connection_dir_root={workdir}",
+    ]
+    with _server(cmd, port, env, tmp_path / "voila.log"), _browser_page(
+        playwright_api, tmp_path / "chromium"
+    ) as page:
+        url = f"http://127.0.0.1:{port}/?token={token}"
+        page.goto(url, wait_until="commit")
+        try:
+            page.locator(".widget-slider").first.wait_for(timeout=90_000)
+        except Exception:  # noqa: BLE001 - one reload: a known, rare upstream hang while executing
+            page.goto(url, wait_until="commit")
+            page.locator(".widget-slider").first.wait_for(timeout=90_000)
+        shots = _move_and_check(page, "voila")
+    assert all(p.stat().st_size > 10_000 for p in shots)
