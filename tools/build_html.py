@@ -21,7 +21,6 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
-from nbconvert import HTMLExporter
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
@@ -65,6 +64,8 @@ def execute_notebook(
 
 def to_html(nb: nbformat.NotebookNode) -> str:
     """Render an (executed) notebook as a standalone HTML page."""
+    from nbconvert import HTMLExporter  # imported here: slow to import, and only this step needs it
+
     body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
     return body
 
