@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Hashable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -71,8 +72,9 @@ def rrf(
       - k > 0 is the smoothing constant (60 by default; unrelated to the K of top-K).
 
     Ties in the fused score are broken by ID ascending (compared as strings), so the same table comes
-    out on every run. Scores are summed with ``math.fsum`` and so do not depend on list order. The fused
-    score orders items; it is not a probability of being relevant.
+    out on every run. Scores are summed exactly (as fractions), so they do not depend on list order and
+    mathematically equal scores compare equal. The fused score orders items; it is not a probability
+    of being relevant.
 
     Returns a DataFrame with columns ``id``, ``rrf_rank`` (1, 2, ...), ``rrf_score``, and for every
     list NAME ``rank[NAME]`` (NaN where absent) and ``contrib[NAME]`` (0.0 where absent). Lists given
@@ -97,15 +99,19 @@ def rrf(
         for position, item in enumerate(ranking, start=1):
             ranks.setdefault(item, {})[name] = position
 
-    rows = []
+    # Scores are summed exactly (a float k is an exact rational) so that mathematically equal scores
+    # are equal here too and the tie rule decides, not a rounding residue of 1e-17.
+    exact_k = Fraction(smoothing)
+    rows, exact_scores = [], {}
     for item, item_ranks in ranks.items():
-        contributions = {name: 1.0 / (smoothing + rank) for name, rank in item_ranks.items()}
-        row: dict[str, Any] = {"id": item, "rrf_score": math.fsum(contributions.values())}
+        contributions = {name: 1 / (exact_k + rank) for name, rank in item_ranks.items()}
+        exact_scores[item] = sum(contributions.values(), Fraction(0))
+        row: dict[str, Any] = {"id": item, "rrf_score": float(exact_scores[item])}
         for name in lists:
             row[f"rank[{name}]"] = float(item_ranks[name]) if name in item_ranks else np.nan
-            row[f"contrib[{name}]"] = contributions.get(name, 0.0)
+            row[f"contrib[{name}]"] = float(contributions[name]) if name in item_ranks else 0.0
         rows.append(row)
-    rows.sort(key=lambda row: (-row["rrf_score"], str(row["id"])))
+    rows.sort(key=lambda row: (-exact_scores[row["id"]], str(row["id"])))
 
     columns = ["id", "rrf_rank", "rrf_score"]
     for name in lists:

@@ -266,11 +266,6 @@ def test_rrf_matches_ranx_fuse_per_question(fusion_lists, k, window):
         assert _tie_groups(list(table["id"]), exact) == _tie_groups(list(expected), exact), q
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ragmath bug (see /work/team/BUGS.md): rrf sorts on the float sum, so a mathematical tie "
-    "split by 1-ulp rounding skips the ID-ascending tie rule",
-)
 def test_rrf_exact_ties_are_broken_by_id_ascending(fusion_lists):
     # k=1: b = 1/2 + 1/4 + 1/12 = 5/6 and a = 1/2 + 1/3 = 5/6, a true tie, so 'a' must come first.
     lists = {"L1": ["b"], "L2": ["a", "y", "b"], "L3": ["x", "a", *[f"f{i}" for i in range(8)], "b"]}
