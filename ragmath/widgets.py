@@ -19,6 +19,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from ragmath.fusion import rrf
 
@@ -273,7 +276,11 @@ def lead_changes(
     >>> lead_changes({"L1": ["A", "B"], "L2": ["A", "X", "B"], "L3": ["Y", "Z", "B"]}, range(1, 11))
     [LeadChange(k=3, previous='A', leader='B')]
     """
-    leaders = leader_by_k(lists, ks, window)
+    return _changes_from(leader_by_k(lists, ks, window))
+
+
+def _changes_from(leaders: pd.DataFrame) -> list[LeadChange]:
+    """Lead changes read off a :func:`leader_by_k` table (rows in increasing k)."""
     changes: list[LeadChange] = []
     previous = None
     for k, leader in zip(leaders["k"], leaders["leader"], strict=True):
@@ -381,13 +388,10 @@ class _Chart:
     Left: stacked bars of each list's contribution per item at the current k. Right: every item's
     fused score divided by the leader's, against k, with a vertical line at the current k and
     dotted lines where the lead changes. A change of k only moves artists; a change of lists or
-    window rebuilds them (and lays the figure out once; the layout is then frozen for speed).
+    window rebuilds them.
     """
 
     def __init__(self, width: float = 10.0, height: float = 3.4, dpi: int = 80) -> None:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-
         self.figure = Figure(figsize=(width, height), dpi=dpi)
         FigureCanvasAgg(self.figure)
         self.ax_bars, self.ax_curves = self.figure.subplots(1, 2, width_ratios=[1, 1.25])
@@ -398,6 +402,7 @@ class _Chart:
         self._dots: Any = None
         self._relative: pd.DataFrame | None = None
         self._background: Any = None
+        self._legend: Any = None
         self.draw_count = 0
 
     def _rebuild(
@@ -415,7 +420,7 @@ class _Chart:
         ax.set_yticks(range(n), [str(i) for i in table["id"]])
         ax.set_ylim(n - 0.5, -0.5)
         ax.set_xlabel("fused score = Σ 1/(k + rank)")
-        ax.legend(loc="lower right", fontsize=8)
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
         relative = curves.div(curves.max(axis=1), axis=0)
         self._relative = relative
         for j, item in enumerate(relative.columns):
@@ -436,11 +441,24 @@ class _Chart:
         axc.legend(fontsize=8, ncol=2 if n > 6 else 1, loc="center right")
         axc.set_title("each item relative to the leader (line: current k)", fontsize=10)
         ax.set_title("contributions at k = 000", fontsize=10)
-        # Lay out once with the constrained engine, then freeze the positions: laying out again
-        # on every move of k would double the drawing time.
-        self.figure.set_layout_engine("constrained")
-        self.figure.canvas.draw()
-        self.figure.set_layout_engine("none")
+        # A fixed layout (no layout engine, which would lay out again on every draw): the left
+        # margin grows with the longest ID shown as a tick label.
+        longest = max([len(str(i)) for i in table["id"]] + [3])
+        left = min(0.3, 0.03 + 0.0075 * longest)
+        self.figure.subplots_adjust(left=left, right=0.985, bottom=0.15, top=0.9, wspace=0.22)
+        # The list legend belongs to the static picture: a figure legend over the left panel's
+        # lower right corner, visible through the panel (its background patch is not drawn).
+        if self._legend is not None:
+            self._legend.remove()
+        box = ax.get_position()
+        self._legend = self.figure.legend(
+            [bars[0] for bars in self._bars.values()],
+            names,
+            loc="lower right",
+            bbox_to_anchor=(box.x1, box.y0),
+            fontsize=8,
+        )
+        ax.patch.set_visible(False)
         # Keep a picture of everything that does not depend on k (the right panel without its
         # marker); each move of k restores it and draws only the left panel and the marker.
         moving = [ax, self._vline, self._dots]
@@ -599,7 +617,7 @@ class Explorer:
                 ks = range(self.k_slider.min, self.k_slider.max + 1)
                 self._curves = score_curves(lists, ks, window)
                 self._leaders = leader_by_k(lists, ks, window)
-                self._changes = lead_changes(lists, ks, window)
+                self._changes = _changes_from(self._leaders)
                 self._cache_key = key
             table = fused_table(lists, k=k, window=window)
         except (TypeError, ValueError) as exc:

@@ -12,17 +12,13 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
-import matplotlib
+import matplotlib.pyplot as plt
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-
-from ragmath import rrf  # noqa: E402
-from ragmath.widgets import (  # noqa: E402
+from ragmath import rrf
+from ragmath.widgets import (
     ARTICLE_LISTS,
     LeadChange,
     build_explorer,
