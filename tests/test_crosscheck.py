@@ -397,3 +397,11 @@ def test_ranx_fuse_normalises_min_max_by_default():
     assert rrf_raw["q0"]["b"] == pytest.approx(1 / 62 + 1 / 61, abs=TOL)
     for q in first:
         assert rrf_default[q] == pytest.approx(rrf_raw[q], abs=TOL)
+
+
+def test_trec_eval_refuses_fractional_grades_ragmath_accepts_them():
+    # pytrec_eval takes only int grades (hence the int grades of the random data above); ragmath
+    # accepts any finite non-negative grade, e.g. 1.5 for a partly answering item.
+    with pytest.raises(TypeError, match="integer"):
+        pytrec_eval.RelevanceEvaluator({"q": {"a": 1.5}}, {"recall.3"})
+    assert ndcg_at_k(["a"], {"a": 1.5}, 3, gain="linear") == 1.0
