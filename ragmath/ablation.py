@@ -38,10 +38,9 @@ import numpy as np
 import pandas as pd
 
 from ragmath.evaluation import Evaluation, evaluate
-from ragmath.fusion import rrf
 from ragmath.generate import Answer, ExtractiveAnswerer, answer_is_correct
 from ragmath.rerank import FeatureExtractor, LinearReranker
-from ragmath.retrieval import BM25Retriever, VectorRetriever, as_chunk_records
+from ragmath.retrieval import BM25Retriever, HybridRetriever, VectorRetriever, as_chunk_records
 from ragmath.tokenize import find_ids, get_tokenizer
 
 __all__ = [
@@ -300,6 +299,11 @@ def run_ablation(
     cfg = config if config is not None else AblationConfig()
     if not isinstance(cfg, AblationConfig):
         raise TypeError(f"config must be an AblationConfig, got {type(cfg).__name__}")
+    files_hash = None
+    if dataset is None:
+        from ragmath.corpus import corpus_hash
+
+        files_hash = corpus_hash()
     ds = _load_dataset(dataset)
     as_of = cfg.snapshot_date if cfg.snapshot_date is not None else ds.config["snapshot_date"]
     corpus_key = content_hash(ds.corpus)
@@ -345,7 +349,9 @@ def run_ablation(
         bm = [c for c, _ in timed("A", "bm25", pipe.bm25.retrieve, text, depth, pipe=pipe)]
         vec = [c for c, _ in timed("B", "vector", pipe.vector.retrieve, text, depth, pipe=pipe)]
         lists = {"bm25": bm[: cfg.window], "vector": vec[: cfg.window]}
-        fused = timed("C", "fusion", rrf, lists, cfg.k, cfg.window)
+        hybrid = HybridRetriever({"bm25": pipe.bm25, "vector": pipe.vector}, k=cfg.k,
+                                 window=cfg.window)
+        fused = timed("C", "fusion", hybrid.explain, text, lists)
         fused_ids = [str(c) for c in fused["id"]]
         stage_out[qid] = {"pipe": pipe, "A": bm[: cfg.n], "B": vec[: cfg.n], "C": fused_ids[: cfg.n]}
         fused_tables[qid] = fused
@@ -439,6 +445,7 @@ def run_ablation(
         "snapshot_date": str(as_of),
         "editions": cfg.editions,
         "corpus_sha256": corpus_key,
+        "data files hash (ragmath.corpus.corpus_hash)": files_hash or "n/a (dataset passed in)",
         "identity": cfg.identity or "each question's own identity",
         "split": cfg.split,
         "questions": len(wanted),
