@@ -67,9 +67,19 @@ def test_expected_rows_match_the_article():
 
 # ------------------------------------------------------------------------------------ fixtures
 def _unavailable(reason: str) -> None:
+    """Skip with ``reason``, or fail when ``CI=true`` (CI must not pass without a browser)."""
     if os.environ.get("CI", "").lower() == "true":
         pytest.fail(f"CI=true but the browser tests cannot run: {reason}")
     pytest.skip(reason)
+
+
+def test_a_missing_browser_fails_on_ci_and_skips_elsewhere(monkeypatch):
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI=true but the browser tests cannot run: x"):
+        _unavailable("x")
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="x"):
+        _unavailable("x")
 
 
 @pytest.fixture(scope="module")
