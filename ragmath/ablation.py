@@ -74,7 +74,15 @@ class AblationConfig:
     asked as its own identity; ``refuse_below`` None -> fitted on the dev split.
     ``n``: candidates kept per version (the reranker's depth, Recall@N); ``window``: each list's
     depth fed to RRF; ``top_k``: the K of the retrieval metrics; ``context_k``: passages sent to
-    the generator.
+    the generator. ``seed`` is recorded with the run and meant for any randomised step a reader
+    plugs in; the default pipeline draws no random numbers (exact SVD, Newton fit, stated tie
+    rules), so its results do not depend on it.
+
+    Raises ValueError naming the field for a non-positive depth, ``n < top_k``, k <= 0, an unknown
+    split, editions mode or tokenizer, or ``refuse_below`` outside [0, 1].
+
+    >>> AblationConfig(k=1, window=40, n=20).n
+    20
     """
 
     snapshot_date: Any = None
@@ -295,6 +303,15 @@ def run_ablation(
     ``reuse=True`` reuses retrieval results cached by earlier runs in this process (results are
     identical; the latency table then measures cache look-ups, so ``tune`` alone uses it).
     The reranker is always fitted on the dev questions, whatever split is evaluated.
+
+    >>> result = run_ablation(AblationConfig(split="holdout"))
+    >>> list(result.table.index)
+    ['A', 'B', 'C', 'D', 'Oracle']
+    >>> sorted(set(result.runs["A"]) & set(result.reranker.fitted_on))  # holdout never fitted on
+    []
+
+    Raises ValueError for a question without a dev/holdout split, an unknown identity or an
+    empty split; TypeError for a config that is not an AblationConfig.
     """
     cfg = config if config is not None else AblationConfig()
     if not isinstance(cfg, AblationConfig):

@@ -18,7 +18,9 @@ from ragmath.ablation import (
     AblationConfig,
     clear_cache,
     fit_refusal_threshold,
+    leakage_demo,
     run_ablation,
+    tune,
 )
 from ragmath.evaluation import evaluate
 from ragmath.paths import DATA_DIR
@@ -148,3 +150,32 @@ def test_refusal_threshold_is_never_fitted_on_holdout():
     with pytest.raises(ValueError, match="dev questions only"):
         fit_refusal_threshold([{"question_id": "Q1", "split": "holdout", "support": 0.5,
                                 "answerable": True, "correct": True}])
+
+
+def test_reranker_and_refusal_threshold_are_fitted_on_dev_questions_only():
+    questions = pd.read_json(DATA_DIR / "questions.jsonl", lines=True)
+    dev_ids = set(questions.loc[questions["split"] == "dev", "question_id"])
+    result = run_ablation(AblationConfig(split="holdout"))
+    assert set(result.reranker.fitted_on) == dev_ids
+    assert not set(result.runs["A"]) & dev_ids
+    assert "fitted on dev" in str(result.config["refuse_below"])
+
+
+def test_tune_runs_on_dev_and_picks_a_setting_from_its_grid():
+    grid, chosen = tune(AblationConfig(), ks=(1, 60), windows=(10,), ns=(5, 10))
+    assert len(grid) == 4 and chosen.split == "dev"
+    best = grid.sort_values(["D nDCG@5", "D MRR@5"], ascending=False).iloc[0]
+    assert (chosen.k, chosen.window, chosen.n) in set(
+        zip(grid["k"], grid["window"], grid["N"], strict=True)
+    )
+    picked = grid[(grid["k"] == chosen.k) & (grid["N"] == chosen.n)].iloc[0]
+    assert picked["D nDCG@5"] == best["D nDCG@5"]
+
+
+def test_leakage_demo_grouped_split_never_straddles_and_random_does():
+    leak = leakage_demo(seeds=range(5))
+    grouped = leak[leak["split"] == "grouped"]
+    random = leak[leak["split"] == "random"]
+    assert (grouped["groups on both sides"] == 0).all()
+    assert (random["groups on both sides"] > 0).any()
+    assert (grouped["holdout questions with a twin in dev"] == 0).all()

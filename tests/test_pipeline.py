@@ -226,3 +226,12 @@ def test_reranking_keeps_the_same_candidates():
     reranked = LinearReranker({"bm25": 1.0}).rerank(feats)
     assert sorted(c for c, _ in reranked) == sorted(feats.index)
     assert list(feats.columns) == list(FEATURES)
+
+
+def test_jieba_cache_is_not_written_into_the_repository():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    get_tokenizer("jieba")("市内交通")
+    get_tokenizer("jieba_plain")("市内交通")
+    assert not list(root.glob("jieba*.cache")) and not list((root / "data").glob("*.cache"))
