@@ -138,9 +138,14 @@ def reciprocal_rank(
     return Fraction(0) if exact else 0.0
 
 
+_LN2 = math.log(2.0)
+
+
 def _gain_function(gain: str):
     if gain == "exp":
-        return lambda grade: 2.0**grade - 1.0
+        # Below 1, 2.0**g - 1 loses digits (and is 0 for g < 1e-16, which would make a relevant item
+        # worthless): expm1(g ln 2) keeps them. From 1 up, 2.0**g - 1 is exact for whole grades.
+        return lambda grade: 2.0**grade - 1.0 if grade >= 1 else math.expm1(grade * _LN2)
     if gain == "linear":
         return float
     raise ValueError(

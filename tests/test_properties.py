@@ -323,12 +323,8 @@ def test_grouped_split_seed_changes_the_split():
     assert len(holdouts) > 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ragmath bug (see /work/team/BUGS.md): exp gain 2**g - 1 rounds to 0 for 0 < g < ~2e-16, "
-    "so evaluate raises instead of scoring or listing the question",
-)
 def test_evaluate_scores_a_tiny_positive_grade():
-    # d0 is relevant (grade > 0) and ranked first: nDCG is 1 (or, at least, listed as undefined).
-    result = evaluate({"q": ["d0"]}, {"q": {"d0": 1e-17}}, ["nDCG@3"], gain="exp")
-    assert "q" in result.ndcg_undefined or result.per_question.loc["q", "nDCG@3"] == 1.0
+    # d0 is relevant (grade > 0) and ranked first, so nDCG is 1 however small its grade.
+    for grade in (1e-17, 5e-324):
+        result = evaluate({"q": ["d0"]}, {"q": {"d0": grade}}, ["nDCG@3"], gain="exp")
+        assert result.ndcg_undefined == [] and result.per_question.loc["q", "nDCG@3"] == 1.0
