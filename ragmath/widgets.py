@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+from matplotlib.transforms import blended_transform_factory
 
 from ragmath.fusion import rrf
 
@@ -398,6 +398,7 @@ class _Chart:
         self._key: tuple | None = None
         self._bars: dict[str, Any] = {}
         self._labels: list[Any] = []
+        self._names: list[Any] = []
         self._vline: Any = None
         self._dots: Any = None
         self._relative: pd.DataFrame | None = None
@@ -417,10 +418,18 @@ class _Chart:
             for j, name in enumerate(names)
         }
         self._labels = [ax.text(0, i, "", va="center", fontsize=8) for i in range(n)]
-        ax.set_yticks(range(n), [str(i) for i in table["id"]])
+        # Item names as plain text artists beside the axis: cheaper to relabel on every move of k
+        # than tick labels, which matplotlib rebuilds.
+        ax.set_yticks(range(n), [""] * n)
+        names_at = blended_transform_factory(ax.transAxes, ax.transData)
+        self._names = [
+            ax.text(-0.015, i, "", transform=names_at, ha="right", va="center", fontsize=10)
+            for i in range(n)
+        ]
         ax.set_ylim(n - 0.5, -0.5)
         ax.set_xlabel("fused score = Σ 1/(k + rank)")
-        ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
+        # No x ticks: each bar carries its value, and ticks would be laid out anew for every k.
+        ax.set_xticks([])
         relative = curves.div(curves.max(axis=1), axis=0)
         self._relative = relative
         for j, item in enumerate(relative.columns):
@@ -495,7 +504,8 @@ class _Chart:
         for i, label in enumerate(self._labels):
             label.set_position((lefts[i] + top * 0.01, i))
             label.set_text(f"{lefts[i]:.4f}")
-        ax.set_yticks(range(len(items)), items)
+        for name_text, item in zip(self._names, items, strict=True):
+            name_text.set_text(item)
         ax.set_xlim(0, top * 1.25 if top > 0 else 1.0)
         ax.set_title(f"contributions at k = {k}", fontsize=10)
         self._vline.set_xdata([k, k])
