@@ -16,6 +16,7 @@ import io
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 import pandas as pd
@@ -169,28 +170,26 @@ def fused_table(
 
 def _rank_matrix(
     lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]], window: int | None
-) -> tuple[list[str], list[str], list[list[float]]]:
-    """Ask rrf for every item's rank in every list; return (item IDs sorted, list names, ranks).
+) -> tuple[list[Any], list[str], list[list[int | None]]]:
+    """Ask rrf for every item's rank in every list; return (item IDs, list names, ranks).
 
-    Items are sorted by ID as strings, which is rrf's tie order. Absent ranks are NaN.
+    Items are sorted by ID as strings, which is rrf's tie order. Absent ranks are None.
     """
     table = fused_table(lists, k=60, window=window)
     names = [c[len("rank[") : -1] for c in table.columns if c.startswith("rank[")]
-    ranks = table[[f"rank[{n}]" for n in names]].to_numpy(dtype=float)
-    # An item that only appears past the window contributes nothing anywhere: leave it out.
-    contributes = ~pd.isna(ranks).all(axis=1) if len(names) else []
-    rows = [
-        (item, [float(r) for r in row])
-        for item, row, keep in zip(table["id"], ranks, contributes, strict=True)
-        if keep
-    ]
+    rows = []
+    for pos in range(len(table)):
+        ranks = [table[f"rank[{n}]"].iloc[pos] for n in names]
+        ranks = [None if pd.isna(r) else int(r) for r in ranks]
+        if any(r is not None for r in ranks):  # items past the window add nothing: leave them out
+            rows.append((table["id"].iloc[pos], ranks))
     rows.sort(key=lambda pair: str(pair[0]))
     return [r[0] for r in rows], names, [r[1] for r in rows]
 
 
-def _scores_at(ranks: list[list[float]], k: int) -> list[float]:
-    """Fused scores Σ 1/(k + rank), summed with math.fsum as rrf does (NaN ranks add nothing)."""
-    return [math.fsum(1.0 / (k + r) for r in row if not math.isnan(r)) for row in ranks]
+def _scores_at(ranks: list[list[int | None]], k: int) -> list[Fraction]:
+    """Exact fused scores Σ 1/(k + rank), as rrf computes them (None ranks add nothing)."""
+    return [sum((Fraction(1, k + r) for r in row if r is not None), Fraction(0)) for row in ranks]
 
 
 def score_curves(
@@ -201,7 +200,8 @@ def score_curves(
     """Fused RRF score of every item at every k: index ``k`` (sorted), one column per item ID.
 
     The ranks come from :func:`ragmath.rrf`; the score at each k is Σ 1/(k + rank) over the lists
-    that contain the item, as in :func:`ragmath.rrf`. Columns are sorted by ID (as strings).
+    that contain the item, summed exactly as :func:`ragmath.rrf` does, then given as a float.
+    Columns are sorted by ID (as strings).
     Raises ``ValueError`` for an empty ``ks`` or a k that is not an integer >= 1.
 
     >>> c = score_curves({"BM25": ["4.2", "6.1", "3.5"], "vector": ["5.3", "6.1", "4.2"]}, [1, 60])
@@ -210,7 +210,7 @@ def score_curves(
     """
     ks_sorted = _check_ks(ks)
     items, _names, ranks = _rank_matrix(lists, window)
-    data = [_scores_at(ranks, k) for k in ks_sorted]
+    data = [[float(x) for x in _scores_at(ranks, k)] for k in ks_sorted]
     frame = pd.DataFrame(data, index=pd.Index(ks_sorted, name="k"), columns=items)
     frame.columns.name = "id"
     return frame
@@ -224,8 +224,9 @@ def leader_by_k(
     """Which item leads the fused ranking at each k, by how much, and over which runner-up.
 
     One row per k (sorted, unique): ``k``, ``leader``, ``score``, ``runner_up`` (None with a single
-    item), ``margin`` (leader's score minus runner-up's) and ``tied`` (margin == 0, decided by the
-    rrf rule: smaller ID first). The leader at k is ``rrf(lists, k, window)``'s first row.
+    item), ``margin`` (leader's score minus runner-up's) and ``tied`` (exactly equal scores, decided
+    by the rrf rule: smaller ID first). Scores are compared exactly (as fractions), like
+    :func:`ragmath.rrf`, so the leader at k is ``rrf(lists, k, window)``'s first row.
     Raises ``ValueError`` for an empty ``ks``, a bad k, or bad lists (as :func:`ragmath.rrf`).
 
     >>> lists = {"BM25": ["4.2", "6.1", "3.5"], "vector": ["5.3", "6.1", "4.2"]}
@@ -237,19 +238,19 @@ def leader_by_k(
     rows: list[dict[str, Any]] = []
     for k in ks_sorted:
         scores = _scores_at(ranks, k)
-        # items are in ID order, so a stable sort by score descending keeps rrf's tie rule.
+        # items are in ID order, so a stable sort by exact score descending keeps rrf's tie rule.
         order = sorted(range(len(items)), key=lambda i: -scores[i])
         best = order[0]
         second = order[1] if len(order) > 1 else None
-        margin = scores[best] - scores[second] if second is not None else math.inf
+        exact_margin = scores[best] - scores[second] if second is not None else None
         rows.append(
             {
                 "k": k,
                 "leader": items[best],
-                "score": scores[best],
+                "score": float(scores[best]),
                 "runner_up": items[second] if second is not None else None,
-                "margin": margin,
-                "tied": margin == 0.0,
+                "margin": float(exact_margin) if exact_margin is not None else math.inf,
+                "tied": exact_margin == 0,
             }
         )
     return pd.DataFrame(rows, columns=["k", "leader", "score", "runner_up", "margin", "tied"])

@@ -212,8 +212,16 @@ def test_leader_is_rrfs_first_row(lists, k, window):
     assert leaders.loc[0, "leader"] == table["id"].iloc[0]
     assert leaders.loc[0, "score"] == pytest.approx(table["rrf_score"].iloc[0], abs=1e-15)
     if len(table) > 1:
-        assert leaders.loc[0, "runner_up"] == table["id"].iloc[1]
-        assert leaders.loc[0, "tied"] == (table["rrf_score"].iloc[0] == table["rrf_score"].iloc[1])
+        first, second = table["id"].iloc[0], table["id"].iloc[1]
+        exact = {
+            item: sum(
+                (Fraction(1, k + r.index(item) + 1) for r in lists if item in r[:window]),
+                Fraction(0),
+            )
+            for item in (first, second)
+        }
+        assert leaders.loc[0, "runner_up"] == second
+        assert leaders.loc[0, "tied"] == (exact[first] == exact[second])
 
 
 def test_describe_lead_names_the_leader_and_the_change():
