@@ -541,7 +541,8 @@ class Explorer:
 
     Attributes: ``k_slider`` (IntSlider), ``window`` (Dropdown; 0 = all), ``texts`` (name -> Text,
     one per input list), ``message`` (HTML: input errors), ``leader_html`` (HTML: who leads and
-    where the lead changes), ``table_html`` (HTML: the fused table, with ``data-k``), ``image``
+    where the lead changes), ``table_html`` (HTML: the fused table, with ``data-k``; also reachable
+    as ``table_out``), ``image``
     (Image: the chart), ``figure`` (the one matplotlib Figure), ``widget`` (the container to
     display), and after each :meth:`update`: ``lists``, ``table`` (the rrf DataFrame), ``error``.
     """
@@ -611,6 +612,11 @@ class Explorer:
 
     def _on_change(self, _change: Any) -> None:
         self.update()
+
+    @property
+    def table_out(self) -> Any:
+        """The HTML widget holding the fused table (the same object as ``table_html``)."""
+        return self.table_html
 
     @property
     def window_value(self) -> int | None:
