@@ -542,9 +542,9 @@ class Explorer:
     Attributes: ``k_slider`` (IntSlider), ``window`` (Dropdown; 0 = all), ``texts`` (name -> Text,
     one per input list), ``message`` (HTML: input errors), ``leader_html`` (HTML: who leads and
     where the lead changes), ``table_html`` (HTML: the fused table, with ``data-k``; also reachable
-    as ``table_out``), ``image``
-    (Image: the chart), ``figure`` (the one matplotlib Figure), ``widget`` (the container to
-    display), and after each :meth:`update`: ``lists``, ``table`` (the rrf DataFrame), ``error``.
+    as ``table_out``), ``image`` (Image: the chart, hidden while the input has an error),
+    ``figure`` (the one matplotlib Figure), ``widget`` (the container to display), and after each
+    :meth:`update`: ``lists``, ``table`` (the rrf DataFrame), ``error`` (message or None).
     """
 
     def __init__(self, lists: Mapping[str, Sequence[str]], k: int, window: int | None) -> None:
@@ -648,6 +648,7 @@ class Explorer:
                 "<i>Fix the input above to see the fused table.</i></div>"
             )
             self.leader_html.value = ""
+            self.image.layout.visibility = "hidden"  # the last chart would be stale
             return
         self.error = None
         self.lists = lists
@@ -656,6 +657,7 @@ class Explorer:
         self.leader_html.value = f"<p class='rrf-leader'>{html.escape(self._lead_sentence(k))}</p>"
         self.table_html.value = render_table_html(table, k, window)
         self.image.value = self._chart.draw(table, k, self._curves, self._changes, self._cache_key)
+        self.image.layout.visibility = "visible"
 
     def _lead_sentence(self, k: int) -> str:
         """The lead line from the cached scan (same wording as :func:`describe_lead`)."""

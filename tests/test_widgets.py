@@ -284,8 +284,10 @@ def test_a_duplicate_id_is_shown_as_a_message_not_raised():
     assert explorer.error is not None and explorer.table is None
     assert "appears twice" in explorer.message.value and "BM25" in explorer.message.value
     assert 'data-error="1"' in explorer.table_html.value
+    assert explorer.image.layout.visibility == "hidden"
     explorer.texts["BM25"].value = "4.2, 6.1, 3.5"
     assert explorer.error is None and explorer.message.value == ""
+    assert explorer.image.layout.visibility == "visible"
     assert _rows(explorer.table_html.value) == _shown(ARTICLE_K60)
 
 
