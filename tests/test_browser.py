@@ -312,4 +312,15 @@ def test_voila_page_and_the_k_slider_updates_the_table(playwright_api, workdir, 
             page.goto(url, wait_until="commit")
             page.locator(".widget-slider").first.wait_for(timeout=90_000)
         shots = _move_and_check(page, "voila")
+        # a typed duplicate shows a message in the page, not a traceback
+        box = page.locator(".widget-text input").first
+        box.fill("4.2, 6.1, 4.2")
+        box.press("Enter")
+        page.locator(".rrf-error").wait_for(timeout=30_000)
+        message = page.locator(".rrf-error").text_content()
+        assert "list 'BM25': ID '4.2' appears twice (positions 1 and 3)" in message
+        assert page.locator(".rrf-table[data-error]").count() == 1
+        assert "Traceback" not in page.content()
+        shots.append(SCREENSHOTS / "voila_input_error.png")
+        page.screenshot(path=str(shots[-1]))
     assert all(p.stat().st_size > 10_000 for p in shots)
