@@ -385,3 +385,26 @@ def test_slider_callback_in_a_kernel_moves_k_from_60_to_1():
     states = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
     sliders = [s["state"] for s in states.values() if s["model_name"] == "IntSliderModel"]
     assert [s["value"] for s in sliders] == [1]
+
+
+# ------------------------------------------------------------------------- exercises of nb05
+@pytest.mark.parametrize(
+    "exercise, right, wrong",
+    [
+        ("05.1", 2 / 12, 2 / 11),  # 6.1 is second in both lists: 1/(10+2) + 1/(10+2)
+        ("05.2", "6.1", "4.2"),  # window 2: 6.1 = 2/62 beats 4.2 = 5.3 = 1/61
+        # 6.1 = 1/62 + 1/62 + 1/61; 4.2 = 5.3 = 1/61 + 1/63 (tie: smaller ID); 3.5 = 1/63 + 1/62
+        ("05.3", ["6.1", "4.2", "5.3", "3.5"], ["6.1", "5.3", "4.2", "3.5"]),
+        ("05.4", 7, 6),  # 2/(k+1) = 1/(k+4) + 2/(k+5) at k = 1 + sqrt(28) ≈ 6.29
+        ("05.5", "4.2", "6.1"),  # aligned: 4.2 = 1/62 + 1/61 > 3.5 = 2/63 > 6.1 = 1/61
+    ],
+)
+def test_exercise_self_checks_accept_the_hand_answer_only(exercise, right, wrong, capsys):
+    from ragmath.selfcheck import check
+
+    assert check(exercise, right) is True
+    assert check(exercise, wrong) is False
+    assert check(exercise, None) is False
+    out = capsys.readouterr().out
+    assert out.count("✅") == 1 and out.count("❌") == 2
+    assert repr(right) not in out.replace(repr(wrong), "")
