@@ -34,12 +34,15 @@ lab: venv
 	$(BIN)/jupyter lab --ip=$(HOST) --port=$(PORT) --ServerApp.root_dir=notebooks
 
 # The browser tests drive Debian's Chromium; install it when we can (root with apt), else they say why they skip.
+# fonts-noto-cjk draws the Chinese text in the screenshots (without it Chromium shows boxes).
 browser-deps:
-	@if [ -x /usr/bin/chromium ]; then :; \
+	@if [ -x /usr/bin/chromium ] && dpkg -s fonts-noto-cjk >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  echo "Installing Debian's chromium for the browser tests"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
-	else echo "note: /usr/bin/chromium not found and apt-get unavailable; browser tests will be skipped"; fi
+	  echo "Installing Debian's chromium and a CJK font for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    chromium chromium-driver fonts-noto-cjk >/dev/null; \
+	elif [ ! -x /usr/bin/chromium ]; then \
+	  echo "note: /usr/bin/chromium not found and apt-get unavailable; browser tests will be skipped"; fi
 
 test: venv-test browser-deps
 	$(BIN)/python -m pytest -q
