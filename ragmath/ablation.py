@@ -147,7 +147,14 @@ def content_hash(chunks: Any) -> str:
 
 
 class IdentityPipeline:
-    """The indexes one identity gets on one snapshot: built only from the chunks it may read."""
+    """The indexes one identity gets on one snapshot: built only from the chunks it may read.
+
+    >>> pipe = IdentityPipeline([{"chunk_id": "a", "text": "年假 5 天"},
+    ...                          {"chunk_id": "b", "text": "市内交通 80 元"}],
+    ...                         identity="p6_employee", as_of="2026-06-30")
+    >>> pipe.bm25.chunk_ids == pipe.vector.chunk_ids == ("a", "b")
+    True
+    """
 
     def __init__(self, chunks: Any, *, identity: str, as_of: Any, tokenizer: str = "jieba"):
         self.records = as_chunk_records(chunks)
@@ -641,6 +648,10 @@ def tune(
 
     Choice: highest D nDCG@top_k, then D MRR@top_k, then C nDCG@top_k; remaining ties go to the
     smaller N, then the smaller window, then the smaller k (cheaper and listed first).
+
+    >>> grid, chosen = tune(ks=(1, 60), windows=(10,), ns=(5,))
+    >>> len(grid), chosen.split, chosen.window
+    (2, 'dev', 10)
     """
     base = base if base is not None else AblationConfig()
     ds = _load_dataset(dataset)
@@ -688,6 +699,10 @@ def leakage_demo(
     each seed both splits are drawn (random: questions shuffled one by one; grouped:
     ``ragmath.grouped_split`` on ``group``), and we record how many groups straddle the two sides
     and nDCG@top_k of C + memory on dev and on holdout. Returns one row per (split kind, seed).
+
+    >>> demo = leakage_demo(seeds=[0])
+    >>> int(demo.loc[demo["split"] == "grouped", "groups on both sides"].iloc[0])
+    0
     """
     from ragmath.stats import grouped_split
 

@@ -38,7 +38,16 @@ FEATURES: tuple[str, ...] = (
 
 
 class FeatureExtractor:
-    """Compute the reranker's features for candidates of one identity's index."""
+    """Compute the reranker's features for candidates of one identity's index.
+
+    >>> chunks = [{"chunk_id": "INV-102", "title": "单据", "text": "INV-102 可报销 1300 元"},
+    ...           {"chunk_id": "INV-103", "title": "单据", "text": "INV-103 可报销 620 元"}]
+    >>> fx = FeatureExtractor(chunks, BM25Retriever(chunks), VectorRetriever(chunks))
+    >>> fx("INV-102 能报多少", ["INV-103", "INV-102"])["exact_id"].tolist()
+    [0.0, 1.0]
+
+    Raises ValueError if a retriever holds chunks outside ``chunks`` or a candidate is unknown.
+    """
 
     def __init__(
         self, chunks: Any, bm25: BM25Retriever, vector: VectorRetriever, *, as_of: Any = None

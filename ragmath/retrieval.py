@@ -374,6 +374,15 @@ class HybridRetriever:
 
     Each input retriever is asked for its top ``window``; ``rrf(lists, k=k, window=window)`` fuses
     them (ties: ID ascending). The fused score orders results; it is not a probability.
+
+    >>> chunks = [{"chunk_id": "INV-102", "text": "INV-102 可报销 1300 元"},
+    ...           {"chunk_id": "T-4.2", "text": "市内交通每次 80 元"}]
+    >>> h = HybridRetriever({"bm25": BM25Retriever(chunks), "vector": VectorRetriever(chunks)},
+    ...                     k=60, window=2)
+    >>> h.retrieve("INV-102 能报多少")[0][0]
+    'INV-102'
+
+    Raises ValueError for an empty mapping, k < 0 or a window that is not a positive int.
     """
 
     def __init__(
