@@ -47,7 +47,7 @@ def _num(text: str) -> str:
 
 
 #: notebook file -> [(what the digest says, regex that must match the executed text output)].
-#: Hand-written from ARTICLE-DIGEST.md sections 1-4.
+#: Hand-written from ARTICLE-DIGEST.md sections 1-6.
 DIGEST_NUMBERS: dict[str, list[tuple[str, str]]] = {
     "01_unit_of_evaluation.ipynb": [
         ("the 2026 policy is split into 40 chunks", _num("40") + r"\s*chunks"),
@@ -88,6 +88,12 @@ DIGEST_NUMBERS: dict[str, list[tuple[str, str]]] = {
         ("k = 1: 1/3 + 1/3 ≈ 0.67", _num("0.6667") + "|" + _num("0.67")),
         ("k = 1: 1/2 = 0.5", _num("0.5")),
         ("k = 1: 1/4 = 0.25", _num("0.25")),
+    ],
+    # Sections 5-6: the Wilson interval of 24/30 (about 63%-90%) and the taxi fare 118.5 - 80 = 38.5.
+    "06_ablation.ipynb": [
+        ("24/30: Wilson low ≈ 62.7%", _num("62.7%")),
+        ("24/30: Wilson high ≈ 90.5%", _num("90.5%")),
+        ("118.5 − 80 = 38.5 yuan over", _num("38.5")),
     ],
 }
 
