@@ -39,8 +39,9 @@ class FlatRun:
 
     questions: list  # question keys, in the run's order
     qcode: np.ndarray  # int64, index into ``questions``, per row
-    ids: np.ndarray  # object array of str IDs, per row
+    ids: np.ndarray  # per row: object array of str IDs, or UTF-8 bytes (dtype 'S') from a file
     rank: np.ndarray  # int64, 1-based rank within the question, per row
+    score: np.ndarray | None = None  # float64 per row, when read from a scored file
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -52,7 +53,7 @@ class FlatQrels:
 
     questions: list
     qcode: np.ndarray
-    ids: np.ndarray
+    ids: np.ndarray  # object array of str, or UTF-8 bytes (dtype 'S') from a file
     grade: np.ndarray  # float64
 
 
@@ -106,8 +107,10 @@ def _order_rows(
     positions = np.flatnonzero(in_tie)
     rows = order[positions]
     tie_ids = ids[rows]
-    uniques, inverse = np.unique(tie_ids.astype(object), return_inverse=True)
-    del uniques  # np.unique sorts object strings by Python comparison: str order
+    # Object strings sort by Python comparison; UTF-8 bytes (dtype 'S') sort bytewise, which is
+    # the same order (UTF-8 keeps code point order). Either way: str order.
+    _, inverse = np.unique(tie_ids if tie_ids.dtype.kind == "S" else tie_ids.astype(object),
+                           return_inverse=True)
     sub = np.lexsort((inverse.ravel(), p_sorted[positions], q_sorted[positions]))
     order = order.copy()
     order[positions] = rows[sub]
@@ -126,12 +129,100 @@ def _rank_from_sorted(qcode_sorted: np.ndarray) -> np.ndarray:
     return np.arange(n, dtype=np.int64) - np.repeat(start_index, lengths) + 1
 
 
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _word_keys(ids: np.ndarray) -> tuple[np.ndarray, bool]:
+    """uint64 key per row of a bytes array: the bytes themselves (exact) up to 8 bytes, else a hash."""
+    width = ids.dtype.itemsize
+    padded = -(-width // 8) * 8
+    if padded != width:
+        ids = ids.astype(f"S{padded}")
+    words = np.ascontiguousarray(ids).view(np.uint64).reshape(len(ids), padded // 8)
+    key = words[:, 0].copy()
+    for j in range(1, padded // 8):
+        key *= _MIX
+        key ^= words[:, j]
+        key ^= key >> np.uint64(29)
+    return key, padded == 8
+
+
+def _factorize_ids(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes (order of first appearance) and one representative row index per code, exactly."""
+    n = len(ids)
+    if n > 64:
+        # Rows usually come in blocks (a question's lines together): factorize one row per block.
+        heads = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1])))
+        if len(heads) * 4 < n:
+            head_codes, head_first = _factorize_ids(ids[heads])
+            lengths = np.diff(np.append(heads, n))
+            return np.repeat(head_codes, lengths), heads[head_first]
+    if ids.dtype.kind == "S" and n:
+        key, exact = _word_keys(ids)
+        codes, _ = pd.factorize(key)
+        codes = codes.astype(np.int64)
+        running = np.maximum.accumulate(codes)
+        first = np.flatnonzero(np.concatenate(([True], codes[1:] > running[:-1])))
+        if exact or bool(np.array_equal(ids[first][codes], ids)):
+            return codes, first
+        ids = ids.astype(object)  # a hash collision: exact (slower) path
+    codes, _ = pd.factorize(ids)
+    codes = codes.astype(np.int64)
+    if len(codes) == 0:
+        return codes, np.zeros(0, dtype=np.int64)
+    running = np.maximum.accumulate(codes)
+    first = np.flatnonzero(np.concatenate(([True], codes[1:] > running[:-1])))
+    return codes, first
+
+
+def _concat_ids(parts: Sequence[np.ndarray]) -> np.ndarray:
+    """Concatenate ID arrays; UTF-8 bytes are decoded when mixed with str."""
+    if all(p.dtype.kind == "S" for p in parts):
+        return np.concatenate(parts) if parts else np.zeros(0, dtype="S1")
+    out = []
+    for part in parts:
+        if part.dtype.kind == "S":
+            decoded = np.empty(len(part), dtype=object)
+            decoded[:] = _decode(part)
+            part = decoded
+        out.append(part.astype(object, copy=False))
+    return np.concatenate(out)
+
+
 def _has_duplicates(qcode: np.ndarray, ids: np.ndarray) -> bool:
+    """Whether any (question, ID) pair repeats. Rows need not be grouped."""
     if len(ids) == 0:
         return False
+    if ids.dtype.kind == "S":
+        key, _ = _word_keys(ids)
+        key = key ^ (qcode.astype(np.uint64) * _MIX)
+        grouped = bool(np.all(qcode[1:] >= qcode[:-1]))
+        if not _dup_candidates(qcode if grouped else None, key):
+            return False
+        ids = ids.astype(object)  # candidates (a real duplicate or a hash collision): check exactly
     codes, _ = pd.factorize(ids)
     key = qcode.astype(np.int64) * (int(codes.max()) + 1) + codes
     return bool(pd.Index(key).has_duplicates)
+
+
+def _dup_candidates(qcode: np.ndarray | None, key: np.ndarray) -> bool:
+    """Any equal keys within a question (key already mixes in the question)."""
+    n = len(key)
+    if qcode is not None:
+        starts = np.flatnonzero(np.concatenate(([True], qcode[1:] != qcode[:-1])))
+        lengths = np.diff(np.append(starts, n))
+        width = int(lengths.max())
+        if width * len(starts) <= 2 * n + 1024:
+            # One row per question, padded; the pad value is never a key after the shift.
+            pad = np.iinfo(np.uint64).max
+            matrix = np.full((len(starts), width), pad, dtype=np.uint64)
+            row, position = _segments(lengths)
+            matrix[row, position] = key >> np.uint64(1)
+            matrix.sort(axis=1)
+            equal = (matrix[:, 1:] == matrix[:, :-1]) & (matrix[:, 1:] != pad)
+            return bool(equal.any())
+    ordered = np.sort(key)
+    return bool(np.any(ordered[1:] == ordered[:-1]))
 
 
 def prepare_run(run: Any) -> FlatRun | None:
@@ -370,7 +461,7 @@ def evaluate_flat(
     lab_q = slot[qrels_q[label_rows]]
     lab_ids = qrels.ids[label_rows]
     lab_grade = qrels.grade[label_rows]
-    codes, _ = pd.factorize(np.concatenate([top_ids, lab_ids]))
+    codes, _ = _factorize_ids(_concat_ids([top_ids, lab_ids]))
     width = int(codes.max()) + 1 if len(codes) else 1
     top_key = top_q * width + codes[: len(top_ids)]
     lab_key = lab_q * width + codes[len(top_ids):]
@@ -440,7 +531,8 @@ def fuse_flat(runs: Sequence[FlatRun], k: float, window: int | None) -> pd.DataF
     """RRF of whole runs: DataFrame (question, id, rank, score), best first within each question.
 
     Questions appear in order of first appearance across ``runs``; a run lacking a question adds
-    nothing for it; ties in the fused score are broken by ID ascending.
+    nothing for it; ties in the fused score are broken by ID ascending. The question and id
+    columns are categorical.
 
     >>> a = prepare_run({"q1": ["x", "y"]}); b = prepare_run({"q1": ["y", "z"]})
     >>> fuse_flat([a, b], k=1, window=None)[["id", "rank"]].values.tolist()
@@ -450,40 +542,310 @@ def fuse_flat(runs: Sequence[FlatRun], k: float, window: int | None) -> pd.DataF
     for run in runs:
         for q in run.questions:
             q_index.setdefault(q, len(q_index))
-    parts_q, parts_ids, parts_contrib, parts_list = [], [], [], []
+    numerator_k, denominator_k = float(k).as_integer_ratio()  # k = p / q exactly
+    parts_q, parts_ids, parts_a, parts_list = [], [], [], []
     for j, run in enumerate(runs):
         mapping = np.fromiter((q_index[q] for q in run.questions), dtype=np.int64,
                               count=len(run.questions))
         keep = run.rank <= window if window is not None else slice(None)
         parts_q.append(mapping[run.qcode[keep]] if len(run.qcode) else run.qcode)
         parts_ids.append(run.ids[keep])
-        parts_contrib.append(1.0 / (k + run.rank[keep].astype(np.float64)))
+        parts_a.append(run.rank[keep].astype(np.int64))
         parts_list.append(np.full(len(parts_ids[-1]), j, dtype=np.int64))
-    all_q = np.concatenate(parts_q) if parts_q else np.zeros(0, dtype=np.int64)
-    all_ids = np.concatenate(parts_ids) if parts_ids else np.zeros(0, dtype=object)
-    contrib = np.concatenate(parts_contrib) if parts_contrib else np.zeros(0)
-    which = np.concatenate(parts_list) if parts_list else np.zeros(0, dtype=np.int64)
-    id_codes, id_uniques = pd.factorize(all_ids)
-    width = len(id_uniques) if len(id_uniques) else 1
-    pair_codes, pair_uniques = pd.factorize(all_q * width + id_codes)
-    n_pairs = len(pair_uniques)
-    if len(runs) <= 2:
-        score = np.bincount(pair_codes, weights=contrib, minlength=n_pairs)
-    else:
-        table = np.zeros((n_pairs, len(runs)), dtype=np.float64)
-        table[pair_codes, which] = contrib
-        score = _neumaier_rows(table)
-    pair_q = (np.asarray(pair_uniques) // width).astype(np.int64)
-    pair_id = np.asarray(id_uniques, dtype=object)[np.asarray(pair_uniques) % width] if n_pairs else (
-        np.zeros(0, dtype=object))
-    order = _order_rows(pair_q, -score, np.ones(n_pairs, dtype=bool), pair_id)
+    all_q = np.concatenate(parts_q)
+    all_ids = _concat_ids(parts_ids)
+    rank = np.concatenate(parts_a)
+    which = np.concatenate(parts_list)
+    del parts_q, parts_ids, parts_a, parts_list
+    id_codes, id_first = _factorize_ids(all_ids)
+    width = max(len(id_first), 1)
+    pair_codes, pair_keys = pd.factorize(all_q * width + id_codes)
+    pair_keys = np.asarray(pair_keys, dtype=np.int64)
+    n_pairs = len(pair_keys)
+    numerator, denominator = _exact_rrf(
+        pair_codes, which, rank, n_pairs, len(runs), numerator_k, denominator_k
+    )
+    score = _true_divide(numerator, denominator)
+    pair_q = pair_keys // width
+    pair_idcode = pair_keys % width
+    unique_ids = all_ids[id_first]
+    pair_ids = unique_ids[pair_idcode]
+    order = _order_rows(pair_q, -score, np.ones(n_pairs, dtype=bool), pair_ids)
+    order = _exact_tie_fix(order, pair_q, score, numerator, denominator, pair_ids)
     q_sorted = pair_q[order]
     keys = list(q_index)
-    return pd.DataFrame(
+    id_labels = _decode(unique_ids) if unique_ids.dtype.kind == "S" else list(unique_ids)
+    frame = pd.DataFrame(
         {
-            "question": pd.Series([keys[c] for c in q_sorted] if n_pairs else [], dtype=object),
-            "id": pd.Series(pair_id[order], dtype=object),
+            "question": _categorical(q_sorted, keys),
+            "id": _categorical(pair_idcode[order], id_labels),
             "rank": _rank_from_sorted(q_sorted),
             "score": score[order],
         }
     )
+    frame.attrs["questions"] = keys  # every question, also those with nothing to fuse
+    return frame
+
+
+def _exact_rrf(pair_codes, which, rank, n_pairs, n_lists, p, q):
+    """Exact fused scores as numerator / denominator per pair.
+
+    Each contribution is 1 / (k + r) = q / (p + r q) for k = p / q; fractions are added as
+    N / D + q / a = (N a + q D) / (D a). int64 when every value fits in 53 bits (so the float
+    quotient is correctly rounded, as float(Fraction) is), Python ints otherwise.
+    """
+    biggest = p + (int(rank.max()) if len(rank) else 1) * q  # Python int: no overflow here
+    exact_int64 = (biggest ** n_lists) * n_lists * q < 2**53
+    kind = np.int64 if exact_int64 else object
+    a = rank.astype(kind) * q + p
+    table = np.zeros((n_pairs, n_lists), dtype=kind)
+    if not exact_int64:
+        table[:] = 0
+    table[pair_codes, which] = a
+    numerator = np.zeros(n_pairs, dtype=kind)
+    denominator = np.ones(n_pairs, dtype=kind)
+    if not exact_int64:
+        numerator[:] = 0
+        denominator[:] = 1
+    for j in range(n_lists):
+        column = table[:, j]
+        present = column > 0
+        numerator = np.where(present, numerator * column + q * denominator, numerator)
+        denominator = np.where(present, denominator * column, denominator)
+    return numerator, denominator
+
+
+def _true_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    if numerator.dtype == object:  # int / int in Python is correctly rounded
+        return np.array([n / d for n, d in zip(numerator.tolist(), denominator.tolist(), strict=True)],
+                        dtype=np.float64)
+    return numerator.astype(np.float64) / denominator.astype(np.float64)
+
+
+def _exact_tie_fix(order, pair_q, score, numerator, denominator, ids):
+    """Within runs of equal float scores, order by the exact fraction first, then by ID.
+
+    ``order`` already sorts equal float scores by ID; only a run holding two different exact values
+    (closer than one float step) is re-sorted, with Python fractions.
+    """
+    from fractions import Fraction
+
+    q_sorted, s_sorted = pair_q[order], score[order]
+    tie = (q_sorted[1:] == q_sorted[:-1]) & (s_sorted[1:] == s_sorted[:-1])
+    if not tie.any():
+        return order
+    tied = np.flatnonzero(np.concatenate(([False], tie)) | np.concatenate((tie, [False])))
+    rows = order[tied]
+    num, den = numerator[rows], denominator[rows]
+    if num.dtype != object:
+        g = np.gcd(num, den)
+        num, den = num // g, den // g
+    group = np.cumsum(np.concatenate(([True], ~tie)))[tied]
+    same = (group[1:] == group[:-1])
+    differs = same & ((num[1:] != num[:-1]) | (den[1:] != den[:-1]))
+    if not differs.any():
+        return order
+    order = order.copy()
+    for g_id in np.unique(group[1:][differs]):
+        members = tied[group == g_id]
+        rows_g = order[members]
+        labels = ids[rows_g]
+        labels = _decode(labels) if labels.dtype.kind == "S" else [str(x) for x in labels]
+        keyed = sorted(
+            zip(rows_g.tolist(), labels, strict=True),
+            key=lambda item: (-Fraction(int(numerator[item[0]]), int(denominator[item[0]])), item[1]),
+        )
+        order[members] = [row for row, _ in keyed]
+    return order
+
+
+def _categorical(codes: np.ndarray, labels: list) -> pd.Categorical | np.ndarray:
+    """Categorical of ``labels[codes]`` (labels unique); object array when labels are not all str."""
+    if all(isinstance(label, str) for label in labels):
+        return pd.Categorical.from_codes(codes, categories=pd.Index(labels, dtype=object))
+    out = np.empty(len(codes), dtype=object)
+    out[:] = [labels[c] for c in codes]
+    return out
+
+
+# --------------------------------------------------------------------------- TREC files, in bulk
+
+#: Bytes a TREC line may hold besides its text: tab and newline (CR only inside CRLF). numpy's
+#: whitespace tokenizer also splits at these others, which the line-by-line reader keeps
+#: inside a field; a file holding any of them is left to the line-by-line reader.
+_OTHER_SPACE = bytes([0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+                      24, 25, 26, 27, 28, 29, 30, 31, 0x85, 0xA0])
+
+
+def _plain_text(data: bytes) -> bool:
+    """True when numpy's whitespace split of ``data`` equals the reference's [ \\t]+ split."""
+    buffer = np.frombuffer(data, dtype=np.uint8)
+    if buffer.size == 0:
+        return False
+    control = np.zeros(32, dtype=np.int64)
+    step = 1 << 22  # chunks: a reused small mask is much cheaper than one the size of the file
+    mask = np.empty(min(step, buffer.size), dtype=bool)
+    for lo in range(0, buffer.size, step):
+        chunk = buffer[lo: lo + step]
+        low = mask[: chunk.size]
+        np.less(chunk, 32, out=low)
+        if low.any():
+            control += np.bincount(chunk[low], minlength=32)
+    allowed = np.zeros(32, dtype=bool)
+    allowed[[9, 10, 13]] = True
+    if control[~allowed].any():
+        return False
+    if control[13] and data.count(b"\r") != data.count(b"\r\n"):
+        return False
+    if not data.isascii():
+        if data.count(b"\x85") or data.count(b"\xa0"):
+            return False
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+    return True
+
+
+def _load_columns(data: bytes, widths: dict[str, int], kinds: Sequence[tuple[str, str]]):
+    """np.loadtxt with growing field widths; None on any error or warning."""
+    import io
+    import warnings
+
+    for _ in range(4):
+        dtype = [(name, f"S{widths[name]}" if kind == "S" else kind) for name, kind in kinds]
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                table = np.loadtxt(io.BytesIO(data), dtype=dtype, comments=None, encoding="bytes",
+                                   quotechar=None, ndmin=1)
+        except Exception:  # noqa: BLE001 - the line-by-line reader says what is wrong
+            return None
+        full = [name for name in widths
+                if widths[name] > 1 and len(table) and np.any(
+                    np.ascontiguousarray(table[name]).view(np.uint8)
+                    .reshape(len(table), widths[name])[:, -1] != 0)]
+        if not full:
+            return table
+        for name in full:  # a value may have been cut to the width: read again, wider
+            widths[name] *= 4
+    return None
+
+
+def _decode(values: np.ndarray) -> list[str]:
+    return [v.decode("utf-8") for v in values.tolist()]
+
+
+def read_trec_run_flat(path: Any) -> FlatRun | None:
+    """Read a TREC run file in bulk into a :class:`FlatRun`; None if any line needs the reference.
+
+    Same data as :func:`ragmath.io.read_trec_run` (scores desc, ties by ID asc); anything unusual
+    (a malformed line, a duplicate, a non-finite score, unusual whitespace) returns None so the
+    line-by-line reader raises its precise error.
+    """
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if not _plain_text(data):
+        return None
+    # Integer columns parse as int64: numpy refuses "2.5", "2.0" and "1e2" there, as the reference does.
+    kinds = [("q", "S"), ("z", "S"), ("d", "S"), ("r", "i8"), ("s", "f8"), ("t", "S")]
+    table = _load_columns(data, {"q": 16, "z": 1, "d": 16, "t": 1}, kinds)
+    del data
+    if table is None:
+        return None
+    score = np.ascontiguousarray(table["s"])
+    if not np.isfinite(score).all():
+        return None
+    qbytes = np.ascontiguousarray(table["q"])
+    ids = np.ascontiguousarray(table["d"])
+    del table
+    qcode, first = _factorize_ids(qbytes)
+    questions = _decode(qbytes[first])
+    del qbytes
+    primary = -score
+    order = _order_rows(qcode, primary, np.ones(len(score), dtype=bool), ids)
+    if not np.array_equal(order, np.arange(len(order))):
+        qcode, ids, score = qcode[order], ids[order], score[order]
+    if _has_duplicates(qcode, ids):
+        return None
+    return FlatRun(questions, qcode, ids, _rank_from_sorted(qcode), score)
+
+
+def flat_run_frame(run: FlatRun) -> pd.DataFrame:
+    """A :class:`FlatRun` as a DataFrame: question, id (categorical), rank, and score if known."""
+    id_codes, id_first = _factorize_ids(run.ids)
+    labels = run.ids[id_first]
+    labels = _decode(labels) if labels.dtype.kind == "S" else list(labels)
+    frame = pd.DataFrame(
+        {
+            "question": _categorical(run.qcode, list(run.questions)),
+            "id": _categorical(id_codes, labels),
+            "rank": run.rank,
+        }
+    )
+    if run.score is not None:
+        frame["score"] = run.score
+    return frame
+
+
+def flat_qrels_frame(qrels: FlatQrels) -> pd.DataFrame:
+    """A :class:`FlatQrels` as a DataFrame: question, id (categorical), grade (int64)."""
+    id_codes, id_first = _factorize_ids(qrels.ids)
+    labels = qrels.ids[id_first]
+    labels = _decode(labels) if labels.dtype.kind == "S" else list(labels)
+    return pd.DataFrame(
+        {
+            "question": _categorical(qrels.qcode, list(qrels.questions)),
+            "id": _categorical(id_codes, labels),
+            "grade": qrels.grade.astype(np.int64),
+        }
+    )
+
+
+def read_trec_qrels_flat(path: Any) -> FlatQrels | None:
+    """Read a TREC qrels file in bulk into a :class:`FlatQrels`; None if any line needs the reference."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if not _plain_text(data):
+        return None
+    kinds = [("q", "S"), ("z", "S"), ("d", "S"), ("g", "i8")]
+    table = _load_columns(data, {"q": 16, "z": 1, "d": 16}, kinds)
+    del data
+    if table is None:
+        return None
+    grade = np.ascontiguousarray(table["g"])
+    if (grade < 0).any():
+        return None
+    qbytes = np.ascontiguousarray(table["q"])
+    ids = np.ascontiguousarray(table["d"])
+    qcode, first = _factorize_ids(qbytes)
+    if _has_duplicates(qcode, ids):
+        return None
+    return FlatQrels(_decode(qbytes[first]), qcode, ids, grade.astype(np.float64))
+
+
+def _is_trec_path(path: Any) -> bool:
+    from ragmath.io import _format_of
+
+    return _format_of(path, None) == "trec"
+
+
+def read_run_flat(path: Any) -> FlatRun | None:
+    """A run file as a :class:`FlatRun`: TREC in bulk, CSV/JSONL through :mod:`ragmath.io`.
+
+    None when the bulk reader defers (the caller then reads with :func:`ragmath.io.read_run`).
+    """
+    if _is_trec_path(path):
+        return read_trec_run_flat(path)
+    from ragmath.io import read_run
+
+    return prepare_run(read_run(path))
+
+
+def read_qrels_flat(path: Any) -> FlatQrels | None:
+    """A qrels file as a :class:`FlatQrels` (TREC in bulk, CSV/JSONL through :mod:`ragmath.io`)."""
+    if _is_trec_path(path):
+        return read_trec_qrels_flat(path)
+    from ragmath.io import read_qrels
+
+    return prepare_qrels(read_qrels(path))

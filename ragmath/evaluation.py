@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -176,8 +177,10 @@ def evaluate(
     ['q3']
 
     ``run`` and ``qrels`` may also be pandas DataFrames with columns question, id and score (or rank),
-    and question, id, grade (see :mod:`ragmath.io`). ``engine="auto"`` computes with the vectorised
-    path in :mod:`ragmath._fast` when the run has more than ``FAST_THRESHOLD`` rows (same numbers, same
+    and question, id, grade, or paths of run / qrels files (TREC, CSV or JSONL, read as
+    :func:`ragmath.io.read_run` and :func:`ragmath.io.read_qrels` read them). ``engine="auto"`` computes
+    with the vectorised path in :mod:`ragmath._fast` when the run has more than ``FAST_THRESHOLD`` rows
+    or is a file (same numbers, same
     errors: anything unusual defers to the reference), ``"reference"`` always loops over the
     per-question functions of :mod:`ragmath.metrics` (the definitions), ``"fast"`` forces the
     vectorised path where it applies. ``exact=True`` always uses the reference.
@@ -189,13 +192,13 @@ def evaluate(
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}; 'auto' picks by size")
     if exact and engine == "fast":
         raise ValueError("exact=True gives Fractions, which only the reference computes; use engine='auto'")
-    run_is_frame = isinstance(run, pd.DataFrame)
-    qrels_is_frame = isinstance(qrels, pd.DataFrame)
-    if not isinstance(run, Mapping) and not run_is_frame:
+    run_is_path = isinstance(run, (str, os.PathLike))
+    qrels_is_path = isinstance(qrels, (str, os.PathLike))
+    if not isinstance(run, (Mapping, pd.DataFrame)) and not run_is_path:
         raise TypeError(
             f"run must be a mapping question -> ranked IDs (or ID -> score), got {type(run).__name__}"
         )
-    if not isinstance(qrels, Mapping) and not qrels_is_frame:
+    if not isinstance(qrels, (Mapping, pd.DataFrame)) and not qrels_is_path:
         raise TypeError(f"qrels must be a mapping question -> {{ID: grade}}, got {type(qrels).__name__}")
     if isinstance(metrics, str):
         metrics = [metrics]
@@ -206,11 +209,16 @@ def evaluate(
     if len(set(names)) != len(names):
         raise ValueError(f"metrics repeats a name: {list(metrics)!r}; list each metric once")
 
-    if engine == "fast" or (engine == "auto" and not exact and _run_rows(run) > FAST_THRESHOLD):
+    use_fast = engine == "fast" or (
+        engine == "auto" and not exact and (run_is_path or _run_rows(run) > FAST_THRESHOLD)
+    )
+    if use_fast:
         from ragmath import _fast
 
-        flat_run = _fast.prepare_run(run)
-        flat_qrels = _fast.prepare_qrels(qrels) if flat_run is not None else None
+        flat_run = _fast.read_run_flat(run) if run_is_path else _fast.prepare_run(run)
+        flat_qrels = None
+        if flat_run is not None:
+            flat_qrels = _fast.read_qrels_flat(qrels) if qrels_is_path else _fast.prepare_qrels(qrels)
         if flat_run is not None and flat_qrels is not None:
             fast = _fast.evaluate_flat(flat_run, flat_qrels, parsed, gain)
             return Evaluation(
@@ -223,13 +231,17 @@ def evaluate(
                 unjudged=fast.unjudged,
                 ndcg_undefined=list(fast.no_answer) if any(c == "nDCG" for c, _ in parsed) else [],
             )
-    if run_is_frame or qrels_is_frame:
-        from ragmath.io import qrels_from_frame, run_from_frame
+    if run_is_path or qrels_is_path or isinstance(run, pd.DataFrame) or isinstance(qrels, pd.DataFrame):
+        from ragmath import io as _io
 
-        if run_is_frame:
-            run = run_from_frame(run, name="run")
-        if qrels_is_frame:
-            qrels = qrels_from_frame(qrels, name="qrels")
+        if run_is_path:
+            run = _io.read_run(run)
+        elif isinstance(run, pd.DataFrame):
+            run = _io.run_from_frame(run, name="run")
+        if qrels_is_path:
+            qrels = _io.read_qrels(qrels)
+        elif isinstance(qrels, pd.DataFrame):
+            qrels = _io.qrels_from_frame(qrels, name="qrels")
 
     labels = {question: check_grades(grades, f"qrels[{question!r}]") for question, grades in qrels.items()}
     no_answer = [q for q, grades in labels.items() if not any(g > 0 for g in grades.values())]
@@ -277,6 +289,8 @@ ENGINES = ("auto", "reference", "fast")
 def _run_rows(run: Any) -> int:
     if isinstance(run, pd.DataFrame):
         return len(run)
+    if isinstance(run, (str, os.PathLike)):
+        return FAST_THRESHOLD + 1
     return sum(len(ranking) if hasattr(ranking, "__len__") else 0 for ranking in run.values())
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -148,10 +149,11 @@ def _named_runs(runs: Any) -> dict[str, Any]:
     if not named:
         raise ValueError("runs is empty; give at least one run to fuse")
     for name, run in named.items():
-        if not isinstance(run, (Mapping, pd.DataFrame)):
+        if not isinstance(run, (Mapping, pd.DataFrame, str, os.PathLike)):
             raise TypeError(
-                f"runs[{name!r}] must be a mapping question -> ranked IDs (or ID -> score) or a "
-                f"DataFrame with columns question, id, score, got {type(run).__name__}"
+                f"runs[{name!r}] must be a mapping question -> ranked IDs (or ID -> score), a "
+                f"DataFrame with columns question, id, score, or a run file path, got "
+                f"{type(run).__name__}"
             )
     return named
 
@@ -159,6 +161,8 @@ def _named_runs(runs: Any) -> dict[str, Any]:
 def _run_size(run: Any) -> int:
     if isinstance(run, pd.DataFrame):
         return len(run)
+    if isinstance(run, (str, os.PathLike)):
+        return FAST_THRESHOLD + 1
     return sum(len(r) if hasattr(r, "__len__") else 0 for r in run.values())
 
 
@@ -177,7 +181,8 @@ def fuse_runs(
     :func:`rrf` fuses them with the same ``k`` and ``window``; a run lacking the question adds
     nothing. Questions come in order of first appearance across the runs; within a question, best
     first, ties by ID ascending (as strings). ``runs`` is a mapping name -> run or a list of runs;
-    a run is a mapping question -> ranking or a DataFrame (columns question, id, score or rank).
+    a run is a mapping question -> ranking, a DataFrame (columns question, id, score or rank) or
+    the path of a run file (TREC, CSV or JSONL, read as :func:`ragmath.io.read_run` reads it).
 
     ``engine="auto"`` uses the vectorised path in :mod:`ragmath._fast` above ``FAST_THRESHOLD``
     rows (same numbers, same errors: anything unusual defers to the reference); ``"reference"``
@@ -185,7 +190,7 @@ def fuse_runs(
     ``as_frame=True`` returns a DataFrame with columns question, id, rank, score instead.
 
     >>> fuse_runs([{"q1": ["a", "b"]}, {"q1": ["b", "c"]}], k=1)
-    {'q1': {'b': 0.8333333333333333, 'a': 0.5, 'c': 0.3333333333333333}}
+    {'q1': {'b': 0.8333333333333334, 'a': 0.5, 'c': 0.3333333333333333}}
 
     Raises like :func:`rrf` (k <= 0, window < 1, duplicate IDs) and ``TypeError`` when a run is
     neither a mapping nor a DataFrame.
@@ -200,7 +205,10 @@ def fuse_runs(
     ):
         from ragmath import _fast
 
-        flats = [_fast.prepare_run(run) for run in named.values()]
+        flats = [
+            _fast.read_run_flat(run) if isinstance(run, (str, os.PathLike)) else _fast.prepare_run(run)
+            for run in named.values()
+        ]
         if all(flat is not None for flat in flats):
             frame = _fast.fuse_flat(flats, smoothing, window)
             return frame if as_frame else _frame_to_run(frame)
@@ -208,7 +216,7 @@ def fuse_runs(
 
 
 def _frame_to_run(frame: pd.DataFrame) -> dict[Hashable, dict[Hashable, float]]:
-    out: dict[Hashable, dict[Hashable, float]] = {}
+    out: dict[Hashable, dict[Hashable, float]] = {q: {} for q in frame.attrs.get("questions", [])}
     questions = frame["question"].tolist()
     ids = frame["id"].tolist()
     scores = frame["score"].tolist()
@@ -228,12 +236,15 @@ def _fuse_reference(
     named: dict[str, Any], smoothing: float, window: int | None, as_frame: bool
 ) -> dict[Hashable, dict[Hashable, float]] | pd.DataFrame:
     from ragmath.evaluation import ranking_from_scores
-    from ragmath.io import run_from_frame
+    from ragmath.io import read_run, run_from_frame
 
-    runs = {
-        name: run_from_frame(run, name=f"runs[{name!r}]") if isinstance(run, pd.DataFrame) else run
-        for name, run in named.items()
-    }
+    runs = {}
+    for name, run in named.items():
+        if isinstance(run, pd.DataFrame):
+            run = run_from_frame(run, name=f"runs[{name!r}]")
+        elif isinstance(run, (str, os.PathLike)):
+            run = read_run(run)
+        runs[name] = run
     questions: dict[Hashable, None] = {}
     for run in runs.values():
         questions.update(dict.fromkeys(run))

@@ -67,6 +67,7 @@ __all__ = [
     "read_run_frame",
     "read_qrels_frame",
     "order_scored",
+    "write_run_frame",
 ]
 
 PathLike = str | os.PathLike[str]
@@ -805,34 +806,41 @@ def write_qrels(qrels: Qrels, path: PathLike, format: str | None = None) -> None
 
 
 def read_run_frame(path: PathLike, format: str | None = None) -> pd.DataFrame:
-    """Read a run file straight into a DataFrame (question, id, score), for large runs.
+    """Read a run file straight into a DataFrame (question, id, rank, score), for large runs.
 
-    Same rules and the same errors as :func:`read_run`: a TREC file is parsed in bulk with
-    pandas and checked in bulk; if anything looks wrong it is re-read line by line so the error
-    names the exact line. Rows keep the file's order (evaluation sorts them).
+    Same rules and the same errors as :func:`read_run`: a TREC file is parsed in bulk (numpy) and
+    checked in bulk; if anything looks unusual it is read line by line, so an error names the
+    exact line. Rows come best first within each question (score desc, ID asc); question and id
+    are categorical columns; a table with ranks only has no score column.
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.txt"
-    >>> _ = p.write_text("q1 Q0 d2 1 0.5 t\\nq1 Q0 d1 2 0.25 t\\n")
+    >>> _ = p.write_text("q1 Q0 d2 1 0.25 t\\nq1 Q0 d1 2 0.5 t\\n")
     >>> read_run_frame(p)
-      question  id  score
-    0       q1  d2   0.50
-    1       q1  d1   0.25
+      question  id  rank  score
+    0       q1  d1     1   0.50
+    1       q1  d2     2   0.25
     """
+    from ragmath import _fast
+
     fmt = _format_of(path, format)
     if fmt == "trec":
-        frame = _bulk_trec(path, RUN_FIELDS, {"qid": 0, "docid": 2, "rank": 3, "score": 4})
-        if frame is not None:
-            return frame
-    run = read_run(path, fmt)
-    frame = run_to_frame(run)
-    return frame.drop(columns="rank") if "score" in frame.columns else frame
+        flat = _fast.read_trec_run_flat(path)
+        if flat is not None:
+            return _fast.flat_run_frame(flat)
+    frame = run_to_frame(read_run(path, fmt))
+    if fmt == "trec" and "score" not in frame.columns:  # an empty file
+        frame["score"] = np.zeros(0, dtype=np.float64)
+    for column in ("question", "id"):
+        frame[column] = pd.Categorical(frame[column], categories=pd.unique(frame[column]))
+    return frame
 
 
 def read_qrels_frame(path: PathLike, format: str | None = None) -> pd.DataFrame:
     """Read a qrels file straight into a DataFrame (question, id, grade), for large label sets.
 
-    Same rules and errors as :func:`read_qrels` (bulk parse, line-by-line re-read on trouble).
+    Same rules and errors as :func:`read_qrels` (bulk parse, line-by-line re-read on trouble);
+    question and id are categorical columns.
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "qrels.txt"
@@ -841,62 +849,78 @@ def read_qrels_frame(path: PathLike, format: str | None = None) -> pd.DataFrame:
       question  id  grade
     0       q1  d1      2
     """
+    from ragmath import _fast
+
     fmt = _format_of(path, format)
     if fmt == "trec":
-        frame = _bulk_trec(path, QRELS_FIELDS, {"qid": 0, "docid": 2, "grade": 3})
-        if frame is not None:
-            return frame
-    return qrels_to_frame(read_qrels(path, fmt))
-
-
-def _bulk_trec(path: PathLike, fields: Sequence[str], wanted: Mapping[str, int]) -> pd.DataFrame | None:
-    """Parse a whitespace-separated TREC file with pandas; None if any line needs a closer look.
-
-    None sends the caller to the line-by-line reader, which either raises the precise error or
-    (for a number pandas and Python spell differently) returns the same data.
-    """
-    n = len(fields)
-    dtypes: dict[int, Any] = {}
-    for name, col in wanted.items():
-        dtypes[col] = {"score": np.float64, "rank": np.int64, "grade": np.int64}.get(name, str)
-    try:
-        raw = pd.read_csv(
-            path,
-            sep=r"\s+",
-            header=None,
-            names=list(range(n)),
-            usecols=sorted(wanted.values()) + [n - 1],
-            dtype=dtypes,
-            quoting=csv.QUOTE_NONE,
-            na_filter=False,
-            keep_default_na=False,
-            skip_blank_lines=True,
-            comment=None,
-            encoding="utf-8",
-            engine="c",
-        )
-    except Exception:  # noqa: BLE001 - any trouble: the line-by-line reader says what it is
-        return None
-    # A short line leaves its last field empty (or NaN); a long one already raised above.
-    last = raw[n - 1]
-    if last.dtype != object and not pd.api.types.is_string_dtype(last.dtype):
-        return None
-    if len(raw) and (last.isna().any() or (last.astype(str) == "").any()):
-        return None
-    out = {}
-    for name, col in wanted.items():
-        if name == "rank":
-            continue
-        out[{"qid": "question", "docid": "id"}.get(name, name)] = raw[col]
-    frame = pd.DataFrame(out)
-    if "score" in frame.columns and len(frame) and not np.isfinite(frame["score"].to_numpy()).all():
-        return None
-    if "grade" in frame.columns and len(frame) and (frame["grade"].to_numpy() < 0).any():
-        return None
+        flat = _fast.read_trec_qrels_flat(path)
+        if flat is not None:
+            return _fast.flat_qrels_frame(flat)
+    frame = qrels_to_frame(read_qrels(path, fmt))
     for column in ("question", "id"):
-        values = frame[column]
-        if len(values) and (values.isna().any() or (values.astype(str) == "").any()):
-            return None
-    if len(frame) and frame.duplicated(subset=["question", "id"]).any():
-        return None
-    return frame.reset_index(drop=True)
+        frame[column] = pd.Categorical(frame[column], categories=pd.unique(frame[column]))
+    return frame
+
+
+def write_run_frame(
+    frame: pd.DataFrame, path: PathLike | Any, format: str | None = None, tag: str = "ragmath"
+) -> None:
+    """Write a run DataFrame (question, id, rank, score) as it stands, e.g. a fused run.
+
+    Rows are written in the frame's order with its ranks; TREC by default (``path`` may also be an
+    open text stream, then ``format`` defaults to TREC), or CSV/JSONL by extension or ``format``.
+    Scores are written at ``repr`` precision. Raises ``ValueError`` for a missing column, a
+    non-finite score or an ID that is empty or holds whitespace.
+
+    >>> import io as _io
+    >>> out = _io.StringIO()
+    >>> frame = pd.DataFrame({"question": ["q1"], "id": ["d1"], "rank": [1], "score": [0.5]})
+    >>> write_run_frame(frame, out, tag="rrf")
+    >>> out.getvalue()
+    'q1 Q0 d1 1 0.5 rrf\\n'
+    """
+    missing = [c for c in ("question", "id", "rank", "score") if c not in frame.columns]
+    if missing:
+        raise ValueError(f"frame lacks column(s) {missing}; a run frame has question, id, rank, score")
+    tag = _check_tag(tag)
+    is_stream = hasattr(path, "write")
+    fmt = "trec" if is_stream and format is None else _format_of(
+        "stream" if is_stream else path, format
+    )
+    score = frame["score"].to_numpy(dtype=np.float64)
+    if len(score) and not np.isfinite(score).all():
+        bad = int(np.flatnonzero(~np.isfinite(score))[0])
+        raise ValueError(f"frame row {bad + 1}: score {score[bad]!r} is not finite")
+    columns = {}
+    for name in ("question", "id"):
+        col = frame[name]
+        labels = col.cat.categories if isinstance(col.dtype, pd.CategoricalDtype) else col.unique()
+        for label in labels:
+            _check_id(label, _Where("frame"), f"column {name!r}")
+        columns[name] = col.astype(object).tolist()
+    ranks = frame["rank"].to_numpy(dtype=np.int64).tolist()
+    scores = score.tolist()
+    rows = zip(columns["question"], columns["id"], ranks, scores, strict=True)
+    handle = path if is_stream else open(path, "w", encoding="utf-8", newline="")
+    try:
+        if fmt == "trec":
+            step = 100_000
+            batch: list[str] = []
+            for q, d, r, s in rows:
+                batch.append(f"{q} Q0 {d} {r} {s!r} {tag}\n")
+                if len(batch) >= step:
+                    handle.write("".join(batch))
+                    batch.clear()
+            handle.write("".join(batch))
+        elif fmt == "csv":
+            writer = csv.writer(handle, lineterminator="\n")
+            writer.writerow(["question", "id", "rank", "score"])
+            for q, d, r, s in rows:
+                writer.writerow([q, d, r, repr(s)])
+        else:
+            for q, d, r, s in rows:
+                obj = {"question": q, "id": d, "rank": r, "score": s}
+                handle.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    finally:
+        if not is_stream:
+            handle.close()
