@@ -10,7 +10,6 @@ import copy
 import math
 
 import pandas as pd
-import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
