@@ -19,6 +19,7 @@ caller then runs the reference implementation, which raises the reference's erro
 
 from __future__ import annotations
 
+import codecs
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -543,6 +544,9 @@ def fuse_flat(runs: Sequence[FlatRun], k: float, window: int | None) -> pd.DataF
         for q in run.questions:
             q_index.setdefault(q, len(q_index))
     numerator_k, denominator_k = float(k).as_integer_ratio()  # k = p / q exactly
+    matrix = _fuse_matrix(runs, q_index, numerator_k, denominator_k, window)
+    if matrix is not None:
+        return matrix
     parts_q, parts_ids, parts_a, parts_list = [], [], [], []
     for j, run in enumerate(runs):
         mapping = np.fromiter((q_index[q] for q in run.questions), dtype=np.int64,
@@ -587,7 +591,111 @@ def fuse_flat(runs: Sequence[FlatRun], k: float, window: int | None) -> pd.DataF
     return frame
 
 
-def _exact_rrf(pair_codes, which, rank, n_pairs, n_lists, p, q):
+_PAD = np.uint64(np.iinfo(np.uint64).max)
+
+
+def _fuse_matrix(runs, q_index, p, q, window):
+    """RRF with one row per question, for runs of short byte IDs (<= 8 bytes) and bounded lists.
+
+    An ID of at most 8 bytes, read as a big-endian number, is exact and sorts as its text does
+    (UTF-8 keeps code point order), so sorting each question's row of IDs groups an item's
+    occurrences together and leaves items in ID order; a stable sort by score then gives the
+    tie rule for free. None when the runs do not fit this shape (the general path runs instead).
+    """
+    if not runs or any(r.ids.dtype.kind != "S" or r.ids.dtype.itemsize > 8 for r in runs):
+        return None
+    n_q = len(q_index)
+    blocks, total = [], 0
+    for run in runs:
+        keep = run.rank <= window if window is not None else np.ones(len(run.rank), dtype=bool)
+        width = int(run.rank[keep].max()) if keep.any() else 0
+        blocks.append((keep, width))
+        total += int(keep.sum())
+    columns = sum(w for _, w in blocks)
+    if n_q == 0 or columns == 0 or n_q * columns > 3 * total + 4096:
+        return None
+    keys = np.full((n_q, columns), _PAD, dtype=np.uint64)
+    offset = 0
+    for run, (keep, width) in zip(runs, blocks, strict=True):
+        mapping = np.fromiter((q_index[x] for x in run.questions), dtype=np.int64,
+                              count=len(run.questions))
+        ids = run.ids[keep].astype("S8")
+        keys[mapping[run.qcode[keep]], offset + run.rank[keep] - 1] = ids.view(">u8").astype(np.uint64)
+        offset += width
+    order = np.argsort(keys, axis=1, kind="stable").astype(np.int32)
+    sorted_keys = np.take_along_axis(keys, order, axis=1)
+    del keys
+    # Pads sort last, so each row's valid cells are a prefix; an item starts where the key changes.
+    n_valid = np.count_nonzero(sorted_keys != _PAD, axis=1)
+    if bool(np.all(n_valid == columns)):
+        row = None
+        flat_keys = sorted_keys.ravel()
+        column = order.ravel()
+    else:
+        row, position = _segments(n_valid)
+        cells = row * columns + position
+        flat_keys = sorted_keys.ravel()[cells]
+        column = order.ravel()[cells]
+        del cells, position
+    del sorted_keys, order
+    starts = np.empty(len(flat_keys), dtype=bool)
+    if len(starts):
+        starts[0] = True
+        np.not_equal(flat_keys[1:], flat_keys[:-1], out=starts[1:])
+        if row is None:
+            starts[::columns] = True
+        else:
+            starts[1:] |= row[1:] != row[:-1]
+    first = np.flatnonzero(starts)
+    n_items = len(first)
+    if len(runs) == 2:
+        which = (column >= blocks[0][1]).astype(np.int8)
+        rank = column + 1
+        rank -= which * np.int32(blocks[0][1])
+        item = None
+    else:
+        bounds = np.cumsum([w for _, w in blocks])
+        which = np.searchsorted(bounds, column, side="right")
+        rank = column - np.concatenate(([0], bounds[:-1]))[which] + 1
+        item = np.cumsum(starts) - 1
+    del column, starts
+    numerator, denominator = _exact_rrf(item, which, rank, n_items, len(runs), p, q, first)
+    del which, rank, item
+    score = _true_divide(numerator, denominator)
+    item_q = (first // columns if row is None else row[first]).astype(np.int64)
+    item_key = flat_keys[first]
+    del flat_keys, row, first
+    # Items come by question, then ID ascending; a stable sort of each question's scores keeps
+    # that order among equal scores, which is the tie rule.
+    per_question = np.bincount(item_q, minlength=n_q)
+    slot_row, slot_pos = _segments(per_question)
+    width = int(per_question.max()) if len(per_question) else 0
+    grid = np.full((n_q, max(width, 1)), np.inf)
+    grid[slot_row, slot_pos] = -score
+    within = np.argsort(grid, axis=1, kind="stable")
+    del grid
+    starts_of_row = np.concatenate(([0], np.cumsum(per_question)[:-1]))
+    final = (within[slot_row, slot_pos] + starts_of_row[slot_row]).astype(np.int64)
+    del within
+    item_bytes = item_key.astype(">u8").view("S8")
+    final = _exact_tie_fix(final, item_q, score, numerator, denominator, item_bytes)
+    q_sorted = item_q[final]
+    id_codes, id_keys = pd.factorize(item_key[final])  # 8-byte keys are the IDs themselves
+    labels = _decode(np.asarray(id_keys, dtype=np.uint64).astype(">u8").view("S8"))
+    keys_list = list(q_index)
+    frame = pd.DataFrame(
+        {
+            "question": _categorical(q_sorted, keys_list),
+            "id": _categorical(id_codes.astype(np.int64), labels, all_str=True),
+            "rank": _rank_from_sorted(q_sorted),
+            "score": score[final],
+        }
+    )
+    frame.attrs["questions"] = keys_list
+    return frame
+
+
+def _exact_rrf(pair_codes, which, rank, n_pairs, n_lists, p, q, first=None):
     """Exact fused scores as numerator / denominator per pair.
 
     Each contribution is 1 / (k + r) = q / (p + r q) for k = p / q; fractions are added as
@@ -598,6 +706,23 @@ def _exact_rrf(pair_codes, which, rank, n_pairs, n_lists, p, q):
     exact_int64 = (biggest ** n_lists) * n_lists * q < 2**53
     kind = np.int64 if exact_int64 else object
     a = rank.astype(kind) * q + p
+    if exact_int64 and first is not None and n_lists <= 2 and len(a):
+        # Rows of one pair are consecutive and start at ``first``: at most two terms per pair.
+        a1 = a[first]
+        second = np.empty(len(first), dtype=bool)
+        second[:-1] = first[1:] - first[:-1] == 2
+        second[-1] = len(a) - first[-1] == 2
+        a2 = a[np.minimum(first + 1, len(a) - 1)]
+        a2[~second] = 0
+        numerator = a1 + a2  # two terms: q (a1 + a2) / (a1 a2); one term: q / a1
+        numerator[~second] = 1
+        numerator *= q
+        denominator = a1
+        a2[~second] = 1
+        denominator *= a2
+        return numerator, denominator
+    if pair_codes is None:
+        pair_codes = np.repeat(np.arange(len(first)), np.diff(np.append(first, len(rank))))
     table = np.zeros((n_pairs, n_lists), dtype=kind)
     if not exact_int64:
         table[:] = 0
@@ -637,12 +762,16 @@ def _exact_tie_fix(order, pair_q, score, numerator, denominator, ids):
     tied = np.flatnonzero(np.concatenate(([False], tie)) | np.concatenate((tie, [False])))
     rows = order[tied]
     num, den = numerator[rows], denominator[rows]
-    if num.dtype != object:
-        g = np.gcd(num, den)
-        num, den = num // g, den // g
     group = np.cumsum(np.concatenate(([True], ~tie)))[tied]
-    same = (group[1:] == group[:-1])
-    differs = same & ((num[1:] != num[:-1]) | (den[1:] != den[:-1]))
+    same = group[1:] == group[:-1]
+    if num.dtype != object and int(num.max()) * int(den.max()) < 2**62:
+        # exact equality of neighbours by cross-multiplication (no overflow at these sizes)
+        differs = same & (num[1:] * den[:-1] != num[:-1] * den[1:])
+    else:
+        if num.dtype != object:
+            g = np.gcd(num, den)
+            num, den = num // g, den // g
+        differs = same & ((num[1:] != num[:-1]) | (den[1:] != den[:-1]))
     if not differs.any():
         return order
     order = order.copy()
@@ -659,9 +788,11 @@ def _exact_tie_fix(order, pair_q, score, numerator, denominator, ids):
     return order
 
 
-def _categorical(codes: np.ndarray, labels: list) -> pd.Categorical | np.ndarray:
+def _categorical(
+    codes: np.ndarray, labels: list, all_str: bool = False
+) -> pd.Categorical | np.ndarray:
     """Categorical of ``labels[codes]`` (labels unique); object array when labels are not all str."""
-    if all(isinstance(label, str) for label in labels):
+    if all_str or all(isinstance(label, str) for label in labels):
         return pd.Categorical.from_codes(codes, categories=pd.Index(labels, dtype=object))
     out = np.empty(len(codes), dtype=object)
     out[:] = [labels[c] for c in codes]
@@ -677,59 +808,118 @@ _OTHER_SPACE = bytes([0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 14, 15, 16, 17, 18, 19,
                       24, 25, 26, 27, 28, 29, 30, 31, 0x85, 0xA0])
 
 
-def _plain_text(data: bytes) -> bool:
-    """True when numpy's whitespace split of ``data`` equals the reference's [ \\t]+ split."""
-    buffer = np.frombuffer(data, dtype=np.uint8)
-    if buffer.size == 0:
-        return False
-    control = np.zeros(32, dtype=np.int64)
-    step = 1 << 22  # chunks: a reused small mask is much cheaper than one the size of the file
-    mask = np.empty(min(step, buffer.size), dtype=bool)
-    for lo in range(0, buffer.size, step):
-        chunk = buffer[lo: lo + step]
-        low = mask[: chunk.size]
-        np.less(chunk, 32, out=low)
-        if low.any():
-            control += np.bincount(chunk[low], minlength=32)
+#: UTF-8 forms of the characters other than space and tab that Python's str.split() (and so numpy's
+#: text reader) takes as whitespace; the reference reader keeps them inside a field.
+_UNICODE_SPACES = tuple(
+    chr(c).encode("utf-8")
+    for c in (0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000)
+)
+
+
+def _scan(path: Any, n_fields: int) -> dict | None:
+    """Read ``path`` in chunks: check that numpy's whitespace split equals the reference's
+    ``[ \\t]+`` split, and guess field widths from the first chunk. None: leave it to the reference.
+    """
     allowed = np.zeros(32, dtype=bool)
     allowed[[9, 10, 13]] = True
-    if control[~allowed].any():
-        return False
-    if control[13] and data.count(b"\r") != data.count(b"\r\n"):
-        return False
-    if not data.isascii():
-        if data.count(b"\x85") or data.count(b"\xa0"):
-            return False
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            return False
-    return True
+    widths = None
+    step = 1 << 24
+    mask = np.empty(step, dtype=bool)
+    tail = b""
+    seen_any = False
+    ascii_only = True
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    with open(path, "rb") as handle:
+        while True:
+            chunk = handle.read(step)
+            if not chunk:
+                break
+            seen_any = True
+            buffer = np.frombuffer(chunk, dtype=np.uint8)
+            low = mask[: buffer.size]
+            np.less(buffer, 32, out=low)
+            if low.any():
+                control = np.bincount(buffer[low], minlength=32)
+                if control[~allowed].any():
+                    return None
+                if control[13]:
+                    joined = tail + chunk
+                    if joined.count(b"\r") - tail.count(b"\r") != joined.count(b"\r\n") - tail.count(
+                        b"\r\n"
+                    ):
+                        return None
+            if not chunk.isascii():
+                ascii_only = False
+                joined = tail + chunk  # a separator cut in two by the chunk boundary is seen too
+                if any(space in joined for space in _UNICODE_SPACES):
+                    return None
+                try:
+                    decoder.decode(chunk, final=False)
+                except UnicodeDecodeError:
+                    return None
+            if widths is None:
+                fields = [line.split() for line in chunk[: 1 << 20].splitlines()[:-1]]
+                longest = [max((len(f[i]) for f in fields if len(f) > i), default=1)
+                           for i in range(n_fields)]
+                widths = [max(8, -(-2 * w // 8) * 8) for w in longest]
+            tail = chunk[-4:]
+    if not seen_any:
+        return None
+    try:
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return None
+    return {"widths": widths or [8] * n_fields, "ascii": ascii_only}
 
 
-def _load_columns(data: bytes, widths: dict[str, int], kinds: Sequence[tuple[str, str]]):
-    """np.loadtxt with growing field widths; None on any error or warning."""
-    import io
+def _load_columns(
+    path: Any, widths: dict[str, int], kinds: Sequence[tuple[str, str]], ascii_only: bool = True
+):
+    """np.loadtxt with growing field widths; None on any error or warning.
+
+    ASCII files are read as bytes (dtype 'S'); other UTF-8 files as text (dtype 'U'), whose string
+    columns are then encoded back to UTF-8 bytes.
+    """
     import warnings
 
+    text = "S" if ascii_only else "U"
     for _ in range(4):
-        dtype = [(name, f"S{widths[name]}" if kind == "S" else kind) for name, kind in kinds]
+        dtype = [(name, f"{text}{widths[name]}" if kind == "S" else kind) for name, kind in kinds]
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("error")
-                table = np.loadtxt(io.BytesIO(data), dtype=dtype, comments=None, encoding="bytes",
+                table = np.loadtxt(path, dtype=dtype, comments=None,
+                                   encoding="bytes" if ascii_only else "utf-8",
                                    quotechar=None, ndmin=1)
         except Exception:  # noqa: BLE001 - the line-by-line reader says what is wrong
             return None
+        unit = 1 if ascii_only else 4
         full = [name for name in widths
                 if widths[name] > 1 and len(table) and np.any(
                     np.ascontiguousarray(table[name]).view(np.uint8)
-                    .reshape(len(table), widths[name])[:, -1] != 0)]
+                    .reshape(len(table), widths[name] * unit)[:, -unit:] != 0)]
         if not full:
-            return table
+            if ascii_only:
+                return table
+            columns = {}
+            for name, kind in kinds:
+                column = np.ascontiguousarray(table[name])
+                columns[name] = np.char.encode(column, "utf-8") if kind == "S" else column
+            return columns
         for name in full:  # a value may have been cut to the width: read again, wider
             widths[name] *= 4
     return None
+
+
+def _narrow(values: np.ndarray) -> np.ndarray:
+    """A bytes column at the width of its longest value (rounded up to 8 bytes)."""
+    width = values.dtype.itemsize
+    if width <= 8 or len(values) == 0:
+        return np.ascontiguousarray(values)
+    m = np.ascontiguousarray(values).view(np.uint8).reshape(len(values), width)
+    used = np.flatnonzero(m.any(axis=0))
+    needed = int(used[-1]) + 1 if len(used) else 1
+    return np.ascontiguousarray(values.astype(f"S{max(8, -(-needed // 8) * 8)}"))
 
 
 def _decode(values: np.ndarray) -> list[str]:
@@ -743,21 +933,21 @@ def read_trec_run_flat(path: Any) -> FlatRun | None:
     (a malformed line, a duplicate, a non-finite score, unusual whitespace) returns None so the
     line-by-line reader raises its precise error.
     """
-    with open(path, "rb") as handle:
-        data = handle.read()
-    if not _plain_text(data):
+    scan = _scan(path, 6)
+    if scan is None:
         return None
     # Integer columns parse as int64: numpy refuses "2.5", "2.0" and "1e2" there, as the reference does.
     kinds = [("q", "S"), ("z", "S"), ("d", "S"), ("r", "i8"), ("s", "f8"), ("t", "S")]
-    table = _load_columns(data, {"q": 16, "z": 1, "d": 16, "t": 1}, kinds)
-    del data
+    widths = scan["widths"]
+    table = _load_columns(path, {"q": widths[0], "z": 1, "d": widths[2], "t": 1}, kinds,
+                          scan["ascii"])
     if table is None:
         return None
     score = np.ascontiguousarray(table["s"])
     if not np.isfinite(score).all():
         return None
-    qbytes = np.ascontiguousarray(table["q"])
-    ids = np.ascontiguousarray(table["d"])
+    qbytes = _narrow(table["q"])
+    ids = _narrow(table["d"])
     del table
     qcode, first = _factorize_ids(qbytes)
     questions = _decode(qbytes[first])
@@ -804,20 +994,19 @@ def flat_qrels_frame(qrels: FlatQrels) -> pd.DataFrame:
 
 def read_trec_qrels_flat(path: Any) -> FlatQrels | None:
     """Read a TREC qrels file in bulk into a :class:`FlatQrels`; None if any line needs the reference."""
-    with open(path, "rb") as handle:
-        data = handle.read()
-    if not _plain_text(data):
+    scan = _scan(path, 4)
+    if scan is None:
         return None
     kinds = [("q", "S"), ("z", "S"), ("d", "S"), ("g", "i8")]
-    table = _load_columns(data, {"q": 16, "z": 1, "d": 16}, kinds)
-    del data
+    widths = scan["widths"]
+    table = _load_columns(path, {"q": widths[0], "z": 1, "d": widths[2]}, kinds, scan["ascii"])
     if table is None:
         return None
     grade = np.ascontiguousarray(table["g"])
     if (grade < 0).any():
         return None
-    qbytes = np.ascontiguousarray(table["q"])
-    ids = np.ascontiguousarray(table["d"])
+    qbytes = _narrow(table["q"])
+    ids = _narrow(table["d"])
     qcode, first = _factorize_ids(qbytes)
     if _has_duplicates(qcode, ids):
         return None

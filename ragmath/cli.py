@@ -1,0 +1,224 @@
+"""Command line: ``python -m ragmath evaluate RUN QRELS ...`` and ``python -m ragmath fuse RUN ...``."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+__all__ = ["main", "build_parser", "CONVENTIONS", "DEFAULT_METRICS"]
+
+DEFAULT_METRICS = ("Recall@10", "Hit@10", "MRR@10", "nDCG@10")
+
+CONVENTIONS = """\
+conventions (the workbook's, stated once):
+  files     TREC run: qid Q0 docid rank score tag; TREC qrels: qid 0 docid grade;
+            .csv / .jsonl: columns question,id,score (or rank) / question,id,grade.
+            A malformed line is refused, naming file, line and field; nothing is skipped.
+  order     a run is ordered by score, descending; ties by ID ascending (trec_eval: ID
+            descending). The rank column is checked (an integer) but not used, as in trec_eval.
+  metrics   Recall@K = found relevant / all relevant (not min(K, |R|)); Hit@K = any relevant
+            in the top K (trec_eval success); MRR@K = 1/rank of the first relevant within K,
+            else 0; nDCG@K gain 2^g-1 (--gain linear: g, as trec_eval's ndcg_cut), IDCG from
+            all labels. Relevant = grade > 0.
+  questions labelled with no relevant item: no-answer, outside every mean; labelled but
+            absent from the run: missing, scored 0 and in the means; in the run but not
+            labelled: unjudged, not scored. Each group is listed (stderr for csv/json).
+  fuse      RRF score = sum over runs of 1/(k + rank), rank from 1 after ordering each run as
+            above; a run lacking an item adds nothing; ties by ID ascending.
+exit status: 0 done, 2 bad input or usage (a message, no traceback)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises instead of exiting, so main() can return the status."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _UsageError(f"{self.prog}: error: {message}")
+
+
+class _UsageError(Exception):
+    pass
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m ragmath`` (subcommands evaluate and fuse)."""
+    parser = _Parser(
+        prog="python -m ragmath",
+        description="Score a RAG retriever's run against labels, or fuse runs with RRF.",
+        epilog=CONVENTIONS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", metavar="{evaluate,fuse}", parser_class=_Parser)
+
+    ev = sub.add_parser(
+        "evaluate",
+        help="means (and per-question values) of Recall/Hit/MRR/nDCG@K",
+        description="Score RUN against QRELS. Example: python -m ragmath evaluate run.trec "
+        "qrels.trec -m Recall@10 -m nDCG@10",
+        epilog=CONVENTIONS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ev.add_argument("run", metavar="RUN", help="run file (TREC, .csv or .jsonl)")
+    ev.add_argument("qrels", metavar="QRELS", help="labels file (TREC qrels, .csv or .jsonl)")
+    ev.add_argument("-m", "--metric", action="append", dest="metrics", metavar="NAME@K",
+                    help="Recall@K, Hit@K, MRR@K or nDCG@K; repeat for several "
+                         f"(default: {' '.join(DEFAULT_METRICS)})")
+    ev.add_argument("--gain", choices=("exp", "linear"), default="exp",
+                    help="nDCG gain: exp = 2^g-1 (default, the article), linear = g (trec_eval)")
+    ev.add_argument("--per-question", action="store_true", help="also print one row per question")
+    ev.add_argument("--format", choices=("table", "csv", "json"), default="table",
+                    help="output format (default: table)")
+    ev.add_argument("--engine", choices=("auto", "reference", "fast"), default="auto",
+                    help="auto (default): vectorised for large runs; reference: per-question loop")
+
+    fu = sub.add_parser(
+        "fuse",
+        help="Reciprocal Rank Fusion of several runs, written as a run",
+        description="Fuse RUN files with RRF. Example: python -m ragmath fuse bm25.trec "
+        "dense.trec --k 60 -o fused.trec",
+        epilog=CONVENTIONS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    fu.add_argument("runs", metavar="RUN", nargs="+", help="run files (TREC, .csv or .jsonl)")
+    fu.add_argument("--k", type=float, default=60.0, help="RRF constant k > 0 (default 60)")
+    fu.add_argument("--window", type=int, default=None,
+                    help="use only each run's top N per question before fusing")
+    fu.add_argument("-o", "--output", metavar="OUT",
+                    help="output file (default: standard output); .csv/.jsonl by extension")
+    fu.add_argument("--tag", default="rrf", help="run tag written in the TREC file (default rrf)")
+    fu.add_argument("--format", choices=("trec", "csv", "jsonl"), default=None,
+                    help="output format (default: from OUT's extension, else trec)")
+    return parser
+
+
+def _format_value(value: float) -> str:
+    return "n/a" if isinstance(value, float) and math.isnan(value) else f"{value:.4f}"
+
+
+def _groups(result) -> dict[str, list]:
+    groups = {
+        "missing": list(result.missing),
+        "no_answer": list(result.no_answer),
+        "unjudged": list(result.unjudged),
+    }
+    if any(m.startswith("nDCG") for m in result.metrics):
+        groups["ndcg_undefined"] = list(result.ndcg_undefined)
+    return groups
+
+
+def _json_value(value):
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from ragmath.evaluation import evaluate
+
+    metrics = args.metrics or list(DEFAULT_METRICS)
+    result = evaluate(args.run, args.qrels, metrics, gain=args.gain, engine=args.engine)
+    if args.format == "table":
+        out.write(result.report() + "\n")
+        if args.per_question:
+            out.write("\nper question:\n")
+            table = result.per_question.copy()
+            out.write(table.to_string(float_format=lambda v: f"{v:.4f}") + "\n")
+        return 0
+    # Machine-readable output on stdout; the groups kept apart go to stderr as well.
+    err.write(_groups_text(result) + "\n")
+    if args.format == "csv":
+        if args.per_question:
+            result.per_question.to_csv(out)
+        else:
+            table = result.table().reset_index()
+            table.to_csv(out, index=False)
+        return 0
+    payload = {
+        "metrics": list(result.metrics),
+        "gain": result.gain,
+        "questions_in_means": result.n_scored,
+        "means": {m: _json_value(float(result.means[m])) for m in result.metrics},
+        **_groups(result),
+    }
+    if args.per_question:
+        payload["per_question"] = {
+            str(q): {m: _json_value(float(v)) for m, v in row.items()}
+            for q, row in result.per_question.iterrows()
+        }
+    out.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+    return 0
+
+
+def _groups_text(result) -> str:
+    lines = []
+    names = {
+        "missing": "missing from the run (scored 0, in the means)",
+        "no_answer": "no-answer (no relevant item; outside every mean)",
+        "unjudged": "unjudged (in the run, not labelled; not scored)",
+        "ndcg_undefined": "nDCG undefined (IDCG = 0; outside the nDCG mean)",
+    }
+    for key, members in _groups(result).items():
+        shown = ", ".join(map(str, members[:20])) + (" ..." if len(members) > 20 else "")
+        lines.append(f"{names[key]}: {len(members)}" + (f" [{shown}]" if members else ""))
+    return "\n".join(lines)
+
+
+def _fuse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from ragmath.fusion import fuse_runs
+    from ragmath.io import write_run_frame
+
+    named = {}
+    for path in args.runs:
+        name = path if path not in named else f"{path}#{len(named) + 1}"
+        named[name] = path
+    frame = fuse_runs(named, k=args.k, window=args.window, as_frame=True)
+    target = args.output if args.output else out
+    write_run_frame(frame, target, format=args.format, tag=args.tag)
+    questions = frame.attrs.get("questions")
+    n_questions = len(questions) if questions is not None else frame["question"].nunique()
+    where = args.output if args.output else "standard output"
+    err.write(
+        f"fused {len(args.runs)} run(s) with k={args.k:g}"
+        + (f", window {args.window}" if args.window else "")
+        + f": {n_questions} questions, {len(frame)} results -> {where}\n"
+    )
+    return 0
+
+
+def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None,
+         stderr: TextIO | None = None) -> int:
+    """Run the command line; returns the exit status (0 done, 2 bad input or usage).
+
+    >>> import io
+    >>> main(["--help"], stdout=io.StringIO())
+    0
+    """
+    out = stdout if stdout is not None else sys.stdout
+    err = stderr if stderr is not None else sys.stderr
+    parser = build_parser()
+    try:
+        with contextlib.redirect_stdout(out):  # argparse prints --help on sys.stdout
+            args = parser.parse_args(list(argv) if argv is not None else None)
+    except _UsageError as exc:
+        err.write(f"{exc}\n(see python -m ragmath --help)\n")
+        return 2
+    except SystemExit as exc:  # --help / --version printed by argparse
+        return int(exc.code or 0)
+    if args.command is None:
+        parser.print_help(out)
+        return 2
+    try:
+        if args.command == "evaluate":
+            return _evaluate(args, out, err)
+        return _fuse(args, out, err)
+    except (ValueError, TypeError, OSError) as exc:
+        err.write(f"ragmath {args.command}: error: {exc}\n")
+        return 2
+    except KeyboardInterrupt:
+        err.write("interrupted\n")
+        return 130
+

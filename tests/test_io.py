@@ -1,0 +1,342 @@
+"""Readers and writers: round trips, pytrec_eval reading our files, one test per malformed input."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import pandas as pd
+import pytest
+import pytrec_eval
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ragmath import io as rio
+from ragmath.cli import main
+
+# ---------------------------------------------------------------- data
+
+
+def _random_run(rng: random.Random, scored: bool = True) -> dict:
+    run = {}
+    for q in range(rng.randint(1, 6)):
+        ids = rng.sample([f"d{i}" for i in range(30)], rng.randint(1, 12))
+        if scored:
+            # ties on purpose: a few repeated values, and awkward floats
+            pool = [rng.random(), -rng.random() * 1e-300, 1e300 * rng.random(), 0.1, 0.1, 1 / 3]
+            run[f"q{q}"] = {d: rng.choice(pool) for d in ids}
+        else:
+            run[f"q{q}"] = ids
+    return run
+
+
+def _random_qrels(rng: random.Random) -> dict:
+    return {
+        f"q{q}": {f"d{i}": rng.randint(0, 3) for i in rng.sample(range(30), rng.randint(1, 8))}
+        for q in range(rng.randint(1, 6))
+    }
+
+
+def _ordered(run: dict) -> dict:
+    return {q: rio.order_scored(s) for q, s in run.items()}
+
+
+FORMATS = ["run.trec", "run.csv", "run.jsonl"]
+
+
+# ---------------------------------------------------------------- round trips
+
+
+@pytest.mark.parametrize("name", FORMATS)
+@pytest.mark.parametrize("seed", range(15))
+def test_scored_run_round_trip_is_exact_with_order(tmp_path, name, seed):
+    run = _random_run(random.Random(seed))
+    path = tmp_path / name
+    rio.write_run(run, path)
+    back = rio.read_run(path)
+    expected = _ordered(run)
+    assert back == expected
+    assert {q: list(s) for q, s in back.items()} == {q: list(s) for q, s in expected.items()}
+    assert all(
+        math.copysign(1, back[q][d]) == math.copysign(1, run[q][d]) for q in run for d in run[q]
+    )
+
+
+@pytest.mark.parametrize("name", ["run.csv", "run.jsonl"])
+def test_ranked_list_run_round_trip_keeps_lists(tmp_path, name):
+    run = _random_run(random.Random(3), scored=False)
+    path = tmp_path / name
+    rio.write_run(run, path)
+    assert rio.read_run(path) == run
+
+
+def test_ranked_list_written_as_trec_reads_back_in_the_same_order(tmp_path):
+    run = {"q1": ["z", "a", "m"], "q2": ["b"]}
+    path = tmp_path / "run.trec"
+    rio.write_trec_run(run, path)
+    back = rio.read_trec_run(path)
+    assert {q: list(s) for q, s in back.items()} == run
+
+
+@pytest.mark.parametrize("name", ["qrels.trec", "qrels.csv", "qrels.jsonl"])
+@pytest.mark.parametrize("seed", range(10))
+def test_qrels_round_trip(tmp_path, name, seed):
+    qrels = _random_qrels(random.Random(seed))
+    path = tmp_path / name
+    rio.write_qrels(qrels, path)
+    assert rio.read_qrels(path) == qrels
+
+
+def test_dataframe_round_trips():
+    run = _random_run(random.Random(7))
+    assert rio.run_from_frame(rio.run_to_frame(run)) == _ordered(run)
+    listed = _random_run(random.Random(8), scored=False)
+    assert rio.run_from_frame(rio.run_to_frame(listed)) == listed
+    qrels = _random_qrels(random.Random(9))
+    assert rio.qrels_from_frame(rio.qrels_to_frame(qrels)) == qrels
+
+
+def test_chinese_ids_survive_every_format(tmp_path):
+    run = {"差旅-问题1": {"条款4.2-a": 0.9, "条款6.1": 0.4}}
+    qrels = {"差旅-问题1": {"条款4.2-a": 2}}
+    for suffix in ("trec", "csv", "jsonl"):
+        rio.write_run(run, tmp_path / f"r.{suffix}")
+        rio.write_qrels(qrels, tmp_path / f"q.{suffix}")
+        assert rio.read_run(tmp_path / f"r.{suffix}") == run
+        assert rio.read_qrels(tmp_path / f"q.{suffix}") == qrels
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=20))
+def test_any_finite_float_score_survives_trec(tmp_path_factory, scores):
+    path = tmp_path_factory.mktemp("floats") / "run.trec"
+    run = {"q": {f"d{i}": s for i, s in enumerate(scores)}}
+    rio.write_trec_run(run, path)
+    assert rio.read_trec_run(path) == run
+    frame = rio.read_run_frame(path)
+    assert dict(zip(frame["id"].astype(str), frame["score"], strict=True)) == run["q"]
+
+
+def test_bulk_frame_reader_gives_the_line_reader_data(tmp_path):
+    run = _random_run(random.Random(11))
+    path = tmp_path / "run.trec"
+    rio.write_trec_run(run, path)
+    frame = rio.read_run_frame(path)
+    rebuilt = {}
+    for q, d, s in zip(frame["question"].astype(str), frame["id"].astype(str), frame["score"],
+                       strict=True):
+        rebuilt.setdefault(q, {})[d] = s
+    expected = rio.read_trec_run(path)
+    assert rebuilt == expected
+    assert {q: list(v) for q, v in rebuilt.items()} == {q: list(v) for q, v in expected.items()}
+    assert list(frame.columns) == ["question", "id", "rank", "score"]
+
+
+def test_reader_accepts_tabs_runs_of_spaces_crlf_and_blank_lines(tmp_path):
+    path = tmp_path / "run.trec"
+    path.write_bytes(b"q1\tQ0  d2 1 0.5 t\r\n\n   \nq1 Q0 d1 2 0.75 t\r\n")
+    assert rio.read_trec_run(path) == {"q1": {"d1": 0.75, "d2": 0.5}}
+    assert rio.read_run_frame(path)["id"].astype(str).tolist() == ["d1", "d2"]
+
+
+def test_trec_ties_follow_score_desc_then_id_asc_not_the_rank_column(tmp_path):
+    path = tmp_path / "run.trec"
+    path.write_text("q1 Q0 b 1 0.5 t\nq1 Q0 c 2 0.9 t\nq1 Q0 a 3 0.5 t\n")
+    assert list(rio.read_trec_run(path)["q1"]) == ["c", "a", "b"]
+
+
+# ---------------------------------------------------------------- pytrec_eval reads our files
+
+
+def test_fused_run_file_is_read_by_pytrec_eval(tmp_path):
+    rio.write_trec_run({"q1": {"a": 0.9, "b": 0.5}, "q2": ["x", "y"]}, tmp_path / "one.trec")
+    rio.write_trec_run({"q1": {"b": 0.8, "c": 0.1}, "q3": ["z"]}, tmp_path / "two.trec")
+    out = tmp_path / "fused.trec"
+    status = main(["fuse", str(tmp_path / "one.trec"), str(tmp_path / "two.trec"), "-o", str(out)])
+    assert status == 0
+    with open(out) as handle:
+        parsed = pytrec_eval.parse_run(handle)
+    assert set(parsed) == {"q1", "q2", "q3"}
+    # b: 1/(60+2) + 1/(60+1); a: 1/61; c: 1/62 (hand computed)
+    assert parsed["q1"]["b"] == pytest.approx(1 / 62 + 1 / 61, abs=1e-15)
+    assert parsed["q1"]["a"] == pytest.approx(1 / 61, abs=1e-15)
+    with open(tmp_path / "one.trec") as handle:
+        assert pytrec_eval.parse_run(handle)["q1"] == {"a": 0.9, "b": 0.5}
+
+
+def test_qrels_file_is_read_by_pytrec_eval(tmp_path):
+    qrels = {"q1": {"a": 2, "b": 0}, "q2": {"c": 1}}
+    rio.write_trec_qrels(qrels, tmp_path / "qrels.trec")
+    with open(tmp_path / "qrels.trec") as handle:
+        assert pytrec_eval.parse_qrel(handle) == qrels
+
+
+# ---------------------------------------------------------------- malformed input, one case each
+
+
+def _raises_at(reader, path, *fragments):
+    with pytest.raises(ValueError) as info:
+        reader(path)
+    message = str(info.value)
+    assert str(path) in message
+    for fragment in fragments:
+        assert fragment in message, message
+    return message
+
+
+GOOD_RUN = "q1 Q0 d1 1 0.5 t\n"
+
+
+@pytest.mark.parametrize("reader", [rio.read_trec_run, rio.read_run_frame])
+def test_run_line_with_too_few_fields(tmp_path, reader):
+    path = tmp_path / "run.trec"
+    path.write_text(GOOD_RUN + "q1 Q0 d2 2 0.25\n")
+    _raises_at(reader, path, "line 2", "expected 6 fields", "found 5")
+
+
+@pytest.mark.parametrize("reader", [rio.read_trec_run, rio.read_run_frame])
+def test_run_line_with_too_many_fields(tmp_path, reader):
+    path = tmp_path / "run.trec"
+    path.write_text(GOOD_RUN + GOOD_RUN.replace("d1", "d2").rstrip() + " extra\n")
+    _raises_at(reader, path, "line 2", "found 7")
+
+
+@pytest.mark.parametrize("reader", [rio.read_trec_run, rio.read_run_frame])
+@pytest.mark.parametrize("score", ["abc", "0,5", "1_0", "nan", "inf", "1e400"])
+def test_run_line_with_a_non_numeric_or_non_finite_score(tmp_path, reader, score):
+    path = tmp_path / "run.trec"
+    path.write_text(GOOD_RUN + f"q1 Q0 d2 2 {score} t\n")
+    _raises_at(reader, path, "line 2", "field 5 (score)", repr(score))
+
+
+@pytest.mark.parametrize("reader", [rio.read_trec_run, rio.read_run_frame])
+@pytest.mark.parametrize("rank", ["2.5", "2.0", "two"])
+def test_run_line_with_a_non_integer_rank(tmp_path, reader, rank):
+    path = tmp_path / "run.trec"
+    path.write_text(GOOD_RUN + f"q1 Q0 d2 {rank} 0.25 t\n")
+    _raises_at(reader, path, "line 2", "field 4 (rank)")
+
+
+@pytest.mark.parametrize("reader", [rio.read_trec_run, rio.read_run_frame])
+def test_run_with_a_duplicate_question_id_pair(tmp_path, reader):
+    path = tmp_path / "run.trec"
+    path.write_text(GOOD_RUN + "q2 Q0 d1 1 0.5 t\nq1 Q0 d1 2 0.25 t\n")
+    _raises_at(reader, path, "line 3", "duplicate", "'q1'", "'d1'", "line 1")
+
+
+@pytest.mark.parametrize("reader", [rio.read_trec_qrels, rio.read_qrels_frame])
+def test_qrels_line_with_too_few_fields(tmp_path, reader):
+    path = tmp_path / "qrels.trec"
+    path.write_text("q1 0 d1 1\nq1 d2 1\n")
+    _raises_at(reader, path, "line 2", "expected 4 fields", "found 3")
+
+
+@pytest.mark.parametrize("reader", [rio.read_trec_qrels, rio.read_qrels_frame])
+def test_qrels_line_with_a_non_numeric_grade(tmp_path, reader):
+    path = tmp_path / "qrels.trec"
+    path.write_text("q1 0 d1 1\nq1 0 d2 high\n")
+    _raises_at(reader, path, "line 2", "field 4 (grade)", "not a number")
+
+
+@pytest.mark.parametrize("reader", [rio.read_trec_qrels, rio.read_qrels_frame])
+def test_qrels_line_with_a_non_integer_grade(tmp_path, reader):
+    path = tmp_path / "qrels.trec"
+    path.write_text("q1 0 d1 1\nq1 0 d2 1.5\n")
+    _raises_at(reader, path, "line 2", "field 4 (grade)", "not an integer")
+
+
+@pytest.mark.parametrize("reader", [rio.read_trec_qrels, rio.read_qrels_frame])
+def test_qrels_line_with_a_negative_grade(tmp_path, reader):
+    path = tmp_path / "qrels.trec"
+    path.write_text("q1 0 d1 1\nq1 0 d2 -1\n")
+    _raises_at(reader, path, "line 2", "field 4 (grade)", "negative")
+
+
+@pytest.mark.parametrize("reader", [rio.read_trec_qrels, rio.read_qrels_frame])
+def test_qrels_with_a_duplicate_question_id_pair(tmp_path, reader):
+    path = tmp_path / "qrels.trec"
+    path.write_text("q1 0 d1 1\nq1 0 d1 2\n")
+    _raises_at(reader, path, "line 2", "duplicate", "line 1")
+
+
+def test_csv_run_with_a_non_numeric_score(tmp_path):
+    path = tmp_path / "run.csv"
+    path.write_text("question,id,score\nq1,d1,0.5\nq1,d2,high\n")
+    _raises_at(rio.read_run, path, "line 3", "column 'score'", "'high'")
+
+
+def test_csv_row_with_too_few_fields(tmp_path):
+    path = tmp_path / "qrels.csv"
+    path.write_text("question,id,grade\nq1,d1,1\nq1,d2\n")
+    _raises_at(rio.read_qrels, path, "line 3", "expected 3 fields")
+
+
+def test_csv_qrels_with_a_duplicate_pair(tmp_path):
+    path = tmp_path / "qrels.csv"
+    path.write_text("question,id,grade\nq1,d1,1\nq1,d1,0\n")
+    _raises_at(rio.read_qrels, path, "line 3", "duplicate", "line 2")
+
+
+def test_csv_with_a_missing_column(tmp_path):
+    path = tmp_path / "run.csv"
+    path.write_text("question,doc,score\nq1,d1,0.5\n")
+    _raises_at(rio.read_run, path, "missing column", "id")
+
+
+def test_csv_run_with_a_repeated_rank(tmp_path):
+    path = tmp_path / "run.csv"
+    path.write_text("question,id,rank\nq1,d1,1\nq1,d2,1\n")
+    _raises_at(rio.read_run, path, "line 3", "rank 1", "line 2")
+
+
+def test_jsonl_qrels_with_a_non_integer_grade(tmp_path):
+    path = tmp_path / "qrels.jsonl"
+    lines = [{"question": "q1", "id": "d1", "grade": 1}, {"question": "q1", "id": "d2", "grade": 0.5}]
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    _raises_at(rio.read_qrels, path, "line 2", "column 'grade'", "not an integer")
+
+
+def test_jsonl_line_that_is_not_json(tmp_path):
+    path = tmp_path / "run.jsonl"
+    path.write_text('{"question": "q1", "id": "d1", "score": 1}\n{"question": "q1", \n')
+    _raises_at(rio.read_run, path, "line 2", "not JSON")
+
+
+def test_jsonl_line_missing_a_key(tmp_path):
+    path = tmp_path / "run.jsonl"
+    path.write_text('{"question": "q1", "id": "d1", "score": 1}\n{"question": "q1", "score": 2}\n')
+    _raises_at(rio.read_run, path, "line 2", "'id'", "missing")
+
+
+def test_dataframe_row_with_a_negative_grade_names_the_row():
+    frame = pd.DataFrame({"question": ["q1", "q1"], "id": ["a", "b"], "grade": [1, -2]})
+    with pytest.raises(ValueError, match=r"row 2, column 'grade'.*negative"):
+        rio.qrels_from_frame(frame)
+
+
+def test_file_that_is_not_utf8_names_the_line(tmp_path):
+    path = tmp_path / "run.trec"
+    path.write_bytes(GOOD_RUN.encode() + b"q1 Q0 d\xff 2 0.25 t\n")
+    _raises_at(rio.read_trec_run, path, "line 2", "UTF-8")
+    _raises_at(rio.read_run_frame, path, "line 2", "UTF-8")
+
+
+def test_writer_refuses_an_id_with_whitespace_before_writing(tmp_path):
+    path = tmp_path / "run.trec"
+    with pytest.raises(ValueError, match="whitespace"):
+        rio.write_trec_run({"q1": {"bad id": 1.0}}, path)
+    assert not path.exists()
+
+
+def test_writer_refuses_a_non_finite_score(tmp_path):
+    with pytest.raises(ValueError, match="not finite"):
+        rio.write_trec_run({"q1": {"a": float("nan")}}, tmp_path / "run.trec")
+
+
+def test_writers_do_not_modify_their_input(tmp_path):
+    run = {"q1": {"b": 0.5, "a": 0.5}}
+    snapshot = json.dumps(run)
+    rio.write_run(run, tmp_path / "r.csv")
+    rio.write_trec_run(run, tmp_path / "r.trec")
+    assert json.dumps(run) == snapshot
