@@ -1,0 +1,218 @@
+"""The vectorised path (ragmath._fast) against the per-question definitions, on random runs.
+
+Every case compares engine="fast" with engine="reference" (the loops over ragmath.metrics and
+ragmath.fusion.rrf): same per-question values, means, question groups, fused scores and order,
+and the same error messages. Ties are included on purpose.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pandas as pd
+import pytest
+
+from ragmath import _fast, evaluate
+from ragmath.fusion import fuse_runs
+from ragmath.io import write_trec_qrels, write_trec_run
+
+METRICS = ["Recall@1", "Recall@5", "Hit@3", "MRR@4", "nDCG@2", "nDCG@10"]
+TIED_SCORES = [0.1, 0.2, 0.2, 0.5, 0.5, 0.9, 1 / 3]
+
+
+def _random_case(seed: int, *, float_grades: bool = False):
+    rng = random.Random(seed)
+    docs = [f"d{i}" for i in range(rng.randint(1, 16))]
+    run, qrels = {}, {}
+    for q in range(rng.randint(0, 9)):
+        name = f"q{q}"
+        if rng.random() < 0.8:  # else: missing from the run
+            ids = rng.sample(docs, rng.randint(0, len(docs)))
+            if rng.random() < 0.5:
+                run[name] = ids
+            else:
+                run[name] = {d: rng.choice(TIED_SCORES) for d in ids}
+        if rng.random() < 0.85:  # else: unjudged (if in the run)
+            grades = [0, 0, 1, 2, 3] + ([0.5, 2.5] if float_grades else [])
+            qrels[name] = {d: rng.choice(grades) for d in rng.sample(docs, rng.randint(0, len(docs)))}
+    return run, qrels
+
+
+def _assert_same_evaluation(fast, ref):
+    pd.testing.assert_frame_equal(fast.per_question, ref.per_question, check_exact=False,
+                                  rtol=1e-12, atol=1e-15)
+    assert list(fast.means.index) == list(ref.means.index)
+    for name in ref.means.index:
+        a, b = float(fast.means[name]), float(ref.means[name])
+        assert (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, rel=1e-12, abs=1e-15)
+    assert fast.no_answer == ref.no_answer
+    assert fast.missing == ref.missing
+    assert fast.unjudged == ref.unjudged
+    assert fast.ndcg_undefined == ref.ndcg_undefined
+    assert fast.report() == ref.report()
+
+
+@pytest.mark.parametrize("gain", ["exp", "linear"])
+@pytest.mark.parametrize("seed", range(150))
+def test_fast_evaluation_equals_the_definitions_on_random_runs(seed, gain):
+    run, qrels = _random_case(seed, float_grades=seed % 3 == 0)
+    fast = evaluate(run, qrels, METRICS, gain=gain, engine="fast")
+    ref = evaluate(run, qrels, METRICS, gain=gain, engine="reference")
+    _assert_same_evaluation(fast, ref)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_fast_evaluation_from_trec_files_equals_the_definitions(tmp_path, seed):
+    run, qrels = _random_case(1000 + seed)
+    scored = {q: r if isinstance(r, dict) else {d: float(len(r) - i) for i, d in enumerate(r)}
+              for q, r in run.items() if r}
+    write_trec_run(scored, tmp_path / "run.trec")
+    labels = {q: g for q, g in qrels.items() if g}
+    write_trec_qrels(labels, tmp_path / "qrels.trec")
+    fast = evaluate(tmp_path / "run.trec", tmp_path / "qrels.trec", METRICS, engine="fast")
+    ref = evaluate(scored, labels, METRICS, engine="reference")
+    _assert_same_evaluation(fast, ref)
+
+
+def test_fast_evaluation_of_dataframes_equals_the_definitions():
+    for seed in range(20):
+        run, qrels = _random_case(2000 + seed)
+        scored = {q: r for q, r in run.items() if isinstance(r, dict)}
+        run_frame = pd.DataFrame(
+            [(q, d, s) for q, r in scored.items() for d, s in r.items()],
+            columns=["question", "id", "score"],
+        )
+        qrels_frame = pd.DataFrame(
+            [(q, d, g) for q, r in qrels.items() for d, g in r.items()],
+            columns=["question", "id", "grade"],
+        )
+        fast = evaluate(run_frame, qrels_frame, METRICS, engine="fast")
+        # a frame cannot hold a question without rows: compare with the same questions
+        labelled = {q: g for q, g in qrels.items() if g}
+        ref = evaluate(scored, labelled, METRICS, engine="reference")
+        assert fast.means.index.tolist() == ref.means.index.tolist()
+        if not any(len(r) == 0 for r in scored.values()):
+            _assert_same_evaluation(fast, ref)
+
+
+def test_long_ids_and_unicode_ids_take_the_general_byte_path(tmp_path):
+    rng = random.Random(5)
+    docs = [f"文档-{i:04d}-长标识" for i in range(40)] + ["a" * 30, "b"]
+    run = {f"问题{q}": {d: rng.choice(TIED_SCORES) for d in rng.sample(docs, 25)} for q in range(30)}
+    qrels = {f"问题{q}": {d: rng.randint(0, 3) for d in rng.sample(docs, 10)} for q in range(32)}
+    write_trec_run(run, tmp_path / "run.trec")
+    write_trec_qrels(qrels, tmp_path / "qrels.trec")
+    flat = _fast.read_trec_run_flat(tmp_path / "run.trec")
+    assert flat is not None and flat.ids.dtype.itemsize > 8
+    fast = evaluate(tmp_path / "run.trec", tmp_path / "qrels.trec", METRICS, engine="fast")
+    _assert_same_evaluation(fast, evaluate(run, qrels, METRICS, engine="reference"))
+
+
+# ---------------------------------------------------------------- same errors
+
+
+BAD_INPUTS = [
+    ({"q1": ["a", "b", "a"]}, {"q1": {"a": 1}}),  # duplicate ID in a ranking
+    ({"q1": {"a": float("nan")}}, {"q1": {"a": 1}}),  # NaN score
+    ({"q1": ["a"]}, {"q1": {"a": -1}}),  # negative grade
+    ({"q1": "abc"}, {"q1": {"a": 1}}),  # a string instead of a ranking
+    ({"q1": ["a"], "q9": ["x", "x"]}, {"q1": {"a": 1}}),  # duplicate in an unjudged question
+    ({"q1": {"a": True}}, {"q1": {"a": 1}}),  # a boolean score
+]
+
+
+@pytest.mark.parametrize("run, qrels", BAD_INPUTS)
+def test_fast_engine_raises_the_reference_error(run, qrels):
+    with pytest.raises((ValueError, TypeError)) as ref:
+        evaluate(run, qrels, METRICS, engine="reference")
+    with pytest.raises(type(ref.value)) as fast:
+        evaluate(run, qrels, METRICS, engine="fast")
+    assert str(fast.value) == str(ref.value)
+
+
+def test_exact_fractions_are_refused_by_the_fast_engine():
+    with pytest.raises(ValueError, match="exact=True"):
+        evaluate({"q1": ["a"]}, {"q1": {"a": 1}}, ["Recall@1"], exact=True, engine="fast")
+
+
+def test_unknown_engine_is_refused():
+    with pytest.raises(ValueError, match="engine"):
+        evaluate({"q1": ["a"]}, {"q1": {"a": 1}}, ["Recall@1"], engine="turbo")
+
+
+def test_auto_engine_uses_the_fast_path_only_above_the_threshold(monkeypatch):
+    calls = []
+    original = _fast.evaluate_flat
+
+    def spy(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(_fast, "evaluate_flat", spy)
+    small = {"q1": ["a", "b"]}
+    evaluate(small, {"q1": {"a": 1}}, ["Recall@1"])
+    assert calls == []
+    big = {f"q{i}": [f"d{j}" for j in range(100)] for i in range(250)}  # 25,000 rows
+    result = evaluate(big, {"q1": {"d3": 1}}, ["MRR@10"])
+    assert calls == [1]
+    assert result.means["MRR@10"] == pytest.approx(1 / 4)  # d3 is 4th for q1
+
+
+# ---------------------------------------------------------------- fusion
+
+
+def _random_runs(seed: int):
+    rng = random.Random(seed)
+    docs = [f"d{i}" for i in range(rng.randint(1, 14))]
+    runs = []
+    for _ in range(rng.randint(1, 4)):
+        run = {}
+        for q in range(rng.randint(0, 6)):
+            ids = rng.sample(docs, rng.randint(0, len(docs)))
+            run[f"q{q}"] = ids if rng.random() < 0.5 else {d: rng.choice(TIED_SCORES) for d in ids}
+        runs.append(run)
+    return runs, rng.choice([60, 1, 0.5, 2.5, 1e-3, 1 / 3]), rng.choice([None, 1, 2, 5])
+
+
+def _same_fused(fast, ref):
+    assert list(fast) == list(ref)
+    for q in ref:
+        assert list(fast[q].items()) == list(ref[q].items())  # same IDs, order and scores
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_fast_fusion_equals_rrf_question_by_question(seed):
+    runs, k, window = _random_runs(seed)
+    _same_fused(fuse_runs(runs, k=k, window=window, engine="fast"),
+                fuse_runs(runs, k=k, window=window, engine="reference"))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_fast_fusion_of_trec_files_equals_rrf(tmp_path, seed):
+    runs, k, window = _random_runs(500 + seed)
+    paths = []
+    for j, run in enumerate(runs):
+        scored = {q: r if isinstance(r, dict) else {d: float(len(r) - i) for i, d in enumerate(r)}
+                  for q, r in run.items() if r}
+        runs[j] = scored
+        paths.append(tmp_path / f"run{j}.trec")
+        write_trec_run(scored, paths[-1])
+    fast = fuse_runs(paths, k=k, window=window, engine="fast")
+    ref = fuse_runs(runs, k=k, window=window, engine="reference")
+    _same_fused(fast, ref)
+
+
+def test_fusion_ties_follow_the_exact_score_then_the_id():
+    # b and c: 1/(60+1) in one list each (an exact tie): ID ascending. a: rank 2 in both.
+    runs = [{"q": ["c", "a"]}, {"q": ["b", "a"]}]
+    fused = fuse_runs(runs, k=60, engine="fast")["q"]
+    assert list(fused) == ["a", "b", "c"]
+    assert fused["a"] == pytest.approx(2 / 62)
+    assert fused["b"] == fused["c"] == 1 / 61
+
+
+def test_fusion_frame_has_every_question_even_without_results():
+    frame = fuse_runs([{"q1": ["a"], "q2": []}, {"q3": ["b"]}], k=60, engine="fast", as_frame=True)
+    assert frame.attrs["questions"] == ["q1", "q2", "q3"]
+    assert frame["question"].astype(str).tolist() == ["q1", "q3"]
