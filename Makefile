@@ -30,8 +30,11 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 venv: $(VENV)/.runtime-installed
 venv-test: $(VENV)/.test-installed
 
+# JupyterLab refuses to run as root unless told; containers and CI machines often are root.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
 lab: venv
-	$(BIN)/jupyter lab --ip=$(HOST) --port=$(PORT) --ServerApp.root_dir=notebooks
+	$(BIN)/jupyter lab --ip=$(HOST) --port=$(PORT) --ServerApp.root_dir=notebooks $(ROOT_FLAG)
 
 # The browser tests drive Debian's Chromium; install it when we can (root with apt), else they say why they skip.
 # fonts-noto-cjk draws the Chinese text in the screenshots (without it Chromium shows boxes).
