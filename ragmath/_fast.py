@@ -92,16 +92,30 @@ def _order_rows(
     n = len(qcode)
     if n == 0:
         return np.arange(0, dtype=np.int64)
+    order = _order_or_none(qcode, primary, ids)
+    return np.arange(n, dtype=np.int64) if order is None else order
+
+
+def _order_or_none(qcode: np.ndarray, primary: np.ndarray, ids: np.ndarray) -> np.ndarray | None:
+    """As :func:`_order_rows`, but None when the rows are already in order (the usual file)."""
+    n = len(qcode)
     same_q = qcode[1:] == qcode[:-1]
-    in_order = bool(np.all(qcode[1:] >= qcode[:-1])) and bool(
-        np.all(~same_q | (primary[1:] >= primary[:-1]))
-    )
-    order = np.arange(n, dtype=np.int64) if in_order else np.lexsort((primary, qcode))
-    q_sorted = qcode[order]
-    p_sorted = primary[order]
-    tie = (q_sorted[1:] == q_sorted[:-1]) & (p_sorted[1:] == p_sorted[:-1])
-    if not tie.any():
-        return order
+    step = primary[1:] >= primary[:-1]
+    in_order = bool(np.all(qcode[1:] >= qcode[:-1])) and bool(np.all(step | ~same_q))
+    if in_order:
+        tie = same_q
+        tie &= primary[1:] == primary[:-1]
+        if not tie.any():
+            return None
+        order = np.arange(n, dtype=np.int64)
+        q_sorted, p_sorted = qcode, primary
+    else:
+        order = np.lexsort((primary, qcode))
+        q_sorted = qcode[order]
+        p_sorted = primary[order]
+        tie = (q_sorted[1:] == q_sorted[:-1]) & (p_sorted[1:] == p_sorted[:-1])
+        if not tie.any():
+            return order
     in_tie = np.zeros(n, dtype=bool)
     in_tie[1:] |= tie
     in_tie[:-1] |= tie
@@ -528,23 +542,22 @@ def evaluate_flat(
 # --------------------------------------------------------------------------- fusion
 
 
-def fuse_flat(runs: Sequence[FlatRun], k: float, window: int | None) -> pd.DataFrame:
+def fuse_flat(
+    runs: Sequence[FlatRun], k: float, window: int | None, *, consume: bool = False
+) -> pd.DataFrame:
     """RRF of whole runs: DataFrame (question, id, rank, score), best first within each question.
 
     Questions appear in order of first appearance across ``runs``; a run lacking a question adds
     nothing for it; ties in the fused score are broken by ID ascending. The question and id
-    columns are categorical.
+    columns are categorical. ``consume=True`` lets it empty the list ``runs`` to free memory early.
 
     >>> a = prepare_run({"q1": ["x", "y"]}); b = prepare_run({"q1": ["y", "z"]})
     >>> fuse_flat([a, b], k=1, window=None)[["id", "rank"]].values.tolist()
     [['y', 1], ['x', 2], ['z', 3]]
     """
-    q_index: dict[Hashable, int] = {}
-    for run in runs:
-        for q in run.questions:
-            q_index.setdefault(q, len(q_index))
+    q_index = _question_index(runs)
     numerator_k, denominator_k = float(k).as_integer_ratio()  # k = p / q exactly
-    matrix = _fuse_matrix(runs, q_index, numerator_k, denominator_k, window)
+    matrix = _fuse_matrix(runs, q_index, numerator_k, denominator_k, window, consume)
     if matrix is not None:
         return matrix
     parts_q, parts_ids, parts_a, parts_list = [], [], [], []
@@ -594,7 +607,16 @@ def fuse_flat(runs: Sequence[FlatRun], k: float, window: int | None) -> pd.DataF
 _PAD = np.uint64(np.iinfo(np.uint64).max)
 
 
-def _fuse_matrix(runs, q_index, p, q, window):
+def _question_index(runs: Sequence[FlatRun]) -> dict[Hashable, int]:
+    """Every question of ``runs``, numbered in order of first appearance."""
+    q_index: dict[Hashable, int] = {}
+    for run in runs:
+        for q in run.questions:
+            q_index.setdefault(q, len(q_index))
+    return q_index
+
+
+def _fuse_matrix(runs, q_index, p, q, window, consume=False):
     """RRF with one row per question, for runs of short byte IDs (<= 8 bytes) and bounded lists.
 
     An ID of at most 8 bytes, read as a big-endian number, is exact and sorts as its text does
@@ -605,6 +627,7 @@ def _fuse_matrix(runs, q_index, p, q, window):
     if not runs or any(r.ids.dtype.kind != "S" or r.ids.dtype.itemsize > 8 for r in runs):
         return None
     n_q = len(q_index)
+    n_runs = len(runs)  # ``runs`` may be emptied below (consume)
     blocks, total = [], 0
     for run in runs:
         keep = run.rank <= window if window is not None else np.ones(len(run.rank), dtype=bool)
@@ -622,6 +645,9 @@ def _fuse_matrix(runs, q_index, p, q, window):
         ids = run.ids[keep].astype("S8")
         keys[mapping[run.qcode[keep]], offset + run.rank[keep] - 1] = ids.view(">u8").astype(np.uint64)
         offset += width
+    del run, ids, mapping
+    if consume and isinstance(runs, list):
+        runs.clear()  # the caller handed the runs over: free them before the big sorts
     order = np.argsort(keys, axis=1, kind="stable").astype(np.int32)
     sorted_keys = np.take_along_axis(keys, order, axis=1)
     del keys
@@ -648,7 +674,7 @@ def _fuse_matrix(runs, q_index, p, q, window):
             starts[1:] |= row[1:] != row[:-1]
     first = np.flatnonzero(starts)
     n_items = len(first)
-    if len(runs) == 2:
+    if n_runs == 2:
         which = (column >= blocks[0][1]).astype(np.int8)
         rank = column + 1
         rank -= which * np.int32(blocks[0][1])
@@ -659,7 +685,7 @@ def _fuse_matrix(runs, q_index, p, q, window):
         rank = column - np.concatenate(([0], bounds[:-1]))[which] + 1
         item = np.cumsum(starts) - 1
     del column, starts
-    numerator, denominator = _exact_rrf(item, which, rank, n_items, len(runs), p, q, first)
+    numerator, denominator = _exact_rrf(item, which, rank, n_items, n_runs, p, q, first)
     del which, rank, item
     score = _true_divide(numerator, denominator)
     item_q = (first // columns if row is None else row[first]).astype(np.int64)
@@ -793,7 +819,8 @@ def _categorical(
 ) -> pd.Categorical | np.ndarray:
     """Categorical of ``labels[codes]`` (labels unique); object array when labels are not all str."""
     if all_str or all(isinstance(label, str) for label in labels):
-        return pd.Categorical.from_codes(codes, categories=pd.Index(labels, dtype=object))
+        return pd.Categorical.from_codes(codes, categories=pd.Index(labels, dtype=object),
+                                         validate=False)
     out = np.empty(len(codes), dtype=object)
     out[:] = [labels[c] for c in codes]
     return out
@@ -894,10 +921,10 @@ def _load_columns(
         except Exception:  # noqa: BLE001 - the line-by-line reader says what is wrong
             return None
         unit = 1 if ascii_only else 4
+        raw = table.view(np.uint8).reshape(len(table), table.dtype.itemsize) if len(table) else None
         full = [name for name in widths
-                if widths[name] > 1 and len(table) and np.any(
-                    np.ascontiguousarray(table[name]).view(np.uint8)
-                    .reshape(len(table), widths[name] * unit)[:, -unit:] != 0)]
+                if widths[name] > 1 and raw is not None and np.any(
+                    raw[:, table.dtype.fields[name][1] + widths[name] * unit - 1] != 0)]
         if not full:
             if ascii_only:
                 return table
@@ -952,9 +979,8 @@ def read_trec_run_flat(path: Any) -> FlatRun | None:
     qcode, first = _factorize_ids(qbytes)
     questions = _decode(qbytes[first])
     del qbytes
-    primary = -score
-    order = _order_rows(qcode, primary, np.ones(len(score), dtype=bool), ids)
-    if not np.array_equal(order, np.arange(len(order))):
+    order = _order_or_none(qcode, -score, ids) if len(score) else None
+    if order is not None:
         qcode, ids, score = qcode[order], ids[order], score[order]
     if _has_duplicates(qcode, ids):
         return None

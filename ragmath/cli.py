@@ -8,6 +8,7 @@ import json
 import math
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TextIO
 
 __all__ = ["main", "build_parser", "CONVENTIONS", "DEFAULT_METRICS"]
@@ -120,7 +121,7 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ragmath.evaluation import evaluate
 
     metrics = args.metrics or list(DEFAULT_METRICS)
-    result = evaluate(args.run, args.qrels, metrics, gain=args.gain, engine=args.engine)
+    result = evaluate(Path(args.run), Path(args.qrels), metrics, gain=args.gain, engine=args.engine)
     if args.format == "table":
         out.write(result.report() + "\n")
         if args.per_question:
@@ -174,7 +175,7 @@ def _fuse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     named = {}
     for path in args.runs:
         name = path if path not in named else f"{path}#{len(named) + 1}"
-        named[name] = path
+        named[name] = Path(path)
     frame = fuse_runs(named, k=args.k, window=args.window, as_frame=True)
     target = args.output if args.output else out
     write_run_frame(frame, target, format=args.format, tag=args.tag)

@@ -192,14 +192,20 @@ def evaluate(
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}; 'auto' picks by size")
     if exact and engine == "fast":
         raise ValueError("exact=True gives Fractions, which only the reference computes; use engine='auto'")
-    run_is_path = isinstance(run, (str, os.PathLike))
-    qrels_is_path = isinstance(qrels, (str, os.PathLike))
+    run_is_path = _is_file(run)
+    qrels_is_path = _is_file(qrels)
     if not isinstance(run, (Mapping, pd.DataFrame)) and not run_is_path:
         raise TypeError(
             f"run must be a mapping question -> ranked IDs (or ID -> score), got {type(run).__name__}"
+            + (f" {run!r}, which is not a file either (a run file path is also accepted)"
+               if isinstance(run, str) else "")
         )
     if not isinstance(qrels, (Mapping, pd.DataFrame)) and not qrels_is_path:
-        raise TypeError(f"qrels must be a mapping question -> {{ID: grade}}, got {type(qrels).__name__}")
+        raise TypeError(
+            f"qrels must be a mapping question -> {{ID: grade}}, got {type(qrels).__name__}"
+            + (f" {qrels!r}, which is not a file either (a qrels file path is also accepted)"
+               if isinstance(qrels, str) else "")
+        )
     if isinstance(metrics, str):
         metrics = [metrics]
     if gain not in GAINS:
@@ -284,6 +290,13 @@ def evaluate(
 FAST_THRESHOLD = 20_000
 
 ENGINES = ("auto", "reference", "fast")
+
+
+def _is_file(value: Any) -> bool:
+    """A path object, or a string naming an existing file (any other string is no path)."""
+    if isinstance(value, os.PathLike):
+        return True
+    return isinstance(value, str) and os.path.isfile(value)
 
 
 def _run_rows(run: Any) -> int:

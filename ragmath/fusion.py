@@ -210,7 +210,7 @@ def fuse_runs(
             for run in named.values()
         ]
         if all(flat is not None for flat in flats):
-            frame = _fast.fuse_flat(flats, smoothing, window)
+            frame = _fast.fuse_flat(flats, smoothing, window, consume=True)
             return frame if as_frame else _frame_to_run(frame)
     return _fuse_reference(named, smoothing, window, as_frame)
 
