@@ -16,7 +16,7 @@ writes them as TREC files in a temporary folder, then times, median of several r
 (b) RRF (k=60) of two such runs: ragmath fuse_runs vs ranx.fuse(method="rrf", norm=None).
 
 Each tool runs in its own process (python bench_scale.py --worker ...), which reports its
-times and its peak resident memory (getrusage ru_maxrss, imports included). The scores are
+times and its peak resident memory (VmHWM, imports included). The scores are
 tie-free, so every tool orders each ranking the same way and all must agree on the means (and
 the fused scores); the script checks it and prints the largest difference.
 
@@ -137,6 +137,18 @@ class _Clock:
 
 
 def _rss_mb() -> float:
+    """Peak resident memory of this process so far, MiB.
+
+    /proc's VmHWM belongs to this program's own memory map; getrusage's ru_maxrss would also count
+    what the parent (the driver, which built the data) held when it started the worker.
+    """
+    try:
+        with open("/proc/self/status") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
@@ -415,7 +427,7 @@ def _line(tool: str, res: dict) -> str:
     text += f"   peak RSS {res['peak_rss_mb']:6.0f} MiB"
     if "compile_s" in res:
         text += f"   (numba warm-up {res['compile_s']:.1f} s, not timed)"
-    return text
+    return text + f"   [after imports {res['import_rss_mb']:.0f} MiB]"
 
 
 def _drive(args, folder: str) -> int:

@@ -6,15 +6,26 @@ against them in ``tests/test_fastpath.py``. Same conventions:
 
 - a scored ranking is ordered by score descending, then ID ascending; a ranked list keeps its order;
 - Recall/Hit/MRR/nDCG at K as in :mod:`ragmath.metrics`; IDCG from all labelled grades;
-- RRF contributions 1 / (k + rank), ranks from 1, fused ties broken by ID ascending (as strings).
+- RRF contributions 1 / (k + rank), ranks from 1, summed as exact fractions (as :func:`rrf` does),
+  fused ties (exactly equal scores) broken by ID ascending.
 
-Sums of several terms (DCG, IDCG, fused scores of three or more lists) use compensated
-(Neumaier) summation; the definitions use ``math.fsum``, so the two agree to the last bit in
-practice and always to about 1e-15 relative. Means use ``math.fsum`` as the reference does.
+DCG and IDCG sums use compensated (Neumaier) summation where the definitions use ``math.fsum``:
+they agree to the last bit in practice and always to about 1e-15 relative. Means use ``math.fsum``.
+
+How it is fast:
+
+- a TREC file is parsed by numpy's C text reader into fixed-width byte columns (no Python object
+  per line) after a chunked scan that makes sure numpy splits lines exactly as the line-by-line
+  reader does; IDs stay UTF-8 bytes (bytewise order = str order);
+- rankings are arrays grouped by question; only each question's top K is joined with the labels;
+- fusion of runs with IDs of at most 8 bytes puts each question in one row of a matrix of IDs
+  read as big-endian integers, so one row-wise sort groups an item's appearances and leaves items
+  in ID order (other runs take a hash-based path).
 
 Anything the fast path cannot handle exactly as the reference does (an ID that is not a string,
-a NaN score, a duplicate ID, a malformed ranking) makes :func:`prepare_run` return ``None``; the
-caller then runs the reference implementation, which raises the reference's error.
+a NaN score, a duplicate ID, a malformed line or ranking, unusual whitespace) makes the readers
+and :func:`prepare_run` return ``None``; the caller then runs the reference implementation,
+which raises the reference's error (or computes the same result, more slowly).
 """
 
 from __future__ import annotations
@@ -28,7 +39,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["FlatRun", "FlatQrels", "prepare_run", "prepare_qrels", "evaluate_flat", "fuse_flat"]
+__all__ = [
+    "FlatRun",
+    "FlatQrels",
+    "prepare_run",
+    "prepare_qrels",
+    "evaluate_flat",
+    "fuse_flat",
+    "read_run_flat",
+    "read_qrels_flat",
+    "read_trec_run_flat",
+    "read_trec_qrels_flat",
+    "flat_run_frame",
+    "flat_qrels_frame",
+]
 
 #: Largest number of matrix cells (questions x K) built at once.
 _CHUNK_CELLS = 4_000_000
