@@ -983,6 +983,16 @@ def read_trec_run_flat(path: Any) -> FlatRun | None:
     Same data as :func:`ragmath.io.read_trec_run` (scores desc, ties by ID asc); anything unusual
     (a malformed line, a duplicate, a non-finite score, unusual whitespace) returns None so the
     line-by-line reader raises its precise error.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.trec"
+    >>> _ = p.write_text("q1 Q0 b 1 0.5 t\\nq1 Q0 a 2 0.5 t\\nq1 Q0 c 3 0.9 t\\n")
+    >>> flat = read_trec_run_flat(p)
+    >>> flat.ids.tolist(), flat.rank.tolist()
+    ([b'c', b'a', b'b'], [1, 2, 3])
+    >>> _ = p.write_text("q1 Q0 b 1 high t\\n")
+    >>> read_trec_run_flat(p) is None  # the line-by-line reader will name line 1, field 5
+    True
     """
     scan = _scan(path, 6)
     if scan is None:
@@ -1012,7 +1022,13 @@ def read_trec_run_flat(path: Any) -> FlatRun | None:
 
 
 def flat_run_frame(run: FlatRun) -> pd.DataFrame:
-    """A :class:`FlatRun` as a DataFrame: question, id (categorical), rank, and score if known."""
+    """A :class:`FlatRun` as a DataFrame: question, id (categorical), rank, and score if known.
+
+    >>> flat_run_frame(prepare_run({"q1": ["x", "y"]}))
+      question id  rank
+    0       q1  x     1
+    1       q1  y     2
+    """
     id_codes, id_first = _factorize_ids(run.ids)
     labels = run.ids[id_first]
     labels = _decode(labels) if labels.dtype.kind == "S" else list(labels)

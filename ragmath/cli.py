@@ -46,7 +46,11 @@ class _UsageError(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``python -m ragmath`` (subcommands evaluate and fuse)."""
+    """The argument parser of ``python -m ragmath`` (subcommands evaluate and fuse).
+
+    >>> build_parser().parse_args(["fuse", "a.trec", "b.trec", "--k", "10"]).k
+    10.0
+    """
     parser = _Parser(
         prog="python -m ragmath",
         description="Score a RAG retriever's run against labels, or fuse runs with RRF.",
