@@ -340,3 +340,69 @@ def test_writers_do_not_modify_their_input(tmp_path):
     rio.write_run(run, tmp_path / "r.csv")
     rio.write_trec_run(run, tmp_path / "r.trec")
     assert json.dumps(run) == snapshot
+
+
+# ---------------------------------------------------------------- bulk reader == line reader
+
+_FIELD_POOLS = [
+    ["q1", "q2", "问题", "q1", "q2"],  # qid
+    ["Q0", "0", "x"],  # ignored
+    ["d1", "d2", "d3", "文档", "é", "d1"],  # docid
+    ["1", "2", "+3", "007", "-1", "1", "2", "2.5", "x"],  # rank: an integer, else refused
+    ["0.5", "0.25", "1e-3", ".5", "5.", "-0", "0.5", "nan", "1_0", "abc", "1e400"],  # score
+    ["run", "t", "bm25"],  # tag
+]
+_SEPARATORS = [" "] * 60 + ["  ", "\t", "\u3000", "\xa0", "\x0b", "\r"]
+_LINE = st.sampled_from([6, 6, 6, 6, 6, 6, 6, 5, 7, 0]).flatmap(
+    lambda n: st.tuples(*[
+        st.tuples(st.sampled_from(_FIELD_POOLS[min(i, 5)]), st.sampled_from(_SEPARATORS))
+        for i in range(n)
+    ])
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINE, min_size=1, max_size=6), st.sampled_from(["\n", "\r\n"]))
+def test_bulk_reader_returns_what_the_line_reader_returns_or_the_same_error(
+    tmp_path_factory, lines, newline
+):
+    text = newline.join("".join(tok + sep for tok, sep in line).rstrip(" ") for line in lines)
+    path = tmp_path_factory.mktemp("weird") / "run.trec"
+    path.write_bytes(text.encode("utf-8"))
+    try:
+        expected = rio.read_trec_run(path)
+    except ValueError as exc:
+        with pytest.raises(ValueError) as info:
+            rio.read_run_frame(path)
+        assert str(info.value) == str(exc)
+        return
+    frame = rio.read_run_frame(path)
+    got: dict = {}
+    for q, d, s in zip(frame["question"].astype(str), frame["id"].astype(str), frame["score"],
+                       strict=True):
+        got.setdefault(q, {})[d] = s
+    assert got == {q: v for q, v in expected.items() if v}
+    assert [list(v) for v in got.values()] == [list(v) for v in expected.values() if v]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["q1", "q2", "问"]), st.sampled_from(["0", "x"]),
+                          st.sampled_from(["d1", "d2", "d3", "文档"]),
+                          st.sampled_from(["0", "1", "3", "-1", "1.5", "2.0", "hi", "+2"])),
+                min_size=1, max_size=8))
+def test_bulk_qrels_reader_agrees_with_the_line_reader(tmp_path_factory, rows):
+    path = tmp_path_factory.mktemp("qrels") / "qrels.trec"
+    path.write_text("".join(" ".join(r) + "\n" for r in rows), encoding="utf-8")
+    try:
+        expected = rio.read_trec_qrels(path)
+    except ValueError as exc:
+        with pytest.raises(ValueError) as info:
+            rio.read_qrels_frame(path)
+        assert str(info.value) == str(exc)
+        return
+    frame = rio.read_qrels_frame(path)
+    got: dict = {}
+    for q, d, g in zip(frame["question"].astype(str), frame["id"].astype(str), frame["grade"],
+                       strict=True):
+        got.setdefault(q, {})[d] = int(g)
+    assert got == expected
