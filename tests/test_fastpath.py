@@ -216,3 +216,19 @@ def test_fusion_frame_has_every_question_even_without_results():
     frame = fuse_runs([{"q1": ["a"], "q2": []}, {"q3": ["b"]}], k=60, engine="fast", as_frame=True)
     assert frame.attrs["questions"] == ["q1", "q2", "q3"]
     assert frame["question"].astype(str).tolist() == ["q1", "q3"]
+
+
+def test_fast_fusion_of_files_with_long_ids_equals_rrf(tmp_path):
+    # IDs longer than 8 bytes take the hash-based path instead of the one-row-per-question one.
+    rng = random.Random(11)
+    docs = [f"document-{i:03d}-中文" for i in range(25)]
+    runs = []
+    for j in range(3):
+        run = {f"q{q}": {d: rng.choice(TIED_SCORES) for d in rng.sample(docs, 12)} for q in range(8)}
+        write_trec_run(run, tmp_path / f"long{j}.trec")
+        runs.append(run)
+    paths = [tmp_path / f"long{j}.trec" for j in range(3)]
+    assert _fast.read_trec_run_flat(paths[0]).ids.dtype.itemsize > 8
+    for k, window in ((60, None), (1, 5), (0.5, None)):
+        _same_fused(fuse_runs(paths, k=k, window=window, engine="fast"),
+                    fuse_runs(runs, k=k, window=window, engine="reference"))
