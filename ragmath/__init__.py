@@ -1,14 +1,17 @@
 """ragmath: countable retrieval quality for RAG.
 
 Per-question metrics (``recall_at_k``, ``hit_at_k``, ``reciprocal_rank``, ``dcg_at_k``, ``ndcg_at_k``),
-whole-run evaluation (``evaluate``), Reciprocal Rank Fusion (``rrf``), evaluation units (``units``)
-and honest statistics (``wilson_interval``, ``bootstrap_interval``, ``paired_bootstrap``,
-``grouped_split``).
+whole-run evaluation (``evaluate``), Reciprocal Rank Fusion (``rrf`` for one question, ``fuse_runs`` for
+whole runs), evaluation units (``units``) and honest statistics (``wilson_interval``,
+``bootstrap_interval``, ``paired_bootstrap``, ``grouped_split``). File formats: ``ragmath.io``; the
+command line: ``python -m ragmath``; the workbook's corpus and pipeline: ``ragmath.corpus``,
+``ragmath.index``, ``ragmath.retrieval``, ``ragmath.rerank``, ``ragmath.generate``, ``ragmath.ablation``;
+the RRF k explorer: ``ragmath.widgets``.
 """
 
 from ragmath import units
 from ragmath.evaluation import Evaluation, evaluate
-from ragmath.fusion import rrf
+from ragmath.fusion import fuse_runs, rrf
 from ragmath.metrics import dcg_at_k, hit_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
 from ragmath.stats import bootstrap_interval, grouped_split, paired_bootstrap, wilson_interval
 
@@ -28,6 +31,7 @@ __all__ = [
     "bootstrap_interval",
     "dcg_at_k",
     "evaluate",
+    "fuse_runs",
     "grouped_split",
     "hit_at_k",
     "ndcg_at_k",

@@ -98,3 +98,18 @@ def require_some_relevant(relevant: set[Hashable], function: str) -> None:
             f"refusal or a wrong answer; ragmath.evaluate lists such questions in .no_answer"
         )
 
+
+
+#: Above this many (question, ID) rows, ``engine="auto"`` in ``evaluate`` and ``fuse_runs`` takes the
+#: vectorised path of ``ragmath._fast``.
+FAST_THRESHOLD = 20_000
+
+#: The engines of ``evaluate`` and ``fuse_runs``: ``auto`` picks by size.
+ENGINES = ("auto", "reference", "fast")
+
+
+def check_engine(engine: Any) -> str:
+    """Return ``engine`` if it is one of :data:`ENGINES`, else raise naming the choices."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}; 'auto' picks by size")
+    return engine

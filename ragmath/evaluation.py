@@ -32,7 +32,7 @@ from typing import Any
 
 import pandas as pd
 
-from ragmath._validation import check_grades, check_ranking
+from ragmath._validation import FAST_THRESHOLD, check_engine, check_grades, check_ranking
 from ragmath.metrics import GAINS, hit_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
 
 __all__ = ["evaluate", "Evaluation", "parse_metric", "KNOWN_METRICS", "ranking_from_scores"]
@@ -188,8 +188,7 @@ def evaluate(
     Raises ``ValueError`` for an unknown metric (listing the known ones), a duplicate ID in a ranking, a
     negative or NaN grade, an unknown gain or engine; ``TypeError`` when run or qrels is not a mapping.
     """
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}; 'auto' picks by size")
+    check_engine(engine)
     if exact and engine == "fast":
         raise ValueError("exact=True gives Fractions, which only the reference computes; use engine='auto'")
     run_is_path = _is_file(run)
@@ -284,12 +283,6 @@ def evaluate(
         unjudged=unjudged,
         ndcg_undefined=ndcg_undefined,
     )
-
-
-#: Above this many (question, ID) rows in the run, ``engine="auto"`` uses the vectorised path.
-FAST_THRESHOLD = 20_000
-
-ENGINES = ("auto", "reference", "fast")
 
 
 def _is_file(value: Any) -> bool:

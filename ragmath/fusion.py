@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ragmath._validation import check_k, check_ranking
+from ragmath._validation import FAST_THRESHOLD, check_engine, check_k, check_ranking
 
 __all__ = ["rrf", "fuse_runs"]
 
@@ -122,18 +122,6 @@ def rrf(
     return table.reindex(columns=columns)
 
 
-#: Above this many (question, ID) rows in total, ``engine="auto"`` uses the vectorised path.
-FAST_THRESHOLD = 20_000
-
-_ENGINES = ("auto", "reference", "fast")
-
-
-def _check_engine(engine: Any) -> str:
-    if engine not in _ENGINES:
-        raise ValueError(f"engine must be one of {_ENGINES}, got {engine!r}; 'auto' picks by size")
-    return engine
-
-
 def _named_runs(runs: Any) -> dict[str, Any]:
     if isinstance(runs, Mapping):
         named = dict(runs)
@@ -198,7 +186,7 @@ def fuse_runs(
     smoothing = _check_rrf_k(k)
     if window is not None:
         window = check_k(window, "window")
-    engine = _check_engine(engine)
+    engine = check_engine(engine)
     named = _named_runs(runs)
     if engine == "fast" or (
         engine == "auto" and sum(_run_size(r) for r in named.values()) > FAST_THRESHOLD
