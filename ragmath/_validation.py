@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
@@ -113,3 +114,12 @@ def check_engine(engine: Any) -> str:
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}; 'auto' picks by size")
     return engine
+
+
+def run_rows(run: Any) -> int:
+    """How many (question, ID) rows a run holds; a file path counts as large (read it fast)."""
+    if isinstance(run, (str, os.PathLike)):
+        return FAST_THRESHOLD + 1
+    if hasattr(run, "columns") and hasattr(run, "__len__"):  # a DataFrame: one row per (question, ID)
+        return len(run)
+    return sum(len(ranking) if hasattr(ranking, "__len__") else 0 for ranking in run.values())

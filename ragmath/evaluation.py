@@ -32,7 +32,7 @@ from typing import Any
 
 import pandas as pd
 
-from ragmath._validation import FAST_THRESHOLD, check_engine, check_grades, check_ranking
+from ragmath._validation import FAST_THRESHOLD, check_engine, check_grades, check_ranking, run_rows
 from ragmath.metrics import GAINS, hit_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
 
 __all__ = ["evaluate", "Evaluation", "parse_metric", "KNOWN_METRICS", "ranking_from_scores"]
@@ -215,7 +215,7 @@ def evaluate(
         raise ValueError(f"metrics repeats a name: {list(metrics)!r}; list each metric once")
 
     use_fast = engine == "fast" or (
-        engine == "auto" and not exact and (run_is_path or _run_rows(run) > FAST_THRESHOLD)
+        engine == "auto" and not exact and (run_is_path or run_rows(run) > FAST_THRESHOLD)
     )
     if use_fast:
         from ragmath import _fast
@@ -290,14 +290,6 @@ def _is_file(value: Any) -> bool:
     if isinstance(value, os.PathLike):
         return True
     return isinstance(value, str) and os.path.isfile(value)
-
-
-def _run_rows(run: Any) -> int:
-    if isinstance(run, pd.DataFrame):
-        return len(run)
-    if isinstance(run, (str, os.PathLike)):
-        return FAST_THRESHOLD + 1
-    return sum(len(ranking) if hasattr(ranking, "__len__") else 0 for ranking in run.values())
 
 
 def _score(canonical: str, ranking, grades, cutoff: int, gain: str, exact: bool):

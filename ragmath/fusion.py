@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ragmath._validation import FAST_THRESHOLD, check_engine, check_k, check_ranking
+from ragmath._validation import FAST_THRESHOLD, check_engine, check_k, check_ranking, run_rows
 
 __all__ = ["rrf", "fuse_runs"]
 
@@ -146,14 +146,6 @@ def _named_runs(runs: Any) -> dict[str, Any]:
     return named
 
 
-def _run_size(run: Any) -> int:
-    if isinstance(run, pd.DataFrame):
-        return len(run)
-    if isinstance(run, (str, os.PathLike)):
-        return FAST_THRESHOLD + 1
-    return sum(len(r) if hasattr(r, "__len__") else 0 for r in run.values())
-
-
 def fuse_runs(
     runs: Mapping[str, Any] | Sequence[Any],
     k: float = 60,
@@ -189,7 +181,7 @@ def fuse_runs(
     engine = check_engine(engine)
     named = _named_runs(runs)
     if engine == "fast" or (
-        engine == "auto" and sum(_run_size(r) for r in named.values()) > FAST_THRESHOLD
+        engine == "auto" and sum(run_rows(r) for r in named.values()) > FAST_THRESHOLD
     ):
         from ragmath import _fast
 
