@@ -129,6 +129,32 @@ def _text_lines(path: PathLike) -> Iterator[tuple[int, str]]:
                 ) from None
 
 
+def _trec_records(path: PathLike, layout: str) -> Iterator[tuple[_Where, list[str]]]:
+    """Yield (where, fields) for each non-blank line of a TREC file with ``layout``'s field count.
+
+    Refuses a line with another number of fields, and a repeated (qid, docid) pair, by line.
+    """
+    source = _name(path)
+    expected = len(layout.split())
+    first_line: dict[tuple[str, str], int] = {}
+    for lineno, text in _text_lines(path):
+        fields = _split_fields(text)
+        if not fields:
+            continue
+        where = _Where(source, lineno)
+        if len(fields) != expected:
+            raise _fail(
+                where, None,
+                f"expected {expected} fields '{layout}' separated by spaces, "
+                f"found {len(fields)}: {text.strip()!r}",
+            )
+        key = (fields[0], fields[2])
+        if key in first_line:
+            raise _duplicate(where, "field 3 (docid)", key[0], key[1], first_line[key], "line")
+        first_line[key] = lineno
+        yield where, fields
+
+
 def _parse_score(text: str, where: _Where, field: str) -> float:
     if not _NUMBER.fullmatch(text):
         raise _fail(where, field, f"{text!r} is not a number; write a decimal such as 0.25 or 1e-3")
@@ -280,28 +306,12 @@ def read_trec_run(path: PathLike) -> dict[str, dict[str, float]]:
     >>> read_trec_run(p)
     {'q1': {'d3': 0.9, 'd1': 0.5, 'd2': 0.5}}
     """
-    source = _name(path)
     run: dict[str, dict[str, float]] = {}
-    first_line: dict[tuple[str, str], int] = {}
-    for lineno, text in _text_lines(path):
-        fields = _split_fields(text)
-        if not fields:
-            continue
-        where = _Where(source, lineno)
-        if len(fields) != 6:
-            raise _fail(
-                where, None,
-                "expected 6 fields 'qid Q0 docid rank score tag' separated by spaces, "
-                f"found {len(fields)}: {text.strip()!r}",
-            )
-        question, _q0, doc, rank_text, score_text, _tag = fields
+    for where, (question, _q0, doc, rank_text, score_text, _tag) in _trec_records(
+        path, "qid Q0 docid rank score tag"
+    ):
         _parse_int(rank_text, where, "field 4 (rank)", "ranks")
-        score = _parse_score(score_text, where, "field 5 (score)")
-        key = (question, doc)
-        if key in first_line:
-            raise _duplicate(where, "field 3 (docid)", question, doc, first_line[key], "line")
-        first_line[key] = lineno
-        run.setdefault(question, {})[doc] = score
+        run.setdefault(question, {})[doc] = _parse_score(score_text, where, "field 5 (score)")
     return {question: order_scored(scores) for question, scores in run.items()}
 
 
@@ -316,27 +326,10 @@ def read_trec_qrels(path: PathLike) -> dict[str, dict[str, int]]:
     >>> read_trec_qrels(p)
     {'q1': {'d1': 2, 'd7': 0}, 'q2': {'d3': 1}}
     """
-    source = _name(path)
     qrels: dict[str, dict[str, int]] = {}
-    first_line: dict[tuple[str, str], int] = {}
-    for lineno, text in _text_lines(path):
-        fields = _split_fields(text)
-        if not fields:
-            continue
-        where = _Where(source, lineno)
-        if len(fields) != 4:
-            raise _fail(
-                where, None,
-                "expected 4 fields 'qid 0 docid grade' separated by spaces, "
-                f"found {len(fields)}: {text.strip()!r}",
-            )
-        question, _iteration, doc, grade_text = fields
+    for where, (question, _iteration, doc, grade_text) in _trec_records(path, "qid 0 docid grade"):
         field = "field 4 (grade)"
         grade = _check_grade(_parse_int(grade_text, where, field, "grades"), grade_text, where, field)
-        key = (question, doc)
-        if key in first_line:
-            raise _duplicate(where, "field 3 (docid)", question, doc, first_line[key], "line")
-        first_line[key] = lineno
         qrels.setdefault(question, {})[doc] = grade
     return qrels
 
