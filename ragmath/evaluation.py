@@ -69,6 +69,8 @@ def parse_metric(name: str) -> tuple[str, int]:
 
 def _sort_key_for_ids(ids: Iterable[Hashable]):
     ids = list(ids)
+    if all(isinstance(item, str) for item in ids):  # the common case: no trial sort needed
+        return lambda item: item
     try:
         sorted(ids)
     except TypeError:

@@ -177,12 +177,18 @@ def dcg_at_k(
 
     Raises ``ValueError`` for a negative or NaN grade, an unknown ``gain`` or a bad ``k``.
     """
-    top = _top_k(ranking, k)
-    to_gain = _gain_function(gain)
-    checked = check_grades(grades)
+    return _dcg(_top_k(ranking, k), check_grades(grades), _gain_function(gain))
+
+
+def _dcg(top: list[Hashable], checked: Mapping[Hashable, float], to_gain) -> float:
     return math.fsum(
         to_gain(checked.get(item, 0)) / _discount(position) for position, item in enumerate(top, start=1)
     )
+
+
+def _ideal_dcg(checked: Mapping[Hashable, float], k: int, to_gain) -> float:
+    ordered = sorted(checked.values(), reverse=True)[:k]
+    return math.fsum(to_gain(grade) / _discount(position) for position, grade in enumerate(ordered, 1))
 
 
 def ideal_dcg_at_k(grades: Mapping[Hashable, float], k: int, gain: str = "exp") -> float:
@@ -195,10 +201,7 @@ def ideal_dcg_at_k(grades: Mapping[Hashable, float], k: int, gain: str = "exp") 
     >>> round(ideal_dcg_at_k({"A": 2, "B": 1, "C": 2, "X": 0}, 3), 3)
     5.393
     """
-    check_k(k)
-    to_gain = _gain_function(gain)
-    ordered = sorted(check_grades(grades).values(), reverse=True)[:k]
-    return math.fsum(to_gain(grade) / _discount(position) for position, grade in enumerate(ordered, 1))
+    return _ideal_dcg(check_grades(grades), check_k(k), _gain_function(gain))
 
 
 def ndcg_at_k(
@@ -226,10 +229,11 @@ def ndcg_at_k(
     Raises ``ValueError`` when IDCG@K is 0 (no labelled grade above 0): nDCG is undefined there, and
     :func:`ragmath.evaluate` lists such questions apart instead of scoring them.
     """
-    ideal = ideal_dcg_at_k(grades, k, gain)
+    top, checked, to_gain = _top_k(ranking, k), check_grades(grades), _gain_function(gain)
+    ideal = _ideal_dcg(checked, k, to_gain)
     if ideal == 0:
         raise ValueError(
             "ndcg_at_k: IDCG is 0 because no labelled item has a grade above 0, so nDCG is undefined "
             "(0/0). Treat the question as a no-answer question and list it apart; evaluate() does"
         )
-    return dcg_at_k(ranking, grades, k, gain) / ideal
+    return _dcg(top, checked, to_gain) / ideal
