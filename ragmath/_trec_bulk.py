@@ -1,0 +1,359 @@
+"""Column reader for plain TREC files: one space between fields, ``\\n`` line ends, ASCII.
+
+Most run and qrels files are written by programs in exactly this shape. For them this reader
+splits lines and fields, and converts numbers, with whole-array numpy operations on blocks of
+about 1 MiB (small enough to stay in the CPU cache), without a Python object per line:
+
+- field boundaries are the positions of spaces and newlines; a block is accepted only if every
+  line has exactly the layout's number of fields, none empty;
+- an ID field becomes a fixed-width byte string (``dtype 'S'``, a multiple of 8 bytes, padded
+  with NUL bytes): 8 bytes at a time are read as one integer from an overlapping view of the
+  block and masked to the field's length;
+- digits are converted 8 at a time: a little-endian 8-byte word of ASCII digits becomes its value
+  in three multiply-and-shift steps (the same word is first checked to hold only digits);
+- a score ``[+-]digits[.digits][e[+-]digits]`` is the integer ``M`` of its digits times
+  ``10**e``. ``M / 10**d`` is computed in numpy's 80-bit extended precision (64-bit significand:
+  ``M < 2**63`` and ``10**27`` are exact there, the quotient is rounded once), then rounded to a
+  double. That double is the correctly rounded value -- the one Python's ``float()`` gives --
+  unless the extended result lies within two of its own units of a point halfway between two
+  doubles; those rare values, and any score outside the simple form, are converted by Python
+  itself.
+
+Anything else (a tab, several spaces, ``\\r``, a blank line, a non-ASCII byte, a malformed
+number, a platform whose ``long double`` is not the 80-bit format) makes :func:`read_columns`
+return ``None``; the caller then uses the general readers, which give the same data or name
+the line that is wrong.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+import numpy as np
+
+__all__ = ["read_columns", "parse_scores"]
+
+#: Bytes read per block; blocks end at a line end.
+BLOCK = 1 << 20
+#: Zero bytes before and after a block, so 8-byte reads near its edges stay inside the buffer.
+_FRONT, _BACK = 24, 8
+
+_U = np.uint64
+_KEEP = np.array([(1 << (8 * r)) - 1 for r in range(9)], dtype=np.uint64)  # low r bytes
+_ZEROS = _U(0x3030303030303030)  # "00000000"
+_HIGH_NIBBLES = _U(0xF0F0F0F0F0F0F0F0)
+_SIX = _U(0x0606060606060606)
+_THREES = _U(0x3333333333333333)
+_POW10_U = np.array([10**i for i in range(20)], dtype=np.uint64)
+_MAX_EXACT_DIGITS = 19  # 10**19 - 1 < 2**64
+_MAX_POWER = 27  # 10**27 = 5**27 * 2**27 and 5**27 < 2**63: exact in a 64-bit significand
+
+def _x87_extended() -> bool:
+    """Whether ``long double`` is the x87 80-bit format stored in 16 bytes (significand first)."""
+    if np.finfo(np.longdouble).nmant != 63 or np.dtype(np.longdouble).itemsize != 16:
+        return False
+    probe = np.array([1.5, 3.0], dtype=np.longdouble).view(np.uint64)[::2]
+    return probe.tolist() == [0xC000000000000000, 0xC000000000000000]
+
+
+_EXTENDED = _x87_extended()
+_POW10_LD = np.array([10**i for i in range(_MAX_POWER + 1)], dtype=np.longdouble) if _EXTENDED else None
+
+# The general readers' number syntax (ragmath.io), used for the values this reader leaves to Python.
+_NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_INTEGER = re.compile(rb"[+-]?\d+")
+
+
+def _windows(buf: np.ndarray) -> np.ndarray:
+    """Overlapping little-endian 8-byte words: ``windows[p]`` holds ``buf[p:p + 8]``."""
+    return np.ndarray(shape=(buf.size - 7,), dtype="<u8", buffer=buf, strides=(1,))
+
+
+def _eight_digits(words: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Value and all-digits check of the last ``count`` (0..8) bytes of each word.
+
+    The word's first ``8 - count`` bytes (its low bytes) are replaced by "0" first.
+    """
+    low = _KEEP[8 - count]
+    words = (words & ~low) | (_ZEROS & low)
+    ok = ((words & _HIGH_NIBBLES) | (((words + _SIX) & _HIGH_NIBBLES) >> _U(4))) == _THREES
+    v = ((words & _U(0x0F0F0F0F0F0F0F0F)) * _U(2561)) >> _U(8)
+    v = ((v & _U(0x00FF00FF00FF00FF)) * _U(6553601)) >> _U(16)
+    v = ((v & _U(0x0000FFFF0000FFFF)) * _U(42949672960001)) >> _U(32)
+    return v, ok
+
+
+def _digit_runs(windows: np.ndarray, end: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Value of the ``count`` (0..19) ASCII digits ending before ``end``; ok: all were digits."""
+    value, ok = _eight_digits(windows[end - 8], np.minimum(count, 8))
+    if count.size and int(count.max()) > 8:
+        more, ok_more = _eight_digits(windows[end - 16], np.clip(count - 8, 0, 8))
+        value += more * _U(10**8)
+        ok &= ok_more
+        if int(count.max()) > 16:
+            most, ok_most = _eight_digits(windows[end - 24], np.clip(count - 16, 0, 8))
+            value += most * _U(10**16)
+            ok &= ok_most
+    return value, ok
+
+
+def _id_column(windows: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """The bytes ``[start, start + length)`` of each row as a NUL-padded 'S' array (8-byte multiple)."""
+    words = max(1, -(-int(length.max()) // 8))
+    out = np.empty((start.size, words), dtype=np.uint64)
+    out[:, 0] = windows[start] & _KEEP[np.minimum(length, 8)]
+    for j in range(1, words):  # a shorter ID's later words are masked to 0: only keep reads in bounds
+        word = windows[np.minimum(start + 8 * j, windows.size - 1)]
+        out[:, j] = word & _KEEP[np.clip(length - 8 * j, 0, 8)]
+    return out.view(f"S{8 * words}").reshape(start.size)
+
+
+def _first_in_field(hits: np.ndarray, line_end: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Per line, the first position in ``hits`` (sorted) inside ``[start, end)``, else -1."""
+    out = np.full(start.size, -1, dtype=np.int64)
+    if hits.size:
+        line = np.searchsorted(line_end, hits)
+        inside = (hits >= start[line]) & (hits < end[line])
+        hits, line = hits[inside], line[inside]
+        if hits.size:
+            first = np.ones(hits.size, dtype=bool)
+            first[1:] = line[1:] != line[:-1]
+            out[line[first]] = hits[first]
+    return out
+
+
+def _python_number(text: bytes) -> float | None:
+    """The general reader's conversion of one score: None if it is not a finite number."""
+    if not _NUMBER.fullmatch(text):
+        return None
+    value = float(text)
+    return value if np.isfinite(value) else None
+
+
+def _scores(buf: np.ndarray, windows: np.ndarray, start: np.ndarray, end: np.ndarray,
+            line_end: np.ndarray, dots: np.ndarray, exps: np.ndarray) -> np.ndarray | None:
+    """Correctly rounded doubles of the score fields ``[start, end)``; None if one is not a number."""
+    first = buf[start]
+    negative = first == 45
+    int_start = start + (negative | (first == 43))
+    e_pos = _first_in_field(exps, line_end, start, end) if exps.size else None
+    has_e = None if e_pos is None or not (e_pos >= 0).any() else e_pos >= 0
+    mantissa_end = end if has_e is None else np.where(has_e, e_pos, end)
+    dot = _first_in_field(dots, line_end, int_start, mantissa_end)
+    has_dot = dot >= 0
+    int_end = np.where(has_dot, dot, mantissa_end)
+    int_len = int_end - int_start
+    frac_len = mantissa_end - int_end - has_dot
+    simple = (int_len + frac_len >= 1) & (int_len <= _MAX_EXACT_DIGITS) & (frac_len <= _MAX_EXACT_DIGITS)
+    if has_e is not None:
+        exp_sign = buf[np.where(has_e, e_pos + 1, 0)]
+        exp_len = np.where(has_e, end - e_pos - 1 - ((exp_sign == 45) | (exp_sign == 43)), 0)
+        simple &= (exp_len <= 4) & (~has_e | (exp_len >= 1))
+    int_len = np.where(simple, int_len, 0)
+    frac_len = np.where(simple, frac_len, 0)
+    int_value, ok = _digit_runs(windows, int_end, int_len)
+    frac_value, ok_frac = _digit_runs(windows, mantissa_end, frac_len)
+    simple &= ok & ok_frac & ((int_value == 0) | (int_len + frac_len <= _MAX_EXACT_DIGITS))
+    mantissa = int_value * _POW10_U[frac_len] + frac_value
+    simple &= mantissa < _U(1 << 63)
+    shift = frac_len  # the value is mantissa / 10**shift
+    if has_e is not None:
+        exp_value, ok_exp = _digit_runs(windows, end, np.where(simple, exp_len, 0))
+        exponent = exp_value.astype(np.int64)
+        shift = np.where(exp_sign == 45, shift + exponent, shift - exponent)
+        simple &= ok_exp & (np.abs(shift) <= _MAX_POWER)
+        shift = np.where(simple, shift, 0)
+
+    exact = mantissa.astype(np.longdouble)
+    if has_e is None:
+        extended = exact / _POW10_LD[shift]
+    else:
+        power = _POW10_LD[np.abs(shift)]
+        extended = np.where(shift >= 0, exact / power, exact * power)
+    rounded = extended.astype(np.float64)
+    # The low 11 of the extended value's 64 significand bits are what rounding to 53 bits drops:
+    # 0x400 is exactly halfway between two doubles. Within two units of it, the extended value
+    # (itself rounded) may sit on the other side of halfway from the true value: leave it to Python.
+    dropped = extended.view(np.uint64)[::2] & _U(0x7FF)
+    simple &= (dropped < _U(0x400 - 2)) | (dropped > _U(0x400 + 2))
+    score = np.where(negative, -rounded, rounded)
+
+    for row in np.flatnonzero(~simple).tolist():
+        value = _python_number(buf[start[row]:end[row]].tobytes())
+        if value is None:
+            return None
+        score[row] = value
+    return score
+
+
+def _integers(buf: np.ndarray, windows: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray | None:
+    """int64 values of the fields ``[start, end)`` (``[+-]digits``); None if one is not an integer."""
+    first = buf[start]
+    signed = (first == 45) | (first == 43)
+    count = end - start - signed
+    simple = (count >= 1) & (count <= 18)
+    value, ok = _digit_runs(windows, end, np.where(simple, count, 0))
+    simple &= ok
+    out = np.where(first == 45, -value.astype(np.int64), value.astype(np.int64))
+    for row in np.flatnonzero(~simple).tolist():
+        text = buf[start[row]:end[row]].tobytes()
+        if not _INTEGER.fullmatch(text) or not -(2**63) <= int(text) < 2**63:
+            return None
+        out[row] = int(text)
+    return out
+
+
+def _block(data: bytes, n_fields: int, ids: tuple[int, ...], integer: int, score: int | None):
+    """Columns of one block of whole lines (``data`` ends with a newline); None to defer."""
+    buf = np.zeros(_FRONT + len(data) + _BACK, dtype=np.uint8)
+    body = buf[_FRONT:_FRONT + len(data)]
+    body[:] = np.frombuffer(data, dtype=np.uint8)
+    separators = np.flatnonzero(body < 33)  # spaces and newlines, if the block is plain
+    n = separators.size // n_fields
+    if n == 0 or separators.size != n * n_fields:
+        return None
+    separators = separators.reshape(n, n_fields)
+    # Every line ends at a newline after exactly n_fields - 1 spaces; a tab, CR or other control
+    # byte is a separator that is neither.
+    kinds = body[separators]
+    if not ((kinds[:, -1] == 10).all() and (kinds[:, :-1] == 32).all()):
+        return None
+    starts = np.empty((n, n_fields), dtype=np.int64)
+    starts[0, 0] = 0
+    starts[1:, 0] = separators[:-1, -1] + 1
+    starts[:, 1:] = separators[:, :-1] + 1
+    lengths = separators - starts
+    if int(lengths.min()) <= 0:  # an empty field: several spaces, a blank line, a space at an end
+        return None
+    starts += _FRONT
+    ends = separators + _FRONT
+    windows = _windows(buf)
+    columns: dict[str, Any] = {}
+    for name, field in zip(("q", "d"), ids, strict=True):
+        columns[name] = _id_column(windows, starts[:, field], lengths[:, field])
+    columns["i"] = _integers(buf, windows, starts[:, integer], ends[:, integer])
+    if columns["i"] is None:
+        return None
+    if score is not None:
+        line_end = ends[:, -1]
+        dots = np.flatnonzero(body == 46) + _FRONT
+        exps = np.flatnonzero((body | 32) == 101) + _FRONT if b"e" in data or b"E" in data else dots[:0]
+        columns["s"] = _scores(buf, windows, starts[:, score], ends[:, score], line_end, dots, exps)
+        if columns["s"] is None:
+            return None
+    return columns
+
+
+def _blocks(path: Any):
+    """Yield blocks of whole lines; the last line gets a newline if it has none."""
+    pending = b""
+    with open(path, "rb") as handle:
+        while True:
+            data = handle.read(BLOCK)
+            if not data:
+                if pending:
+                    yield pending + b"\n"
+                return
+            data = pending + data if pending else data
+            cut = data.rfind(b"\n") + 1
+            if cut == 0:
+                pending = data
+                continue
+            yield data[:cut] if cut < len(data) else data
+            pending = data[cut:]
+
+
+class _Columns:
+    """Growing output columns, allocated once for the file's estimated line count."""
+
+    def __init__(self, names: tuple[str, ...], capacity: int) -> None:
+        self.size = 0
+        self.capacity = capacity
+        self.ids = {name: np.zeros((capacity, 1), dtype=np.uint64) for name in names if name in "qd"}
+        self.numbers = {name: np.empty(capacity, dtype=np.float64 if name == "s" else np.int64)
+                        for name in names if name not in "qd"}
+
+    def _grow(self, needed: int) -> None:
+        self.capacity = max(needed, self.capacity + self.capacity // 2)
+        for store in (self.ids, self.numbers):
+            for name, old in store.items():
+                new = np.zeros((self.capacity, *old.shape[1:]), dtype=old.dtype)
+                new[: self.size] = old[: self.size]
+                store[name] = new
+
+    def add(self, columns: dict[str, np.ndarray]) -> None:
+        n = len(columns["q"])
+        if self.size + n > self.capacity:
+            self._grow(self.size + n)
+        rows = slice(self.size, self.size + n)
+        for name, store in self.ids.items():
+            words = columns[name].view(np.uint64).reshape(n, -1)
+            if words.shape[1] > store.shape[1]:
+                wider = np.zeros((self.capacity, words.shape[1]), dtype=np.uint64)
+                wider[: self.size, : store.shape[1]] = store[: self.size]
+                self.ids[name] = store = wider
+            store[rows, : words.shape[1]] = words
+        for name, store in self.numbers.items():
+            store[rows] = columns[name]
+        self.size += n
+
+    def result(self) -> dict[str, np.ndarray]:
+        """The filled rows (views: the few spare rows are not worth a copy of every column)."""
+        out = {name: store[: self.size].view(f"S{8 * store.shape[1]}").reshape(self.size)
+               for name, store in self.ids.items()}
+        out.update((name, store[: self.size]) for name, store in self.numbers.items())
+        return out
+
+
+def read_columns(path: str | os.PathLike, layout: str) -> dict[str, np.ndarray] | None:
+    """Columns of a plain TREC file: ``q``, ``d`` (bytes), ``i`` (rank or grade), ``s`` (score).
+
+    ``layout`` is ``"run"`` (``qid Q0 docid rank score tag``) or ``"qrels"`` (``qid 0 docid grade``).
+    Returns None when the file is not plain (see the module docstring) or holds anything
+    malformed; the general reader then reads it, or names the line that is wrong.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.trec"
+    >>> _ = p.write_text("q1 Q0 doc-7 1 0.25 bm25\\nq1 Q0 d2 2 -1e-3 bm25\\n")
+    >>> c = read_columns(p, "run")
+    >>> c["q"].tolist(), c["d"].tolist(), c["i"].tolist(), c["s"].tolist()
+    ([b'q1', b'q1'], [b'doc-7', b'd2'], [1, 2], [0.25, -0.001])
+    >>> _ = p.write_text("q1 Q0 d1 1 high bm25\\n")
+    >>> read_columns(p, "run") is None
+    True
+    """
+    if layout == "run":
+        n_fields, ids, integer, score = 6, (0, 2), 3, 4
+    elif layout == "qrels":
+        n_fields, ids, integer, score = 4, (0, 2), 3, None
+    else:
+        raise ValueError(f"layout must be 'run' or 'qrels', not {layout!r}")
+    if not _EXTENDED:
+        return None
+    names = ("q", "d", "i", "s") if score is not None else ("q", "d", "i")
+    size = os.path.getsize(path)
+    out = None
+    for data in _blocks(path):
+        if not data.isascii():
+            return None
+        columns = _block(data, n_fields, ids, integer, score)
+        if columns is None:
+            return None
+        if out is None:  # lines in the file, estimated from the first block
+            n = len(columns["q"])
+            out = _Columns(names, int(size / len(data) * n * 1.02) + n + 1024)
+        out.add(columns)
+    return None if out is None else out.result()
+
+
+def parse_scores(texts: list[bytes]) -> np.ndarray | None:
+    """Scores as this reader converts them (one per line of a small block); for tests and checks.
+
+    >>> parse_scores([b"0.1", b"-2.5e3", b"7"]).tolist()
+    [0.1, -2500.0, 7.0]
+    """
+    data = b"".join(b"q Q0 d 1 " + text + b" t\n" for text in texts)
+    columns = _block(data, 6, (0, 2), 3, 4) if _EXTENDED and data else None
+    return None if columns is None else columns["s"]

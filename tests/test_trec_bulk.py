@@ -1,0 +1,167 @@
+"""The column reader for plain TREC files (ragmath._trec_bulk) against Python's own conversions.
+
+Every expected value here comes from Python: ``float(text)`` (correctly rounded) for scores, ``int``
+for ranks and grades, and ``bytes.split`` for fields. The reader must give the same bits, or
+return None so that the general reader takes over.
+"""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal, localcontext
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from ragmath import _trec_bulk
+
+pytestmark = pytest.mark.skipif(not _trec_bulk._EXTENDED, reason="needs the x87 80-bit long double")
+
+
+def _same_bits(got: np.ndarray, texts: list[str]) -> None:
+    expected = np.array([float(t) for t in texts], dtype=np.float64)
+    mismatch = np.flatnonzero(got.view(np.uint64) != expected.view(np.uint64))
+    assert mismatch.size == 0, [(texts[i], got[i], expected[i]) for i in mismatch[:5]]
+
+
+def _random_decimal(rng: random.Random) -> str:
+    sign = rng.choice(["", "", "-", "+"])
+    whole = "".join(rng.choice("0123456789") for _ in range(rng.randint(0, 21)))
+    frac = "".join(rng.choice("0123456789") for _ in range(rng.randint(0, 21)))
+    if not whole and not frac:
+        whole = "7"
+    dot = "." if frac or rng.random() < 0.3 else ""
+    exponent = rng.choice(["", "", f"e{rng.randint(-40, 40)}", f"E+{rng.randint(0, 30)}",
+                           f"e-{rng.randint(0, 330):03d}"])
+    return f"{sign}{whole}{dot}{frac}{exponent}"
+
+
+def test_scores_match_python_float_on_random_decimals():
+    rng = random.Random(20261129)
+    texts = [_random_decimal(rng) for _ in range(40_000)]
+    texts = [t for t in texts if np.isfinite(float(t))]
+    _same_bits(_trec_bulk.parse_scores([t.encode() for t in texts]), texts)
+
+
+def test_scores_match_python_float_on_shortest_reprs_at_every_magnitude():
+    rng = random.Random(7)
+    texts = [repr(rng.random() * 10.0 ** rng.randint(-30, 30)) for _ in range(30_000)]
+    texts += [repr(-rng.random()) for _ in range(5_000)]
+    _same_bits(_trec_bulk.parse_scores([t.encode() for t in texts]), texts)
+
+
+def test_decimals_next_to_a_halfway_point_between_doubles_round_like_python():
+    # The hard case for any float parser: the decimal is within 1e-19 or so of the exact
+    # midpoint of two neighbouring doubles, so one more rounding step would flip the result.
+    rng = random.Random(11)
+    texts = []
+    for _ in range(6_000):
+        x = rng.random() * 10.0 ** rng.randint(-8, 8)
+        halfway = Fraction(x) + Fraction(float(np.spacing(x))) / 2
+        for digits in (16, 17, 18, 19, 20):
+            with localcontext() as ctx:
+                ctx.prec = digits
+                texts.append(str(Decimal(halfway.numerator) / Decimal(halfway.denominator)))
+    texts += ["9007199254740993", "9007199254740995", "1e23", "8.98846567431158e307"]
+    _same_bits(_trec_bulk.parse_scores([t.encode() for t in texts]), texts)
+
+
+def test_exact_halfway_decimals_round_to_even():
+    # 2**53 + 1 and 1 + 2**-53 are exactly halfway: ties go to the even neighbour.
+    texts = ["9007199254740993", str(Decimal(1) + Decimal(2) ** -53), "0.5", "-0", "-0.0", "0e5"]
+    got = _trec_bulk.parse_scores([t.encode() for t in texts])
+    _same_bits(got, texts)
+    assert np.signbit(got[3]) and np.signbit(got[4])
+
+
+@pytest.mark.parametrize("text", ["5.", ".5", "+.5e-3", "0000000000000000000000001.5", "1E5",
+                                  "123456789012345678901234567890", "1e-320", "4.9e-324"])
+def test_unusual_but_valid_numbers_are_converted_by_python_rules(text):
+    _same_bits(_trec_bulk.parse_scores([text.encode()]), [text])
+
+
+@pytest.mark.parametrize("text", ["high", "1e", ".", "e5", "1.2.3", "1e5.5", "nan", "inf", "-inf",
+                                  "1_0", "0x10", "--1", "1-2", "1e400", "1,5"])
+def test_a_score_that_is_not_a_finite_number_defers(text):
+    assert _trec_bulk.parse_scores([b"0.5", text.encode()]) is None
+
+
+def _write(path, lines: list[str], newline: bool = True) -> None:
+    path.write_bytes(("\n".join(lines) + ("\n" if newline else "")).encode("ascii"))
+
+
+def _random_id(rng: random.Random) -> str:
+    return "".join(rng.choice("abcdeE0123456789.-+_:/") for _ in range(rng.randint(1, 30)))
+
+
+@pytest.mark.parametrize("block", [64, 1000, 1 << 20])
+def test_run_columns_equal_the_split_fields(tmp_path, monkeypatch, block):
+    # Small blocks put line ends, words and numbers across block edges.
+    monkeypatch.setattr(_trec_bulk, "BLOCK", block)
+    rng = random.Random(block)
+    lines = []
+    for i in range(3_000):
+        score = rng.choice([repr(rng.random()), f"{rng.uniform(-50, 50):.3f}", str(rng.randint(-9, 9)),
+                            f"{rng.random():.2e}"])
+        lines.append(f"q{i // 37} Q0 {_random_id(rng)} {rng.randint(0, 10**6)} {score} {_random_id(rng)}")
+    path = tmp_path / "run.trec"
+    _write(path, lines, newline=block != 64)  # also a file whose last line has no newline
+    columns = _trec_bulk.read_columns(path, "run")
+    fields = [line.split(" ") for line in lines]
+    assert columns["q"].tolist() == [f[0].encode() for f in fields]
+    assert columns["d"].tolist() == [f[2].encode() for f in fields]
+    assert columns["i"].tolist() == [int(f[3]) for f in fields]
+    _same_bits(columns["s"], [f[4] for f in fields])
+
+
+def test_qrels_columns_equal_the_split_fields(tmp_path):
+    rng = random.Random(3)
+    lines = [f"topic-{rng.randint(1, 50)} 0 {_random_id(rng)} {rng.choice(['0', '1', '+2', '-1', '3'])}"
+             for _ in range(2_000)]
+    path = tmp_path / "qrels.trec"
+    _write(path, lines)
+    columns = _trec_bulk.read_columns(path, "qrels")
+    fields = [line.split(" ") for line in lines]
+    assert set(columns) == {"q", "d", "i"}
+    assert columns["q"].tolist() == [f[0].encode() for f in fields]
+    assert columns["d"].tolist() == [f[2].encode() for f in fields]
+    assert columns["i"].tolist() == [int(f[3]) for f in fields]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "q1 Q0 d1 1 0.5 t\tx\n",  # a tab
+        "q1 Q0 d1 1 0.5 t\r\n",  # CRLF
+        "q1 Q0  d1 1 0.5 t\n",  # two spaces
+        " q1 Q0 d1 1 0.5 t\n",  # a leading space
+        "q1 Q0 d1 1 0.5 t \n",  # a trailing space
+        "q1 Q0 d1 1 0.5 t\n\nq1 Q0 d2 2 0.4 t\n",  # a blank line
+        "q1 Q0 d1 1 0.5\n",  # five fields
+        "q1 Q0 d1 1 0.5 t x\n",  # seven fields
+        "q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 0.4\n",  # one short line after a good one
+        "q1 Q0 dé 1 0.5 t\n",  # not ASCII
+        "q1 Q0 d1 1.0 0.5 t\n",  # a rank that is not an integer
+        "q1 Q0 d1 99999999999999999999 0.5 t\n",  # a rank beyond 64 bits
+        "",  # empty
+    ],
+)
+def test_anything_but_a_plain_well_formed_file_defers(tmp_path, text):
+    path = tmp_path / "run.trec"
+    path.write_bytes(text.encode("utf-8"))
+    assert _trec_bulk.read_columns(path, "run") is None
+
+
+def test_ids_longer_than_a_word_keep_every_byte(tmp_path):
+    ids = ["x" * n + str(n) for n in range(1, 60)]
+    path = tmp_path / "run.trec"
+    _write(path, [f"q Q0 {d} {i} 0.5 t" for i, d in enumerate(ids)])
+    columns = _trec_bulk.read_columns(path, "run")
+    assert columns["d"].tolist() == [d.encode() for d in ids]
+    assert columns["d"].dtype.itemsize % 8 == 0
+
+
+def test_unknown_layout_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="layout must be 'run' or 'qrels'"):
+        _trec_bulk.read_columns(tmp_path / "x", "ranking")
