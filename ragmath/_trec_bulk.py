@@ -112,6 +112,8 @@ def _id_column(windows: np.ndarray, start: np.ndarray, length: np.ndarray) -> np
 
 def _first_in_field(hits: np.ndarray, line_end: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
     """Per line, the first position in ``hits`` (sorted) inside ``[start, end)``, else -1."""
+    if hits.size == start.size and bool(((hits >= start) & (hits < end)).all()):
+        return hits  # the usual block: one hit per line, each in its own field
     out = np.full(start.size, -1, dtype=np.int64)
     if hits.size:
         line = np.searchsorted(line_end, hits)
@@ -139,7 +141,11 @@ def _scores(buf: np.ndarray, windows: np.ndarray, start: np.ndarray, end: np.nda
     negative = first == 45
     int_start = start + (negative | (first == 43))
     e_pos = _first_in_field(exps, line_end, start, end) if exps.size else None
-    has_e = None if e_pos is None or not (e_pos >= 0).any() else e_pos >= 0
+    has_e = None if e_pos is None else e_pos >= 0
+    deferred = None
+    if has_e is not None and np.count_nonzero(has_e) * 64 <= has_e.size:
+        # A few exponents (a shortest repr below 1e-4, say): Python converts those rows.
+        deferred, has_e = has_e, None
     mantissa_end = end if has_e is None else np.where(has_e, e_pos, end)
     dot = _first_in_field(dots, line_end, int_start, mantissa_end)
     has_dot = dot >= 0
@@ -147,6 +153,8 @@ def _scores(buf: np.ndarray, windows: np.ndarray, start: np.ndarray, end: np.nda
     int_len = int_end - int_start
     frac_len = mantissa_end - int_end - has_dot
     simple = (int_len + frac_len >= 1) & (int_len <= _MAX_EXACT_DIGITS) & (frac_len <= _MAX_EXACT_DIGITS)
+    if deferred is not None:
+        simple &= ~deferred
     if has_e is not None:
         exp_sign = buf[np.where(has_e, e_pos + 1, 0)]
         exp_len = np.where(has_e, end - e_pos - 1 - ((exp_sign == 45) | (exp_sign == 43)), 0)
@@ -205,7 +213,8 @@ def _integers(buf: np.ndarray, windows: np.ndarray, start: np.ndarray, end: np.n
     return out
 
 
-def _block(data: bytes, n_fields: int, ids: tuple[int, ...], integer: int, score: int | None):
+def _block(data: bytes, n_fields: int, ids: tuple[int, int], integer: int, score: int | None,
+           keep_integers: bool = True):
     """Columns of one block of whole lines (``data`` ends with a newline); None to defer."""
     buf = np.zeros(_FRONT + len(data) + _BACK, dtype=np.uint8)
     body = buf[_FRONT:_FRONT + len(data)]
@@ -231,11 +240,21 @@ def _block(data: bytes, n_fields: int, ids: tuple[int, ...], integer: int, score
     ends = separators + _FRONT
     windows = _windows(buf)
     columns: dict[str, Any] = {}
-    for name, field in zip(("q", "d"), ids, strict=True):
-        columns[name] = _id_column(windows, starts[:, field], lengths[:, field])
-    columns["i"] = _integers(buf, windows, starts[:, integer], ends[:, integer])
-    if columns["i"] is None:
+    # A question's lines usually come together: keep one question ID per stretch of lines.
+    question = _id_column(windows, starts[:, ids[0]], lengths[:, ids[0]])
+    words = question.view(np.uint64).reshape(n, -1)
+    change = np.empty(n, dtype=bool)
+    change[0] = True
+    np.any(words[1:] != words[:-1], axis=1, out=change[1:])
+    heads = np.flatnonzero(change)
+    columns["q_heads"] = question[heads]
+    columns["q_lengths"] = np.diff(heads, append=n)
+    columns["d"] = _id_column(windows, starts[:, ids[1]], lengths[:, ids[1]])
+    values = _integers(buf, windows, starts[:, integer], ends[:, integer])
+    if values is None:
         return None
+    if keep_integers:
+        columns["i"] = values
     if score is not None:
         line_end = ends[:, -1]
         dots = np.flatnonzero(body == 46) + _FRONT
@@ -266,84 +285,93 @@ def _blocks(path: Any):
 
 
 class _Columns:
-    """Growing output columns, allocated once for the file's estimated line count."""
+    """Output columns, allocated once for the file's estimated line count (grown if it was low)."""
 
-    def __init__(self, names: tuple[str, ...], capacity: int) -> None:
+    def __init__(self, capacity: int, with_integers: bool, with_scores: bool) -> None:
         self.size = 0
         self.capacity = capacity
-        self.ids = {name: np.zeros((capacity, 1), dtype=np.uint64) for name in names if name in "qd"}
-        self.numbers = {name: np.empty(capacity, dtype=np.float64 if name == "s" else np.int64)
-                        for name in names if name not in "qd"}
+        self.ids = np.zeros((capacity, 1), dtype=np.uint64)
+        self.numbers = {}
+        if with_integers:
+            self.numbers["i"] = np.empty(capacity, dtype=np.int64)
+        if with_scores:
+            self.numbers["s"] = np.empty(capacity, dtype=np.float64)
+        self.heads: list[np.ndarray] = []
+        self.lengths: list[np.ndarray] = []
 
-    def _grow(self, needed: int) -> None:
-        self.capacity = max(needed, self.capacity + self.capacity // 2)
-        for store in (self.ids, self.numbers):
-            for name, old in store.items():
-                new = np.zeros((self.capacity, *old.shape[1:]), dtype=old.dtype)
-                new[: self.size] = old[: self.size]
-                store[name] = new
+    def _resize(self, capacity: int, words: int) -> None:
+        ids = np.zeros((capacity, words), dtype=np.uint64)
+        ids[: self.size, : self.ids.shape[1]] = self.ids[: self.size]
+        self.ids = ids
+        for name, old in self.numbers.items():
+            new = np.empty(capacity, dtype=old.dtype)
+            new[: self.size] = old[: self.size]
+            self.numbers[name] = new
+        self.capacity = capacity
 
     def add(self, columns: dict[str, np.ndarray]) -> None:
-        n = len(columns["q"])
-        if self.size + n > self.capacity:
-            self._grow(self.size + n)
+        n = len(columns["d"])
+        words = columns["d"].view(np.uint64).reshape(n, -1)
+        if self.size + n > self.capacity or words.shape[1] > self.ids.shape[1]:
+            capacity = self.capacity
+            if self.size + n > capacity:
+                capacity = max(self.size + n, capacity + capacity // 2)
+            self._resize(capacity, max(words.shape[1], self.ids.shape[1]))
         rows = slice(self.size, self.size + n)
-        for name, store in self.ids.items():
-            words = columns[name].view(np.uint64).reshape(n, -1)
-            if words.shape[1] > store.shape[1]:
-                wider = np.zeros((self.capacity, words.shape[1]), dtype=np.uint64)
-                wider[: self.size, : store.shape[1]] = store[: self.size]
-                self.ids[name] = store = wider
-            store[rows, : words.shape[1]] = words
+        self.ids[rows, : words.shape[1]] = words
         for name, store in self.numbers.items():
             store[rows] = columns[name]
+        self.heads.append(columns["q_heads"])
+        self.lengths.append(columns["q_lengths"])
         self.size += n
 
     def result(self) -> dict[str, np.ndarray]:
         """The filled rows (views: the few spare rows are not worth a copy of every column)."""
-        out = {name: store[: self.size].view(f"S{8 * store.shape[1]}").reshape(self.size)
-               for name, store in self.ids.items()}
+        out = {"d": self.ids[: self.size].view(f"S{8 * self.ids.shape[1]}").reshape(self.size),
+               "q_heads": np.concatenate(self.heads), "q_lengths": np.concatenate(self.lengths)}
         out.update((name, store[: self.size]) for name, store in self.numbers.items())
         return out
 
 
 def read_columns(path: str | os.PathLike, layout: str) -> dict[str, np.ndarray] | None:
-    """Columns of a plain TREC file: ``q``, ``d`` (bytes), ``i`` (rank or grade), ``s`` (score).
+    """Columns of a plain TREC file, or None to leave the file to the general reader.
 
     ``layout`` is ``"run"`` (``qid Q0 docid rank score tag``) or ``"qrels"`` (``qid 0 docid grade``).
-    Returns None when the file is not plain (see the module docstring) or holds anything
-    malformed; the general reader then reads it, or names the line that is wrong.
+    The result holds ``d`` (the docid of each line, bytes), ``s`` (run: the score of each line)
+    or ``i`` (qrels: the grade of each line), and the qids run-length encoded: ``q_heads[j]``
+    is the qid of ``q_lengths[j]`` consecutive lines. A run's rank field is checked to be an
+    integer and not kept (ragmath ranks by score). None when the file is not plain (see the
+    module docstring) or holds anything malformed.
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.trec"
-    >>> _ = p.write_text("q1 Q0 doc-7 1 0.25 bm25\\nq1 Q0 d2 2 -1e-3 bm25\\n")
+    >>> _ = p.write_text("q1 Q0 doc-7 1 0.25 bm25\\nq1 Q0 d2 2 -1e-3 bm25\\nq2 Q0 d2 1 3 bm25\\n")
     >>> c = read_columns(p, "run")
-    >>> c["q"].tolist(), c["d"].tolist(), c["i"].tolist(), c["s"].tolist()
-    ([b'q1', b'q1'], [b'doc-7', b'd2'], [1, 2], [0.25, -0.001])
+    >>> c["q_heads"].tolist(), c["q_lengths"].tolist(), c["d"].tolist(), c["s"].tolist()
+    ([b'q1', b'q2'], [2, 1], [b'doc-7', b'd2', b'd2'], [0.25, -0.001, 3.0])
     >>> _ = p.write_text("q1 Q0 d1 1 high bm25\\n")
     >>> read_columns(p, "run") is None
     True
     """
     if layout == "run":
-        n_fields, ids, integer, score = 6, (0, 2), 3, 4
+        n_fields, integer, score = 6, 3, 4
     elif layout == "qrels":
-        n_fields, ids, integer, score = 4, (0, 2), 3, None
+        n_fields, integer, score = 4, 3, None
     else:
         raise ValueError(f"layout must be 'run' or 'qrels', not {layout!r}")
     if not _EXTENDED:
         return None
-    names = ("q", "d", "i", "s") if score is not None else ("q", "d", "i")
     size = os.path.getsize(path)
     out = None
     for data in _blocks(path):
         if not data.isascii():
             return None
-        columns = _block(data, n_fields, ids, integer, score)
+        columns = _block(data, n_fields, (0, 2), integer, score, keep_integers=score is None)
         if columns is None:
             return None
         if out is None:  # lines in the file, estimated from the first block
-            n = len(columns["q"])
-            out = _Columns(names, int(size / len(data) * n * 1.02) + n + 1024)
+            n = len(columns["d"])
+            out = _Columns(int(size / len(data) * n * 1.02) + n + 1024, score is None, score is not None)
         out.add(columns)
     return None if out is None else out.result()
 

@@ -91,6 +91,11 @@ def _write(path, lines: list[str], newline: bool = True) -> None:
     path.write_bytes(("\n".join(lines) + ("\n" if newline else "")).encode("ascii"))
 
 
+def _questions(columns: dict) -> list[bytes]:
+    """One qid per line, from the run-length encoded columns."""
+    return np.repeat(columns["q_heads"], columns["q_lengths"]).tolist()
+
+
 def _random_id(rng: random.Random) -> str:
     return "".join(rng.choice("abcdeE0123456789.-+_:/") for _ in range(rng.randint(1, 30)))
 
@@ -104,14 +109,15 @@ def test_run_columns_equal_the_split_fields(tmp_path, monkeypatch, block):
     for i in range(3_000):
         score = rng.choice([repr(rng.random()), f"{rng.uniform(-50, 50):.3f}", str(rng.randint(-9, 9)),
                             f"{rng.random():.2e}"])
-        lines.append(f"q{i // 37} Q0 {_random_id(rng)} {rng.randint(0, 10**6)} {score} {_random_id(rng)}")
+        qid = f"q{i // 37}" if i % 500 else "x"
+        lines.append(f"{qid} Q0 {_random_id(rng)} {rng.randint(0, 10**6)} {score} {_random_id(rng)}")
     path = tmp_path / "run.trec"
     _write(path, lines, newline=block != 64)  # also a file whose last line has no newline
     columns = _trec_bulk.read_columns(path, "run")
     fields = [line.split(" ") for line in lines]
-    assert columns["q"].tolist() == [f[0].encode() for f in fields]
+    assert _questions(columns) == [f[0].encode() for f in fields]
     assert columns["d"].tolist() == [f[2].encode() for f in fields]
-    assert columns["i"].tolist() == [int(f[3]) for f in fields]
+    assert "i" not in columns  # ranks are checked, not kept
     _same_bits(columns["s"], [f[4] for f in fields])
 
 
@@ -123,8 +129,8 @@ def test_qrels_columns_equal_the_split_fields(tmp_path):
     _write(path, lines)
     columns = _trec_bulk.read_columns(path, "qrels")
     fields = [line.split(" ") for line in lines]
-    assert set(columns) == {"q", "d", "i"}
-    assert columns["q"].tolist() == [f[0].encode() for f in fields]
+    assert set(columns) == {"q_heads", "q_lengths", "d", "i"}
+    assert _questions(columns) == [f[0].encode() for f in fields]
     assert columns["d"].tolist() == [f[2].encode() for f in fields]
     assert columns["i"].tolist() == [int(f[3]) for f in fields]
 
