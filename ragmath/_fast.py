@@ -640,13 +640,21 @@ def _question_index(runs: Sequence[FlatRun]) -> dict[Hashable, int]:
     return q_index
 
 
+#: Largest number of rank combinations (a rank or none in each run) whose exact fused scores
+#: :func:`_combo_table` ranks once; int16 ranks then let a radix sort order each question.
+_COMBO_LIMIT = 32_000
+
+
 def _fuse_matrix(runs, q_index, p, q, window, consume=False):
     """RRF with one row per question, for runs of short byte IDs (<= 8 bytes) and bounded lists.
 
     An ID of at most 8 bytes, read as a big-endian number, is exact and sorts as its text does
     (UTF-8 keeps code point order), so sorting each question's row of IDs groups an item's
     occurrences together and leaves items in ID order; a stable sort by score then gives the
-    tie rule for free. None when the runs do not fit this shape (the general path runs instead).
+    tie rule for free. An item's score depends only on its ranks in the runs, so when the runs
+    are short the exact scores of all rank combinations are ranked once (:func:`_combo_table`)
+    and items are sorted by that rank. None when the runs do not fit this shape (the general
+    path runs instead).
     """
     if not runs or any(r.ids.dtype.kind != "S" or r.ids.dtype.itemsize > 8 for r in runs):
         return None
@@ -654,95 +662,287 @@ def _fuse_matrix(runs, q_index, p, q, window, consume=False):
     n_runs = len(runs)  # ``runs`` may be emptied below (consume)
     blocks, total = [], 0
     for run in runs:
-        keep = run.rank <= window if window is not None else np.ones(len(run.rank), dtype=bool)
-        width = int(run.rank[keep].max()) if keep.any() else 0
-        blocks.append((keep, width))
-        total += int(keep.sum())
-    columns = sum(w for _, w in blocks)
+        keep = None
+        if window is not None and len(run.rank) and int(run.rank.max()) > window:
+            keep = run.rank <= window
+        rank = run.rank if keep is None else run.rank[keep]
+        blocks.append((keep, int(rank.max()) if len(rank) else 0))
+        total += len(rank)
+    widths = [w for _, w in blocks]
+    columns = sum(widths)
     if n_q == 0 or columns == 0 or n_q * columns > 3 * total + 4096:
         return None
     keys = np.full((n_q, columns), _PAD, dtype=np.uint64)
+    cells = keys.reshape(-1)
+    n_valid = np.zeros(n_q, dtype=np.int64)
     offset = 0
     for run, (keep, width) in zip(runs, blocks, strict=True):
         mapping = np.fromiter((q_index[x] for x in run.questions), dtype=np.int64,
                               count=len(run.questions))
-        ids = run.ids[keep].astype("S8")
-        keys[mapping[run.qcode[keep]], offset + run.rank[keep] - 1] = ids.view(">u8").astype(np.uint64)
+        qcode, rank, ids = run.qcode, run.rank, run.ids
+        if keep is not None:
+            qcode, rank, ids = qcode[keep], rank[keep], ids[keep]
+        row = mapping[qcode]
+        n_valid += np.bincount(row, minlength=n_q)
+        row *= columns
+        row += rank
+        row += offset - 1
+        cells[row] = np.ascontiguousarray(ids.astype("S8", copy=False)).view(">u8")
         offset += width
-    del run, ids, mapping
+    del run, qcode, rank, ids, row, mapping
     if consume and isinstance(runs, list):
         runs.clear()  # the caller handed the runs over: free them before the big sorts
-    order = np.argsort(keys, axis=1, kind="stable").astype(np.int32)
-    sorted_keys = np.take_along_axis(keys, order, axis=1)
-    del keys
+    column = np.argsort(keys, axis=1)  # which column each sorted cell came from (any order of ties)
+    keys.sort(axis=1)
     # Pads sort last, so each row's valid cells are a prefix; an item starts where the key changes.
-    n_valid = np.count_nonzero(sorted_keys != _PAD, axis=1)
-    if bool(np.all(n_valid == columns)):
-        row = None
-        flat_keys = sorted_keys.ravel()
-        column = order.ravel()
+    full = bool(np.all(n_valid == columns))
+    if full:
+        flat_keys = keys.reshape(-1)
+        column = column.reshape(-1)
     else:
         row, position = _segments(n_valid)
-        cells = row * columns + position
-        flat_keys = sorted_keys.ravel()[cells]
-        column = order.ravel()[cells]
-        del cells, position
-    del sorted_keys, order
+        cell = row * columns + position
+        del position
+        flat_keys = keys.reshape(-1)[cell]
+        column = column.reshape(-1)[cell]
+        del cell
+    del keys
     starts = np.empty(len(flat_keys), dtype=bool)
-    if len(starts):
-        starts[0] = True
-        np.not_equal(flat_keys[1:], flat_keys[:-1], out=starts[1:])
-        if row is None:
-            starts[::columns] = True
-        else:
-            starts[1:] |= row[1:] != row[:-1]
-    first = np.flatnonzero(starts)
-    n_items = len(first)
-    if n_runs == 2:
-        which = (column >= blocks[0][1]).astype(np.int8)
-        rank = column + 1
-        rank -= which * np.int32(blocks[0][1])
-        item = None
+    starts[0] = True
+    np.not_equal(flat_keys[1:], flat_keys[:-1], out=starts[1:])
+    if full:
+        starts[::columns] = True
     else:
-        bounds = np.cumsum([w for _, w in blocks])
-        which = np.searchsorted(bounds, column, side="right")
-        rank = column - np.concatenate(([0], bounds[:-1]))[which] + 1
-        item = np.cumsum(starts) - 1
-    del column, starts
-    numerator, denominator = _exact_rrf(item, which, rank, n_items, n_runs, p, q, first)
-    del which, rank, item
-    score = _true_divide(numerator, denominator)
-    item_q = (first // columns if row is None else row[first]).astype(np.int64)
+        starts[1:] |= row[1:] != row[:-1]
+        del row
+    first = np.flatnonzero(starts)
+    del starts
+    n_items = len(first)
     item_key = flat_keys[first]
-    del flat_keys, row, first
-    # Items come by question, then ID ascending; a stable sort of each question's scores keeps
-    # that order among equal scores, which is the tie rule.
-    per_question = np.bincount(item_q, minlength=n_q)
-    slot_row, slot_pos = _segments(per_question)
-    width = int(per_question.max()) if len(per_question) else 0
-    grid = np.full((n_q, max(width, 1)), np.inf)
-    grid[slot_row, slot_pos] = -score
-    within = np.argsort(grid, axis=1, kind="stable")
-    del grid
-    starts_of_row = np.concatenate(([0], np.cumsum(per_question)[:-1]))
-    final = (within[slot_row, slot_pos] + starts_of_row[slot_row]).astype(np.int64)
-    del within
-    item_bytes = item_key.astype(">u8").view("S8")
-    final = _exact_tie_fix(final, item_q, score, numerator, denominator, item_bytes)
-    q_sorted = item_q[final]
-    id_codes, id_keys = pd.factorize(item_key[final])  # 8-byte keys are the IDs themselves
-    labels = _decode(np.asarray(id_keys, dtype=np.uint64).astype(">u8").view("S8"))
+    del flat_keys
+    # Items come by question, then ID ascending.
+    item_start = np.searchsorted(first, np.cumsum(n_valid) - n_valid)
+    per_question = np.diff(np.append(item_start, n_items))
+    sizes = [w + 1 for w in widths]
+    # The table costs about a microsecond per combination: worth it when items outnumber them.
+    if math.prod(sizes) <= min(_COMBO_LIMIT, 4 * n_items + 4096):
+        strides = [math.prod(sizes[j + 1:]) for j in range(n_runs)]
+        column_code = np.concatenate([np.arange(1, w + 1, dtype=np.int64) * s
+                                      for w, s in zip(widths, strides, strict=True)])
+        # An item's combination is the sum of its cells' codes (one rank digit per run).
+        running = np.cumsum(column_code[column])
+        del column
+        combo = np.diff(running[np.append(first[1:], len(running)) - 1], prepend=0)
+        del running, first
+        rank_of_combo, score_of_rank = _combo_table(widths, p, q)
+        item_rank = rank_of_combo[combo]
+        del combo
+        final = _order_within_rows(item_rank, per_question, item_start)
+        score = score_of_rank[item_rank[final]]
+        del item_rank
+    else:
+        if n_runs == 2:
+            which = (column >= widths[0]).astype(np.int8)
+            rank = column + 1
+            rank -= which * widths[0]
+            item = None
+        else:
+            bounds = np.cumsum(widths)
+            which = np.searchsorted(bounds, column, side="right")
+            rank = column - np.concatenate(([0], bounds[:-1]))[which] + 1
+            item = np.repeat(np.arange(n_items), np.diff(np.append(first, len(column))))
+        del column
+        numerator, denominator = _exact_rrf(item, which, rank, n_items, n_runs, p, q, first)
+        del which, rank, item, first
+        item_score = _true_divide(numerator, denominator)
+        final = _order_within_rows(-item_score, per_question, item_start)
+        item_q = np.repeat(np.arange(n_q, dtype=np.int64), per_question)
+        final = _exact_tie_fix(final, item_q, item_score, numerator, denominator,
+                               item_key.astype(">u8").view("S8"))
+        del item_q, numerator, denominator
+        score = item_score[final]
+        del item_score
+    ordered_keys = item_key[final]
+    del item_key, final
+    id_codes, id_keys = _factorize_keys(ordered_keys)  # 8-byte keys are the IDs themselves
+    del ordered_keys
     keys_list = list(q_index)
+    width = int(per_question.max()) if n_q else 0
+    rank_column = np.broadcast_to(np.arange(1, width + 1, dtype=np.int64), (n_q, width))
     frame = pd.DataFrame(
         {
-            "question": _categorical(q_sorted, keys_list),
-            "id": _categorical(id_codes.astype(np.int64), labels, all_str=True),
-            "rank": _rank_from_sorted(q_sorted),
-            "score": score[final],
-        }
+            "question": _categorical(np.repeat(np.arange(n_q, dtype=np.int32), per_question),
+                                     keys_list),
+            "id": _unique_categorical(id_codes, _labels_of_keys(id_keys)),
+            "rank": rank_column[np.arange(width) < per_question[:, None]],
+            "score": score,
+        },
+        copy=False,  # fresh arrays: no need to copy them into consolidated blocks
     )
     frame.attrs["questions"] = keys_list
     return frame
+
+
+def _order_within_rows(values: np.ndarray, per_row: np.ndarray, row_start: np.ndarray) -> np.ndarray:
+    """Permutation sorting consecutive rows of ``per_row`` values each by value, stably.
+
+    >>> _order_within_rows(np.array([3, 1, 1, 5, 2]), np.array([3, 0, 2]), np.array([0, 3, 3])).tolist()
+    [1, 2, 0, 4, 3]
+    """
+    n_rows = len(per_row)
+    width = int(per_row.max()) if n_rows else 0
+    if width == 0:
+        return np.zeros(0, dtype=np.int64)
+    if bool(np.all(per_row == width)):
+        mask = None
+        grid = values.reshape(n_rows, width)
+    else:
+        mask = np.arange(width) < per_row[:, None]
+        pad = np.iinfo(values.dtype).max if values.dtype.kind in "iu" else np.inf
+        grid = np.full((n_rows, width), pad, dtype=values.dtype)
+        grid[mask] = values  # pads sort after every value: each row's values stay a prefix
+    within = np.argsort(grid, axis=1, kind="stable")  # a radix sort for 16-bit integers
+    del grid
+    within += row_start[:, None]
+    return within.reshape(-1) if mask is None else within[mask]
+
+
+def _combo_table(widths: Sequence[int], p: int, q: int) -> tuple[np.ndarray, np.ndarray]:
+    """Exact RRF scores of every rank combination, ranked: (dense rank per combination, float per rank).
+
+    Combination ``m`` has, for run ``j``, the digit ``m // stride_j % (widths[j] + 1)``: the item's
+    rank in that run, 0 when the run lacks it (strides as in mixed radix, last run fastest).
+    Rank 0 is the highest exact score; exactly equal scores share a rank, and two different
+    scores never do (even when they round to the same float).
+
+    >>> ranks, scores = _combo_table([2, 2], 1, 1)  # k = 1: ranks 1, 2 score 1/2, 1/3
+    >>> ranks.reshape(3, 3).tolist()
+    [[5, 3, 4], [3, 0, 1], [4, 1, 2]]
+    >>> scores.tolist() == [1.0, 5 / 6, 2 / 3, 1 / 2, 1 / 3, 0.0]  # correctly rounded fractions
+    True
+    """
+    from fractions import Fraction
+
+    sizes = [w + 1 for w in widths]
+    combos = np.arange(math.prod(sizes), dtype=np.int64)
+    numerator = np.zeros(len(combos), dtype=object)  # Python ints: exact at any k
+    denominator = np.ones(len(combos), dtype=object)
+    stride = len(combos)
+    for size in sizes:
+        stride //= size
+        digit = combos // stride % size
+        a = digit.astype(object) * q + p
+        present = digit > 0
+        numerator = np.where(present, numerator * a + q * denominator, numerator)
+        denominator = np.where(present, denominator * a, denominator)
+    score = _true_divide(numerator, denominator)
+    order = np.argsort(-score, kind="stable")
+    s_sorted = score[order]
+    new = np.ones(len(order), dtype=bool)
+    new[1:] = s_sorted[1:] != s_sorted[:-1]  # equal fractions give equal floats
+    # Equal floats can still hide different fractions: order those groups exactly.
+    group_starts = np.flatnonzero(new)
+    group_ends = np.append(group_starts[1:], len(order))
+    for start, end in zip(group_starts.tolist(), group_ends.tolist(), strict=True):
+        if end - start > 1:
+            exact = sorted(((Fraction(int(numerator[m]), int(denominator[m])), m)
+                            for m in order[start:end].tolist()), reverse=True)
+            order[start:end] = [m for _, m in exact]
+            new[start + 1:end] = [a[0] != b[0] for a, b in zip(exact[1:], exact[:-1], strict=True)]
+    rank_of_combo = np.empty(len(order), dtype=np.int16 if len(order) <= 2**15 - 1 else np.int64)
+    rank_of_combo[order] = np.cumsum(new) - 1
+    return rank_of_combo, s_sorted[new]
+
+
+#: Fewest keys for which :func:`_factorize_keys` splits the work into parts.
+_PARTITION_MIN = 1 << 20
+
+
+def _factorize_keys(keys: np.ndarray, min_size: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``pd.factorize`` of uint64 keys (codes by first appearance, uniques in that order), faster.
+
+    One big hash table misses the cache at every lookup; here the keys are first split into 256
+    parts by a hash (a radix sort, stable, so each part keeps the keys' order) and each part is
+    factorized with a small table. Codes are int32 when they fit.
+
+    >>> codes, uniques = _factorize_keys(np.array([7, 3, 7, 9, 3], dtype=np.uint64), min_size=0)
+    >>> codes.tolist(), uniques.tolist()
+    ([0, 1, 0, 2, 1], [7, 3, 9])
+    """
+    n = len(keys)
+    if n < max(_PARTITION_MIN if min_size is None else min_size, 1):
+        codes, uniques = pd.factorize(keys)
+        return codes, np.asarray(uniques, dtype=np.uint64)
+    part = keys * _MIX
+    part >>= np.uint64(56)
+    part = part.astype(np.uint8)
+    perm = np.argsort(part, kind="stable")
+    counts = np.bincount(part, minlength=256).tolist()
+    del part
+    grouped = keys[perm]
+    code_type = np.int32 if n < 2**31 else np.int64
+    local = np.empty(n, dtype=code_type)  # codes numbered across parts, part by part
+    new = np.empty(n, dtype=bool)  # a key's first appearance (within its part, so overall)
+    start = n_uniques = 0
+    for count in counts:
+        end = start + count
+        if count:
+            codes, uniques = pd.factorize(grouped[start:end])
+            new[start] = True
+            np.greater(codes[1:], np.maximum.accumulate(codes)[:-1], out=new[start + 1:end])
+            codes += n_uniques
+            local[start:end] = codes
+            n_uniques += len(uniques)
+        start = end
+    del grouped
+    first_position = perm[new]  # in part order, so in code order of ``local``
+    del new
+    is_first = np.zeros(n, dtype=bool)
+    is_first[first_position] = True
+    number = np.cumsum(is_first.view(np.int8), dtype=code_type)  # int8 view: a faster cumsum
+    number -= 1
+    renumber = number[first_position]
+    del number, first_position
+    out = np.empty(n, dtype=code_type)
+    out[perm] = renumber[local]
+    return out, keys[is_first]
+
+
+def _unique_categorical(codes: np.ndarray, labels: list[str]) -> pd.Categorical:
+    """Categorical of ``labels[codes]`` for labels known to be unique str: pandas' check is skipped."""
+    categories = pd.Index(labels, dtype=object)
+    dtype = None
+    fast = getattr(pd.CategoricalDtype, "_from_fastpath", None)  # private: guarded, with fallback
+    if fast is not None:
+        try:
+            dtype = fast(categories, False)
+        except Exception:  # noqa: BLE001 - another pandas version: take the public, checked way
+            dtype = None
+    if not isinstance(dtype, pd.CategoricalDtype) or len(dtype.categories) != len(labels):
+        dtype = pd.CategoricalDtype(categories, ordered=False)
+    return pd.Categorical.from_codes(codes, dtype=dtype, validate=False)
+
+
+def _labels_of_keys(keys: np.ndarray) -> list[str]:
+    """The IDs behind 8-byte big-endian keys, as :func:`_decode` gives them, decoded in one piece.
+
+    >>> _labels_of_keys(np.array([b"ab", b"\\xc3\\xa9t\\xc3\\xa9", b"12345678"], dtype="S8").view(">u8"))
+    ['ab', 'été', '12345678']
+    """
+    raw = np.zeros((len(keys), 9), dtype=np.uint8)  # each ID, then a NUL
+    raw[:, :8] = np.ascontiguousarray(keys.astype(">u8")).view(np.uint8).reshape(len(keys), 8)
+    keep = raw != 0
+    # Each ID a non-empty run of non-NUL bytes, then NUL padding: NUL-separated text splits back.
+    if len(raw) and keep[:, 0].all() and not (keep[:, 1:] & ~keep[:, :-1]).any():
+        keep[:, 8] = True
+        try:
+            labels = raw[keep].tobytes().decode("utf-8").split("\x00")
+        except UnicodeDecodeError:
+            labels = []
+        if len(labels) == len(raw) + 1:
+            labels.pop()  # after the last NUL
+            return labels
+    return _decode(np.ascontiguousarray(raw[:, :8]).view("S8").reshape(-1))
 
 
 def _exact_rrf(pair_codes, which, rank, n_pairs, n_lists, p, q, first=None):

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import math
 import random
+from fractions import Fraction
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -232,3 +234,111 @@ def test_fast_fusion_of_files_with_long_ids_equals_rrf(tmp_path):
     for k, window in ((60, None), (1, 5), (0.5, None)):
         _same_fused(fuse_runs(paths, k=k, window=window, engine="fast"),
                     fuse_runs(runs, k=k, window=window, engine="reference"))
+
+
+# ---------------------------------------------------------------- fusion of short byte IDs
+# TREC files with IDs of at most 8 bytes take the one-row-per-question path (_fuse_matrix).
+
+
+def _as_trec_files(tmp_path, runs):
+    """Write runs as TREC files (a ranked list scored by descending numbers); the scored runs."""
+    paths, scored_runs = [], []
+    for j, run in enumerate(runs):
+        scored = {q: r if isinstance(r, dict) else {d: float(len(r) - i) for i, d in enumerate(r)}
+                  for q, r in run.items() if r}
+        scored_runs.append(scored)
+        paths.append(tmp_path / f"run{j}.trec")
+        write_trec_run(scored, paths[-1])
+    return paths, scored_runs
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_fast_fusion_without_the_combination_table_equals_rrf(tmp_path, monkeypatch, seed):
+    # Too many rank combinations: each item's fraction is summed on its own, near ties re-sorted.
+    monkeypatch.setattr(_fast, "_COMBO_LIMIT", 0)
+    runs, k, window = _random_runs(500 + seed)
+    paths, scored = _as_trec_files(tmp_path, runs)
+    _same_fused(fuse_runs(paths, k=k, window=window, engine="fast"),
+                fuse_runs(scored, k=k, window=window, engine="reference"))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_fast_fusion_with_partitioned_id_codes_gives_the_same_frame(tmp_path, monkeypatch, seed):
+    runs, k, window = _random_runs(700 + seed)
+    paths, scored = _as_trec_files(tmp_path, runs)
+    whole = fuse_runs(paths, k=k, window=window, engine="fast", as_frame=True)
+    monkeypatch.setattr(_fast, "_PARTITION_MIN", 0)
+    parts = fuse_runs(paths, k=k, window=window, engine="fast", as_frame=True)
+    pd.testing.assert_frame_equal(parts, whole)
+    if isinstance(whole["id"].dtype, pd.CategoricalDtype):  # else the reference ran (no file to read)
+        assert parts["id"].cat.categories.tolist() == whole["id"].cat.categories.tolist()
+    _same_fused(fuse_runs(paths, k=k, window=window, engine="fast"),
+                fuse_runs(scored, k=k, window=window, engine="reference"))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_fast_fusion_of_equal_length_runs_equals_rrf(tmp_path, seed):
+    # Every question has the same items in both runs: every row of the matrix is full.
+    rng = random.Random(seed)
+    docs = [f"d{i}" for i in range(12)]
+    runs = [{f"q{q}": rng.sample(docs, 6) for q in range(5)} for _ in range(2)]
+    for q in runs[0]:
+        runs[1][q] = rng.sample(runs[0][q], 6)
+    paths, scored = _as_trec_files(tmp_path, runs)
+    for k in (60, 1, 0.5):
+        _same_fused(fuse_runs(paths, k=k, engine="fast"), fuse_runs(scored, k=k, engine="reference"))
+
+
+@pytest.mark.parametrize("combo_limit", [_fast._COMBO_LIMIT, 0])
+def test_fusion_orders_different_fractions_that_round_to_one_float(tmp_path, monkeypatch, combo_limit):
+    # k = 1e15: z (ranks 1 and 4) scores exactly more than y (ranks 2 and 3), by far less than
+    # a float step, so the floats are equal; the exact score, not the ID, puts z first.
+    monkeypatch.setattr(_fast, "_COMBO_LIMIT", combo_limit)
+    k = 1e15
+    z = 1 / (Fraction(k) + 1) + 1 / (Fraction(k) + 4)
+    y = 1 / (Fraction(k) + 2) + 1 / (Fraction(k) + 3)
+    assert z > y and float(z) == float(y)
+    paths, scored = _as_trec_files(tmp_path, [{"q": ["z", "y", "a1", "a2"]}, {"q": ["b1", "b2", "y", "z"]}])
+    fast = fuse_runs(paths, k=k, engine="fast")
+    _same_fused(fast, fuse_runs(scored, k=k, engine="reference"))
+    assert list(fast["q"])[:2] == ["z", "y"]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_factorize_keys_equals_pandas_factorize(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 5000))
+    keys = rng.integers(0, int(rng.integers(1, 3000)), size=n).astype(np.uint64) * np.uint64(0x100000001)
+    codes, uniques = _fast._factorize_keys(keys, min_size=0)
+    expected_codes, expected_uniques = pd.factorize(keys)
+    assert codes.tolist() == expected_codes.tolist()
+    assert uniques.tolist() == list(expected_uniques)
+
+
+def test_labels_of_keys_decode_as_decode_does():
+    rng = random.Random(5)
+    alphabet = ["a", "Z", "0", "-", "é", "中", "\x7f"]
+    ids = set()
+    while len(ids) < 300:
+        label = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 4)))
+        if len(label.encode()) <= 8:
+            ids.add(label)
+    raw = np.array([label.encode() for label in sorted(ids)], dtype="S8")
+    keys = raw.view(">u8").astype(np.uint64)
+    assert _fast._labels_of_keys(keys) == _fast._decode(raw) == sorted(ids)
+    odd = np.array([b"a\x00b", b"c"], dtype="S8")  # a NUL inside an ID: the one-by-one decoding
+    assert _fast._labels_of_keys(odd.view(">u8").astype(np.uint64)) == ["a\x00b", "c"]
+    assert _fast._labels_of_keys(np.zeros(0, dtype=np.uint64)) == []
+    with pytest.raises(UnicodeDecodeError):
+        _fast._labels_of_keys(np.array([b"\xff"], dtype="S8").view(">u8").astype(np.uint64))
+
+
+def test_unique_categorical_equals_the_checked_construction():
+    labels = ["b", "a", "c"]
+    codes = np.array([2, 0, 0, 1], dtype=np.int64)
+    fast = _fast._unique_categorical(codes, labels)
+    checked = pd.Categorical.from_codes(codes, categories=pd.Index(labels, dtype=object))
+    assert fast.dtype == checked.dtype
+    assert fast.categories.tolist() == labels and fast.categories.dtype == object
+    assert fast.codes.dtype == checked.codes.dtype and fast.codes.tolist() == checked.codes.tolist()
+    assert not fast.ordered
