@@ -685,7 +685,7 @@ def _fuse_matrix(runs, q_index, p, q, window, consume=False):
         row = mapping[qcode]
         n_valid += np.bincount(row, minlength=n_q)
         row *= columns
-        row += rank
+        row += rank.astype(np.int64, copy=False)
         row += offset - 1
         cells[row] = np.ascontiguousarray(ids.astype("S8", copy=False)).view(">u8")
         offset += width
@@ -730,8 +730,9 @@ def _fuse_matrix(runs, q_index, p, q, window, consume=False):
         column_code = np.concatenate([np.arange(1, w + 1, dtype=np.int64) * s
                                       for w, s in zip(widths, strides, strict=True)])
         # An item's combination is the sum of its cells' codes (one rank digit per run).
-        running = np.cumsum(column_code[column])
+        running = column_code[column]
         del column
+        np.cumsum(running, out=running)
         combo = np.diff(running[np.append(first[1:], len(running)) - 1], prepend=0)
         del running, first
         rank_of_combo, score_of_rank = _combo_table(widths, p, q)
