@@ -14,9 +14,11 @@ they agree to the last bit in practice and always to about 1e-15 relative. Means
 
 How it is fast:
 
-- a TREC file is parsed by numpy's C text reader into fixed-width byte columns (no Python object
-  per line) after a chunked scan that makes sure numpy splits lines exactly as the line-by-line
-  reader does; IDs stay UTF-8 bytes (bytewise order = str order);
+- a plain TREC file (single spaces, ``\n`` line ends, ASCII: what programs write) is split and
+  converted block by block with numpy by :mod:`ragmath._trec_bulk`; any other file is parsed by
+  numpy's C text reader into fixed-width byte columns after a chunked scan that makes sure numpy
+  splits lines exactly as the line-by-line reader does. No Python object per line either way;
+  IDs stay UTF-8 bytes (bytewise order = str order);
 - rankings are arrays grouped by question; only each question's top K is joined with the labels;
 - fusion of runs with IDs of at most 8 bytes puts each question in one row of a matrix of IDs
   read as big-endian integers, so one row-wise sort groups an item's appearances and leaves items
@@ -38,6 +40,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from ragmath import _trec_bulk
 
 __all__ = [
     "FlatRun",
@@ -232,6 +236,16 @@ def _has_duplicates(qcode: np.ndarray, ids: np.ndarray) -> bool:
     """Whether any (question, ID) pair repeats. Rows need not be grouped."""
     if len(ids) == 0:
         return False
+    if ids.dtype.kind == "S" and ids.dtype.itemsize == 8:
+        # The usual run file: every question holds the same number of lines, together. Eight-byte
+        # IDs are their own exact keys, so sorting each question's row of IDs finds any repeat.
+        starts = np.flatnonzero(np.concatenate(([True], qcode[1:] != qcode[:-1])))
+        width = len(ids) // len(starts)
+        if (width * len(starts) == len(ids) and np.array_equal(qcode[starts], np.arange(len(starts)))
+                and bool(np.all(np.diff(starts) == width))):
+            matrix = ids.view(np.uint64).reshape(len(starts), width).copy()
+            matrix.sort(axis=1)
+            return bool((matrix[:, 1:] == matrix[:, :-1]).any())
     if ids.dtype.kind == "S":
         key, _ = _word_keys(ids)
         key = key ^ (qcode.astype(np.uint64) * _MIX)
@@ -1195,6 +1209,9 @@ def read_trec_run_flat(path: Any) -> FlatRun | None:
     >>> read_trec_run_flat(p) is None  # the line-by-line reader will name line 1, field 5
     True
     """
+    columns = _trec_bulk.read_columns(path, "run")
+    if columns is not None:
+        return _run_from_columns(columns)
     scan = _scan(path, 6)
     if scan is None:
         return None
@@ -1214,6 +1231,24 @@ def read_trec_run_flat(path: Any) -> FlatRun | None:
     qcode, first = _factorize_ids(qbytes)
     questions = _decode(qbytes[first])
     del qbytes
+    order = _order_or_none(qcode, -score, ids) if len(score) else None
+    if order is not None:
+        qcode, ids, score = qcode[order], ids[order], score[order]
+    if _has_duplicates(qcode, ids):
+        return None
+    return FlatRun(questions, qcode, ids, _rank_from_sorted(qcode), score)
+
+
+def _questions_from_heads(heads: np.ndarray, lengths: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """Question keys and per-line codes from run-length encoded qids (see ragmath._trec_bulk)."""
+    head_codes, head_first = _factorize_ids(heads)
+    return _decode(heads[head_first]), np.repeat(head_codes, lengths)
+
+
+def _run_from_columns(columns: dict[str, np.ndarray]) -> FlatRun | None:
+    """A :class:`FlatRun` from :func:`ragmath._trec_bulk.read_columns`; None on a duplicate pair."""
+    questions, qcode = _questions_from_heads(columns["q_heads"], columns["q_lengths"])
+    ids, score = columns["d"], columns["s"]
     order = _order_or_none(qcode, -score, ids) if len(score) else None
     if order is not None:
         qcode, ids, score = qcode[order], ids[order], score[order]
@@ -1261,6 +1296,15 @@ def flat_qrels_frame(qrels: FlatQrels) -> pd.DataFrame:
 
 def read_trec_qrels_flat(path: Any) -> FlatQrels | None:
     """Read a TREC qrels file in bulk into a :class:`FlatQrels`; None if any line needs the reference."""
+    columns = _trec_bulk.read_columns(path, "qrels")
+    if columns is not None:
+        grade = columns["i"]
+        if (grade < 0).any():
+            return None
+        questions, qcode = _questions_from_heads(columns["q_heads"], columns["q_lengths"])
+        if _has_duplicates(qcode, columns["d"]):
+            return None
+        return FlatQrels(questions, qcode, columns["d"], grade.astype(np.float64))
     scan = _scan(path, 4)
     if scan is None:
         return None
