@@ -499,8 +499,8 @@ def _drive(args, folder: str) -> int:
     targets = [
         ("(a) ragmath time <= 0.5 x pytrec_eval", ev["ratio_vs_pytrec_eval"]["time"], 0.5),
         ("(b) ragmath time <= 0.25 x ranx", fu["ratio_vs_ranx"]["time"], 0.25),
-        ("(b) ragmath fusion step alone <= 0.25 x ranx.fuse", fu["ratio_vs_ranx"]["compute_time"],
-         0.25),
+        ("(b, extra: not an issue target) fusion step alone <= 0.25 x ranx.fuse",
+         fu["ratio_vs_ranx"]["compute_time"], 0.25),
         ("(b) ragmath memory <= 0.25 x ranx", fu["ratio_vs_ranx"]["memory"], 0.25),
     ]
     print("targets:")
