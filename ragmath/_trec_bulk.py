@@ -385,3 +385,60 @@ def parse_scores(texts: list[bytes]) -> np.ndarray | None:
     data = b"".join(b"q Q0 d 1 " + text + b" t\n" for text in texts)
     columns = _block(data, 6, (0, 2), 3, 4) if _EXTENDED and data else None
     return None if columns is None else columns["s"]
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _text_table(texts: list[bytes]) -> np.ndarray:
+    """Byte strings as a NUL-padded 'S' array (at least 1 byte wide)."""
+    return np.array(texts, dtype=f"S{max(1, max(map(len, texts), default=1))}")
+
+
+def _as_bytes(table: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """``table[codes]`` as a (rows, width) uint8 matrix."""
+    picked = table[codes]
+    return picked.view(np.uint8).reshape(len(codes), table.dtype.itemsize)
+
+
+def format_run_lines(question_codes: np.ndarray, questions: list[str], id_codes: np.ndarray,
+                     ids: list[str], rank: np.ndarray, score: np.ndarray, tag: str,
+                     rows_per_block: int = 1 << 17):
+    """Yield the TREC lines ``qid Q0 docid rank score tag`` of a run as UTF-8 bytes, block by block.
+
+    Row ``i`` is ``questions[question_codes[i]]``, ``ids[id_codes[i]]``, ``rank[i]`` and
+    ``repr(score[i])``: the same text as formatting each line in Python, which converts each
+    distinct value only once. Each row is assembled from fixed-width fields in one byte matrix
+    whose NUL padding is then dropped, so labels must not contain NUL (the caller checks).
+
+    >>> b"".join(format_run_lines(np.array([0, 0]), ["q1"], np.array([1, 0]), ["a", "doc-2"],
+    ...                           np.array([1, 2]), np.array([0.5, 1e-7]), "rrf")).decode()
+    'q1 Q0 doc-2 1 0.5 rrf\\nq1 Q0 a 2 1e-07 rrf\\n'
+    """
+    import pandas as pd
+
+    question_table = _text_table([q.encode("utf-8") for q in questions])
+    id_table = _text_table([d.encode("utf-8") for d in ids])
+    # Factorize the bit patterns, not the values: 0.0 and -0.0 print differently.
+    score_codes, score_bits = pd.factorize(np.ascontiguousarray(score, dtype=np.float64).view(np.uint64))
+    score_table = _text_table([repr(v).encode() for v in
+                               np.asarray(score_bits, dtype=np.uint64).view(np.float64).tolist()])
+    rank_codes, rank_values = pd.factorize(np.asarray(rank, dtype=np.int64))
+    rank_table = _text_table([str(r).encode() for r in np.asarray(rank_values).tolist()])
+    tail = f" {tag}\n".encode()
+    parts = [(question_table, question_codes), (b" Q0 ", None), (id_table, id_codes), (b" ", None),
+             (rank_table, rank_codes), (b" ", None), (score_table, score_codes), (tail, None)]
+    width = sum(len(p) if c is None else p.dtype.itemsize for p, c in parts)
+    for lo in range(0, len(score), rows_per_block):
+        hi = min(lo + rows_per_block, len(score))
+        matrix = np.empty((hi - lo, width), dtype=np.uint8)
+        column = 0
+        for part, codes in parts:
+            if codes is None:
+                matrix[:, column:column + len(part)] = np.frombuffer(part, dtype=np.uint8)
+                column += len(part)
+            else:
+                matrix[:, column:column + part.dtype.itemsize] = _as_bytes(part, codes[lo:hi])
+                column += part.dtype.itemsize
+        flat = matrix.reshape(-1)
+        yield flat[flat != 0].tobytes()

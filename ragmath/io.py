@@ -884,13 +884,35 @@ def write_run_frame(
     if len(score) and not np.isfinite(score).all():
         bad = int(np.flatnonzero(~np.isfinite(score))[0])
         raise ValueError(f"frame row {bad + 1}: score {score[bad]!r} is not finite")
-    columns = {}
+    coded = {}
     for name in ("question", "id"):
         col = frame[name]
-        labels = col.cat.categories if isinstance(col.dtype, pd.CategoricalDtype) else col.unique()
-        for label in labels:
-            _check_id(label, _Where("frame"), f"column {name!r}")
-        columns[name] = col.astype(object).tolist()
+        if len(col) and col.isna().any():
+            bad = int(np.flatnonzero(col.isna().to_numpy())[0])
+            raise ValueError(f"frame row {bad + 1}: column {name!r} is empty (NaN); every row needs an ID")
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            codes, labels = col.cat.codes.to_numpy(), list(col.cat.categories)
+        else:
+            codes, uniques = pd.factorize(col, use_na_sentinel=False)
+            labels = list(uniques)
+        if not (set(map(type, labels)) <= {str} and all(labels) and not _WS.search("\0".join(labels))):
+            labels = [_check_id(label, _Where("frame"), f"column {name!r}") for label in labels]
+        coded[name] = (codes, labels)
+    no_nul = "\0" not in tag and not any("\0" in x for _, labels in coded.values() for x in labels)
+    if fmt == "trec" and no_nul:  # NUL is the bulk formatter's padding byte
+        from ragmath._trec_bulk import format_run_lines
+
+        lines = format_run_lines(*coded["question"], *coded["id"],
+                                 frame["rank"].to_numpy(dtype=np.int64), score, tag)
+        if is_stream:
+            for block in lines:
+                path.write(block.decode("utf-8"))
+        else:
+            with open(path, "wb") as binary:
+                for block in lines:
+                    binary.write(block)
+        return
+    columns = {name: [labels[c] for c in codes.tolist()] for name, (codes, labels) in coded.items()}
     ranks = frame["rank"].to_numpy(dtype=np.int64).tolist()
     scores = score.tolist()
     rows = zip(columns["question"], columns["id"], ranks, scores, strict=True)

@@ -171,3 +171,47 @@ def test_ids_longer_than_a_word_keep_every_byte(tmp_path):
 def test_unknown_layout_is_refused(tmp_path):
     with pytest.raises(ValueError, match="layout must be 'run' or 'qrels'"):
         _trec_bulk.read_columns(tmp_path / "x", "ranking")
+
+
+def _python_lines(questions, q_codes, ids, d_codes, rank, score, tag) -> str:
+    return "".join(f"{questions[q]} Q0 {ids[d]} {r} {s!r} {tag}\n"
+                   for q, d, r, s in zip(q_codes.tolist(), d_codes.tolist(), rank.tolist(),
+                                         score.tolist(), strict=True))
+
+
+@pytest.mark.parametrize("rows_per_block", [1, 7, 1 << 17])
+def test_formatted_lines_equal_python_formatting(rows_per_block):
+    rng = np.random.default_rng(rows_per_block)
+    questions = ["q1", "问题-2", "topic_300000000000"]
+    ids = ["a", "文档7", "msmarco_passage_00_123456", "x" * 40]
+    n = 500
+    q_codes = rng.integers(0, len(questions), n)
+    d_codes = rng.integers(0, len(ids), n)
+    rank = rng.integers(1, 10**9, n)
+    pool = np.array([0.0, -0.0, 0.1, 1 / 3, -2.5e-300, 1.7976931348623157e308, 5e-324, 1e16, 123.0])
+    spread = rng.normal(size=n) * 10.0 ** rng.integers(-20, 20, n)
+    score = np.where(rng.random(n) < 0.5, rng.choice(pool, n), spread)
+    got = b"".join(_trec_bulk.format_run_lines(q_codes, questions, d_codes, ids, rank, score, "run-α",
+                                               rows_per_block=rows_per_block))
+    assert got.decode("utf-8") == _python_lines(questions, q_codes, ids, d_codes, rank, score, "run-α")
+
+
+def test_writing_a_frame_with_a_missing_id_is_refused(tmp_path):
+    import pandas as pd
+
+    from ragmath.io import write_run_frame
+
+    frame = pd.DataFrame({"question": ["q1", "q1"], "id": ["d1", None], "rank": [1, 2], "score": [0.5, 0.4]})
+    with pytest.raises(ValueError, match=r"frame row 2: column 'id' is empty"):
+        write_run_frame(frame, tmp_path / "run.trec")
+    assert not (tmp_path / "run.trec").exists()
+
+
+def test_an_id_holding_a_nul_byte_is_written_as_it_is(tmp_path):
+    import pandas as pd
+
+    from ragmath.io import write_run_frame
+
+    frame = pd.DataFrame({"question": ["q1"], "id": ["d\x001"], "rank": [1], "score": [0.5]})
+    write_run_frame(frame, tmp_path / "run.trec", tag="t")
+    assert (tmp_path / "run.trec").read_text(encoding="utf-8") == "q1 Q0 d\x001 1 0.5 t\n"
