@@ -13,6 +13,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ragmath import _trec_bulk
 
@@ -215,3 +217,43 @@ def test_an_id_holding_a_nul_byte_is_written_as_it_is(tmp_path):
     frame = pd.DataFrame({"question": ["q1"], "id": ["d\x001"], "rank": [1], "score": [0.5]})
     write_run_frame(frame, tmp_path / "run.trec", tag="t")
     assert (tmp_path / "run.trec").read_text(encoding="utf-8") == "q1 Q0 d\x001 1 0.5 t\n"
+
+
+_ASCII_POOLS = [
+    ["q1", "q2", "topic.3", "q1"],  # qid
+    ["Q0", "0"],  # ignored
+    ["d1", "d2", "doc-e5", "d.1", "D+2", "d1"],  # docid (repeats make duplicate pairs)
+    ["1", "2", "+3", "007", "-1", "2.5", "x", "99999999999999999999"],  # rank
+    ["0.5", "1e5", "+.5", "5.", "-0", "1_0", "nan", "inf", "1e400", "0x1", "--1", "1e", ".",
+     "0.30000000000000004", "123456789012345678901234", "-2.5E-3"],  # score
+    ["run", "e", "t.1"],  # tag
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(*[st.sampled_from(pool) for pool in _ASCII_POOLS]), min_size=1, max_size=8),
+       st.sampled_from(["\n", "\n", "\r\n"]), st.booleans())
+def test_plain_files_read_in_bulk_equal_the_line_reader_or_raise_its_error(
+    tmp_path_factory, rows, newline, final_newline
+):
+    from ragmath import io as rio
+
+    text = newline.join(" ".join(row) for row in rows) + (newline if final_newline else "")
+    path = tmp_path_factory.mktemp("plain") / "run.trec"
+    path.write_bytes(text.encode("ascii"))
+    try:
+        expected = rio.read_trec_run(path)
+    except ValueError as exc:
+        with pytest.raises(ValueError) as info:
+            rio.read_run_frame(path)
+        assert str(info.value) == str(exc)
+        return
+    # A well-formed plain file is the bulk reader's to read (CRLF and 64-bit-overflowing ranks aside).
+    plain = newline == "\n" and all(row[3] != "99999999999999999999" for row in rows)
+    assert _trec_bulk.read_columns(path, "run") is not None or not plain
+    frame = rio.read_run_frame(path)
+    got: dict = {}
+    for q, d, s in zip(frame["question"].astype(str), frame["id"].astype(str), frame["score"], strict=True):
+        got.setdefault(q, {})[d] = s
+    assert list(got) == list(expected)
+    assert [list(v.items()) for v in got.values()] == [list(v.items()) for v in expected.values()]
