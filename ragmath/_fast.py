@@ -1257,6 +1257,17 @@ def _run_from_columns(columns: dict[str, np.ndarray]) -> FlatRun | None:
     return FlatRun(questions, qcode, ids, _rank_from_sorted(qcode), score)
 
 
+def _qrels_from_columns(columns: dict[str, np.ndarray]) -> FlatQrels | None:
+    """A :class:`FlatQrels` from the bulk readers' columns; None on a negative grade or a duplicate."""
+    grade = columns["i"]
+    if (grade < 0).any():
+        return None
+    questions, qcode = _questions_from_heads(columns["q_heads"], columns["q_lengths"])
+    if _has_duplicates(qcode, columns["d"]):
+        return None
+    return FlatQrels(questions, qcode, columns["d"], grade.astype(np.float64))
+
+
 def flat_run_frame(run: FlatRun) -> pd.DataFrame:
     """A :class:`FlatRun` as a DataFrame: question, id (categorical), rank, and score if known.
 
@@ -1298,13 +1309,7 @@ def read_trec_qrels_flat(path: Any) -> FlatQrels | None:
     """Read a TREC qrels file in bulk into a :class:`FlatQrels`; None if any line needs the reference."""
     columns = _trec_bulk.read_columns(path, "qrels")
     if columns is not None:
-        grade = columns["i"]
-        if (grade < 0).any():
-            return None
-        questions, qcode = _questions_from_heads(columns["q_heads"], columns["q_lengths"])
-        if _has_duplicates(qcode, columns["d"]):
-            return None
-        return FlatQrels(questions, qcode, columns["d"], grade.astype(np.float64))
+        return _qrels_from_columns(columns)
     scan = _scan(path, 4)
     if scan is None:
         return None
@@ -1330,22 +1335,48 @@ def _is_trec_path(path: Any) -> bool:
     return _format_of(path, None) == "trec"
 
 
+def read_csv_run_flat(path: Any) -> FlatRun | None:
+    """A plain CSV run (see :func:`ragmath._trec_bulk.read_csv_columns`) in bulk; None to defer."""
+    columns = _trec_bulk.read_csv_columns(path, "run")
+    return None if columns is None else _run_from_columns(columns)
+
+
+def read_csv_qrels_flat(path: Any) -> FlatQrels | None:
+    """Plain CSV qrels in bulk; None to defer to :func:`ragmath.io.read_qrels`."""
+    columns = _trec_bulk.read_csv_columns(path, "qrels")
+    return None if columns is None else _qrels_from_columns(columns)
+
+
+def _is_csv_path(path: Any) -> bool:
+    from ragmath.io import _format_of
+
+    return _format_of(path, None) == "csv"
+
+
 def read_run_flat(path: Any) -> FlatRun | None:
-    """A run file as a :class:`FlatRun`: TREC in bulk, CSV/JSONL through :mod:`ragmath.io`.
+    """A run file as a :class:`FlatRun`: TREC and plain CSV in bulk, others through :mod:`ragmath.io`.
 
     None when the bulk reader defers (the caller then reads with :func:`ragmath.io.read_run`).
     """
     if _is_trec_path(path):
         return read_trec_run_flat(path)
+    if _is_csv_path(path):
+        flat = read_csv_run_flat(path)
+        if flat is not None:
+            return flat
     from ragmath.io import read_run
 
     return prepare_run(read_run(path))
 
 
 def read_qrels_flat(path: Any) -> FlatQrels | None:
-    """A qrels file as a :class:`FlatQrels` (TREC in bulk, CSV/JSONL through :mod:`ragmath.io`)."""
+    """A qrels file as a :class:`FlatQrels` (TREC and plain CSV in bulk, others through :mod:`ragmath.io`)."""
     if _is_trec_path(path):
         return read_trec_qrels_flat(path)
+    if _is_csv_path(path):
+        flat = read_csv_qrels_flat(path)
+        if flat is not None:
+            return flat
     from ragmath.io import read_qrels
 
     return prepare_qrels(read_qrels(path))

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["read_columns", "parse_scores"]
+__all__ = ["read_columns", "read_csv_columns", "parse_scores", "format_run_lines"]
 
 #: Bytes read per block; blocks end at a line end.
 BLOCK = 1 << 20
@@ -213,21 +213,30 @@ def _integers(buf: np.ndarray, windows: np.ndarray, start: np.ndarray, end: np.n
     return out
 
 
-def _block(data: bytes, n_fields: int, ids: tuple[int, int], integer: int, score: int | None,
-           keep_integers: bool = True):
-    """Columns of one block of whole lines (``data`` ends with a newline); None to defer."""
+def _block(data: bytes, n_fields: int, ids: tuple[int, int], integer: int | None, score: int | None,
+           keep_integers: bool = True, separator: int = 32):
+    """Columns of one block of whole lines (``data`` ends with a newline); None to defer.
+
+    Fields are separated by single ``separator`` bytes: a space (TREC) or a comma (plain CSV,
+    which then may hold no byte below 33 but the newline).
+    """
     buf = np.zeros(_FRONT + len(data) + _BACK, dtype=np.uint8)
     body = buf[_FRONT:_FRONT + len(data)]
     body[:] = np.frombuffer(data, dtype=np.uint8)
-    separators = np.flatnonzero(body < 33)  # spaces and newlines, if the block is plain
+    if separator == 32:
+        separators = np.flatnonzero(body < 33)  # spaces and newlines, if the block is plain
+    else:
+        if np.count_nonzero(body < 33) != data.count(b"\n"):  # a space, tab, CR...
+            return None
+        separators = np.flatnonzero((body == separator) | (body == 10))
     n = separators.size // n_fields
     if n == 0 or separators.size != n * n_fields:
         return None
     separators = separators.reshape(n, n_fields)
-    # Every line ends at a newline after exactly n_fields - 1 spaces; a tab, CR or other control
-    # byte is a separator that is neither.
+    # Every line ends at a newline after exactly n_fields - 1 separators; a tab, CR or other
+    # control byte is a separator that is neither.
     kinds = body[separators]
-    if not ((kinds[:, -1] == 10).all() and (kinds[:, :-1] == 32).all()):
+    if not ((kinds[:, -1] == 10).all() and (kinds[:, :-1] == separator).all()):
         return None
     starts = np.empty((n, n_fields), dtype=np.int64)
     starts[0, 0] = 0
@@ -250,11 +259,12 @@ def _block(data: bytes, n_fields: int, ids: tuple[int, int], integer: int, score
     columns["q_heads"] = question[heads]
     columns["q_lengths"] = np.diff(heads, append=n)
     columns["d"] = _id_column(windows, starts[:, ids[1]], lengths[:, ids[1]])
-    values = _integers(buf, windows, starts[:, integer], ends[:, integer])
-    if values is None:
-        return None
-    if keep_integers:
-        columns["i"] = values
+    if integer is not None:
+        values = _integers(buf, windows, starts[:, integer], ends[:, integer])
+        if values is None:
+            return None
+        if keep_integers:
+            columns["i"] = values
     if score is not None:
         line_end = ends[:, -1]
         dots = np.flatnonzero(body == 46) + _FRONT
@@ -265,10 +275,11 @@ def _block(data: bytes, n_fields: int, ids: tuple[int, int], integer: int, score
     return columns
 
 
-def _blocks(path: Any):
-    """Yield blocks of whole lines; the last line gets a newline if it has none."""
+def _blocks(path: Any, start: int = 0):
+    """Yield blocks of whole lines from byte ``start`` on; the last line gets a newline if it has none."""
     pending = b""
     with open(path, "rb") as handle:
+        handle.seek(start)
         while True:
             data = handle.read(BLOCK)
             if not data:
@@ -359,19 +370,60 @@ def read_columns(path: str | os.PathLike, layout: str) -> dict[str, np.ndarray] 
         n_fields, integer, score = 4, 3, None
     else:
         raise ValueError(f"layout must be 'run' or 'qrels', not {layout!r}")
+    return _read_blocks(path, 0, n_fields, (0, 2), integer, score, keep_integers=score is None)
+
+
+def read_csv_columns(path: str | os.PathLike, layout: str) -> dict[str, np.ndarray] | None:
+    """Columns of a plain CSV run (question, id, score; rank optional) or qrels (question, id, grade).
+
+    Plain: an ASCII header of distinct names, then rows of comma-separated, non-empty, unquoted
+    values with no space, tab or CR, one per ``\n`` line; other columns are allowed and skipped. A
+    rank column is checked to hold integers, as the general reader does. Same result as
+    :func:`read_columns`, or None for anything else (quotes, blank lines, a run without a score
+    column, ...): the general CSV reader then reads the file or names what is wrong.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.csv"
+    >>> _ = p.write_text("id,question,score\\nd1,q1,0.5\\nd2,q1,0.25\\n")
+    >>> c = read_csv_columns(p, "run")
+    >>> c["q_heads"].tolist(), c["d"].tolist(), c["s"].tolist()
+    ([b'q1'], [b'd1', b'd2'], [0.5, 0.25])
+    """
+    if layout not in ("run", "qrels"):
+        raise ValueError(f"layout must be 'run' or 'qrels', not {layout!r}")
+    with open(path, "rb") as handle:
+        header = handle.readline()
+    if not header.endswith(b"\n") or not header.isascii() or any(c in header for c in b'"\r'):
+        return None
+    names = [name.strip() for name in header[:-1].decode("ascii").split(",")]
+    needed = ["question", "id", "score" if layout == "run" else "grade"]
+    if len(set(names)) != len(names) or not set(needed) <= set(names):
+        return None
+    question, doc, value = (names.index(name) for name in needed)
+    if layout == "run":
+        integer = names.index("rank") if "rank" in names else None
+        return _read_blocks(path, len(header), len(names), (question, doc), integer, value,
+                            keep_integers=False, separator=44)
+    return _read_blocks(path, len(header), len(names), (question, doc), value, None,
+                        keep_integers=True, separator=44)
+
+
+def _read_blocks(path: Any, start: int, n_fields: int, ids: tuple[int, int], integer: int | None,
+                 score: int | None, keep_integers: bool, separator: int = 32) -> dict[str, np.ndarray] | None:
+    """Read the blocks of ``path`` from byte ``start`` into :class:`_Columns`; None to defer."""
     if not _EXTENDED:
         return None
-    size = os.path.getsize(path)
+    size = os.path.getsize(path) - start
     out = None
-    for data in _blocks(path):
-        if not data.isascii():
+    for data in _blocks(path, start):
+        if not data.isascii() or (separator != 32 and b'"' in data):
             return None
-        columns = _block(data, n_fields, (0, 2), integer, score, keep_integers=score is None)
+        columns = _block(data, n_fields, ids, integer, score, keep_integers, separator)
         if columns is None:
             return None
         if out is None:  # lines in the file, estimated from the first block
             n = len(columns["d"])
-            out = _Columns(int(size / len(data) * n * 1.02) + n + 1024, score is None, score is not None)
+            out = _Columns(int(size / len(data) * n * 1.02) + n + 1024, keep_integers, score is not None)
         out.add(columns)
     return None if out is None else out.result()
 

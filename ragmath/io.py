@@ -801,8 +801,8 @@ def write_qrels(qrels: Qrels, path: PathLike, format: str | None = None) -> None
 def read_run_frame(path: PathLike, format: str | None = None) -> pd.DataFrame:
     """Read a run file straight into a DataFrame (question, id, rank, score), for large runs.
 
-    Same rules and the same errors as :func:`read_run`: a TREC file is parsed in bulk (numpy) and
-    checked in bulk; if anything looks unusual it is read line by line, so an error names the
+    Same rules and the same errors as :func:`read_run`: a TREC or plain CSV file is parsed in bulk (numpy)
+    and checked in bulk; if anything looks unusual it is read line by line, so an error names the
     exact line. Rows come best first within each question (score desc, ID asc); question and id
     are categorical columns; a table with ranks only has no score column.
 
@@ -817,8 +817,8 @@ def read_run_frame(path: PathLike, format: str | None = None) -> pd.DataFrame:
     from ragmath import _fast
 
     fmt = _format_of(path, format)
-    if fmt == "trec":
-        flat = _fast.read_trec_run_flat(path)
+    if fmt in ("trec", "csv"):
+        flat = _fast.read_trec_run_flat(path) if fmt == "trec" else _fast.read_csv_run_flat(path)
         if flat is not None:
             return _fast.flat_run_frame(flat)
     frame = run_to_frame(read_run(path, fmt))
@@ -845,8 +845,8 @@ def read_qrels_frame(path: PathLike, format: str | None = None) -> pd.DataFrame:
     from ragmath import _fast
 
     fmt = _format_of(path, format)
-    if fmt == "trec":
-        flat = _fast.read_trec_qrels_flat(path)
+    if fmt in ("trec", "csv"):
+        flat = _fast.read_trec_qrels_flat(path) if fmt == "trec" else _fast.read_csv_qrels_flat(path)
         if flat is not None:
             return _fast.flat_qrels_frame(flat)
     frame = qrels_to_frame(read_qrels(path, fmt))

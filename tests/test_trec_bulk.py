@@ -257,3 +257,83 @@ def test_plain_files_read_in_bulk_equal_the_line_reader_or_raise_its_error(
         got.setdefault(q, {})[d] = s
     assert list(got) == list(expected)
     assert [list(v.items()) for v in got.values()] == [list(v.items()) for v in expected.values()]
+
+
+# ---------------------------------------------------------------- plain CSV
+
+
+def test_csv_columns_in_any_order_equal_the_csv_module(tmp_path):
+    import csv
+
+    rng = random.Random(5)
+    header = ["tag", "score", "id", "rank", "question"]
+    rows = [[_random_id(rng).replace(",", ";"), repr(rng.uniform(-5, 5)), f"d{rng.randint(0, 10**6)}",
+             str(i + 1), f"q{i // 10}"] for i in range(2_000)]
+    path = tmp_path / "run.csv"
+    path.write_text("\n".join(",".join(r) for r in [header, *rows]) + "\n", encoding="ascii")
+    columns = _trec_bulk.read_csv_columns(path, "run")
+    with open(path, newline="") as handle:
+        parsed = list(csv.DictReader(handle))
+    assert _questions(columns) == [r["question"].encode() for r in parsed]
+    assert columns["d"].tolist() == [r["id"].encode() for r in parsed]
+    _same_bits(columns["s"], [r["score"] for r in parsed])
+
+
+def test_csv_qrels_columns(tmp_path):
+    path = tmp_path / "qrels.csv"
+    path.write_text("question,id,grade\nq1,d1,2\nq1,d2,0\nq2,d1,+3\n", encoding="ascii")
+    columns = _trec_bulk.read_csv_columns(path, "qrels")
+    assert _questions(columns) == [b"q1", b"q1", b"q2"]
+    assert columns["i"].tolist() == [2, 0, 3]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'question,id,score\nq1,"d1",0.5\n',  # quotes
+        "question,id,score\nq1, d1,0.5\n",  # a space
+        "question,id,score\r\nq1,d1,0.5\r\n",  # CRLF
+        "\ufeffquestion,id,score\nq1,d1,0.5\n",  # a byte order mark
+        "question,id,rank\nq1,d1,1\n",  # ranks only: the general reader orders by rank
+        "question,id,score,id\nq1,d1,0.5,d2\n",  # a repeated column name
+        "question,id,score\nq1,d1,0.5\n\nq1,d2,0.4\n",  # a blank line
+        "question,id,score\nq1,d1,0.5,x\n",  # a row with an extra field
+        "question,id,score\nq1,,0.5\n",  # an empty ID
+        "question,id,score\n",  # no rows
+        "question,id\nq1,d1\n",  # no score column
+    ],
+)
+def test_anything_but_a_plain_csv_run_defers(tmp_path, text):
+    path = tmp_path / "run.csv"
+    path.write_bytes(text.encode("utf-8"))
+    assert _trec_bulk.read_csv_columns(path, "run") is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(*[st.sampled_from(pool) for pool in _ASCII_POOLS[:5]]), min_size=1, max_size=8),
+       st.permutations(["question", "tag", "id", "rank", "score"]), st.booleans())
+def test_plain_csv_read_in_bulk_equals_the_csv_reader_or_raises_its_error(
+    tmp_path_factory, rows, header, with_rank
+):
+    from ragmath import io as rio
+
+    header = [h for h in header if with_rank or h != "rank"]
+    field = {"question": 0, "tag": 1, "id": 2, "rank": 3, "score": 4}
+    lines = [",".join(header)] + [",".join(row[field[h]] for h in header) for row in rows]
+    path = tmp_path_factory.mktemp("csv") / "run.csv"
+    path.write_bytes(("\n".join(lines) + "\n").encode("ascii"))
+    try:
+        expected = rio.read_run(path)
+    except ValueError as exc:
+        with pytest.raises(ValueError) as info:
+            rio.read_run_frame(path)
+        assert str(info.value) == str(exc)
+        return
+    plain = all(row[3] != "99999999999999999999" for row in rows) or not with_rank
+    assert _trec_bulk.read_csv_columns(path, "run") is not None or not plain
+    frame = rio.read_run_frame(path)
+    got: dict = {}
+    for q, d, s in zip(frame["question"].astype(str), frame["id"].astype(str), frame["score"], strict=True):
+        got.setdefault(q, {})[d] = s
+    assert list(got) == list(expected)
+    assert [list(v.items()) for v in got.values()] == [list(v.items()) for v in expected.values()]
