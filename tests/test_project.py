@@ -113,3 +113,15 @@ def test_ruff_passes():
         [sys.executable, "-m", "ruff", "check", *targets], cwd=ROOT, capture_output=True, text=True
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_numbered_notebooks_have_consecutive_sections_and_end_with_exercises():
+    import json
+
+    for path in sorted((ROOT / "notebooks").glob("0*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        headings = [line for cell in cells if cell["cell_type"] == "markdown"
+                    for line in "".join(cell["source"]).splitlines() if re.match(r"## \d+\. ", line)]
+        numbers = [int(re.match(r"## (\d+)\.", h).group(1)) for h in headings]
+        assert numbers == list(range(1, len(numbers) + 1)), (path.name, numbers)
+        assert headings[-1].startswith(f"## {len(numbers)}. Exercises"), (path.name, headings[-1])
