@@ -217,15 +217,14 @@ def worker_ragmath(task: str, paths: dict, repeats: int, sample: list) -> dict:
         out["groups"] = {"questions": int(result.n_scored), "missing": len(result.missing),
                          "no_answer": len(result.no_answer), "unjudged": len(result.unjudged)}
         del result
-        # One more run split into its two phases: the same calls evaluate() makes for files.
-        gc.collect()
-        clock = _Clock()
-        flat_run = _fast.read_run_flat(paths["run1"])
-        flat_qrels = _fast.read_qrels_flat(paths["qrels"])
-        load = clock.lap()
-        _fast.evaluate_flat(flat_run, flat_qrels, [parse_metric(m) for m in METRICS], "linear")
-        done = clock.lap()
-        del flat_run, flat_qrels
+
+        def split():  # the same calls evaluate() makes for files, timed in two phases
+            clock = _Clock()
+            flat_run = _fast.read_run_flat(paths["run1"])
+            flat_qrels = _fast.read_qrels_flat(paths["qrels"])
+            load = clock.lap()
+            _fast.evaluate_flat(flat_run, flat_qrels, [parse_metric(m) for m in METRICS], "linear")
+            return load, clock.lap()
     else:
         times, fused = _timed(
             lambda: fuse_runs([paths["run1"], paths["run2"]], k=RRF_K, as_frame=True), repeats
@@ -239,16 +238,25 @@ def worker_ragmath(task: str, paths: dict, repeats: int, sample: list) -> dict:
             sample_out.setdefault(q, {})[d] = v
         out["fused"] = _fused_summary(len(fused), fused["score"].to_numpy(), sample_out)
         del fused, picked
-        # One more run split into its two phases: the same calls fuse_runs() makes for files.
+
+        def split():  # the same calls fuse_runs() makes for files, timed in two phases
+            clock = _Clock()
+            flats = [_fast.read_run_flat(paths["run1"]), _fast.read_run_flat(paths["run2"])]
+            load = clock.lap()
+            _fast.fuse_flat(flats, float(RRF_K), None, consume=True)
+            return load, clock.lap()
+
+    # The phase split is timed apart from the repeats above (median of as many runs).
+    laps = []
+    for _ in range(repeats):
         gc.collect()
-        clock = _Clock()
-        flats = [_fast.read_run_flat(paths["run1"]), _fast.read_run_flat(paths["run2"])]
-        load = clock.lap()
-        _fast.fuse_flat(flats, float(RRF_K), None)
-        done = clock.lap()
-        del flats
-    out["phases"] = {"load_s": load[0], "load_cpu_s": load[1],
-                     "compute_s": done[0] - load[0], "compute_cpu_s": done[1] - load[1]}
+        laps.append(split())
+    out["phases"] = {
+        "load_s": median(load[0] for load, _ in laps),
+        "load_cpu_s": median(load[1] for load, _ in laps),
+        "compute_s": median(done[0] - load[0] for load, done in laps),
+        "compute_cpu_s": median(done[1] - load[1] for load, done in laps),
+    }
     out.setdefault("peak_rss_mb", _rss_mb())
     return out
 
@@ -440,7 +448,7 @@ def _drive(args, folder: str) -> int:
           f"{args.seed}, built in {clock.lap()[0]:.0f} s; files (MiB): "
           + ", ".join(f"{k} {v:.0f}" for k, v in sizes.items()))
     print(f"each tool in its own process, {args.repeats} repeats, median shown; CPU = process "
-          "time (all threads); load/compute: one representative split\n")
+          "time (all threads); load/compute: medians of as many separately timed runs\n")
     rng = np.random.default_rng(args.seed + 1)
     sample = [f"q{i}" for i in sorted(rng.choice(args.questions, min(1000, args.questions),
                                                   replace=False).tolist())]
