@@ -1,10 +1,11 @@
-"""Column reader for plain TREC files: one space between fields, ``\\n`` line ends, ASCII.
+"""Bulk text for runs and qrels: plain TREC and CSV files read into columns, TREC lines written.
 
-Most run and qrels files are written by programs in exactly this shape. For them this reader
+Plain means one separator byte between fields (a space in TREC, a comma in CSV), ``\\n`` line
+ends, ASCII. Most run and qrels files are written by programs in exactly this shape. This reader
 splits lines and fields, and converts numbers, with whole-array numpy operations on blocks of
 about 1 MiB (small enough to stay in the CPU cache), without a Python object per line:
 
-- field boundaries are the positions of spaces and newlines; a block is accepted only if every
+- field boundaries are the positions of separators and newlines; a block is accepted only if every
   line has exactly the layout's number of fields, none empty;
 - an ID field becomes a fixed-width byte string (``dtype 'S'``, a multiple of 8 bytes, padded
   with NUL bytes): 8 bytes at a time are read as one integer from an overlapping view of the
@@ -19,10 +20,13 @@ about 1 MiB (small enough to stay in the CPU cache), without a Python object per
   doubles; those rare values, and any score outside the simple form, are converted by Python
   itself.
 
-Anything else (a tab, several spaces, ``\\r``, a blank line, a non-ASCII byte, a malformed
-number, a platform whose ``long double`` is not the 80-bit format) makes :func:`read_columns`
-return ``None``; the caller then uses the general readers, which give the same data or name
-the line that is wrong.
+Anything else (a tab, several spaces, ``\\r``, a blank line, a non-ASCII byte, a quote in a
+CSV, a malformed number, a platform whose ``long double`` is not the 80-bit format) makes
+:func:`read_columns` and :func:`read_csv_columns` return ``None``; the caller then uses the
+general readers, which give the same data or name the line that is wrong.
+
+:func:`format_run_lines` goes the other way: it writes TREC run lines from columns, formatting
+each distinct label, rank and score once.
 """
 
 from __future__ import annotations
