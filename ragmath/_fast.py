@@ -14,7 +14,7 @@ they agree to the last bit in practice and always to about 1e-15 relative. Means
 
 How it is fast:
 
-- a plain TREC file (single spaces, ``\n`` line ends, ASCII: what programs write) is split and
+- a plain TREC file (single spaces, ``\n`` or ``\r\n`` line ends, ASCII) is split and
   converted block by block with numpy by :mod:`ragmath._trec_bulk`; any other file is parsed by
   numpy's C text reader into fixed-width byte columns after a chunked scan that makes sure numpy
   splits lines exactly as the line-by-line reader does. No Python object per line either way;

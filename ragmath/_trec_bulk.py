@@ -1,9 +1,10 @@
 """Bulk text for runs and qrels: plain TREC and CSV files read into columns, TREC lines written.
 
-Plain means one separator byte between fields (a space in TREC, a comma in CSV), ``\\n`` line
-ends, ASCII. Most run and qrels files are written by programs in exactly this shape. This reader
-splits lines and fields, and converts numbers, with whole-array numpy operations on blocks of
-about 1 MiB (small enough to stay in the CPU cache), without a Python object per line:
+Plain means one separator byte between fields (a space in TREC, a comma in CSV), ``\\n`` or
+``\\r\\n`` line ends, ASCII. Most run and qrels files are written by programs in exactly this
+shape. This reader splits lines and fields, and converts numbers, with whole-array numpy
+operations on blocks of about 1 MiB (small enough to stay in the CPU cache), without a Python
+object per line:
 
 - field boundaries are the positions of separators and newlines; a block is accepted only if every
   line has exactly the layout's number of fields, none empty;
@@ -20,10 +21,10 @@ about 1 MiB (small enough to stay in the CPU cache), without a Python object per
   doubles; those rare values, and any score outside the simple form, are converted by Python
   itself.
 
-Anything else (a tab, several spaces, ``\\r``, a blank line, a non-ASCII byte, a quote in a
-CSV, a malformed number, a platform whose ``long double`` is not the 80-bit format) makes
-:func:`read_columns` and :func:`read_csv_columns` return ``None``; the caller then uses the
-general readers, which give the same data or name the line that is wrong.
+Anything else (a tab, several spaces, a ``\\r`` not before ``\\n``, a blank line, a non-ASCII
+byte, a quote in a CSV, a malformed number, a platform whose ``long double`` is not the 80-bit
+format) makes :func:`read_columns` and :func:`read_csv_columns` return ``None``; the caller then
+uses the general readers, which give the same data or name the line that is wrong.
 
 :func:`format_run_lines` goes the other way: it writes TREC run lines from columns, formatting
 each distinct label, rank and score once.
@@ -397,9 +398,10 @@ def read_csv_columns(path: str | os.PathLike, layout: str) -> dict[str, np.ndarr
         raise ValueError(f"layout must be 'run' or 'qrels', not {layout!r}")
     with open(path, "rb") as handle:
         header = handle.readline()
-    if not header.endswith(b"\n") or not header.isascii() or any(c in header for c in b'"\r'):
+    line = header[:-2] if header.endswith(b"\r\n") else header[:-1]
+    if not header.endswith(b"\n") or not line.isascii() or any(c in line for c in b'"\r'):
         return None
-    names = [name.strip() for name in header[:-1].decode("ascii").split(",")]
+    names = [name.strip() for name in line.decode("ascii").split(",")]
     needed = ["question", "id", "score" if layout == "run" else "grade"]
     if len(set(names)) != len(names) or not set(needed) <= set(names):
         return None
@@ -422,6 +424,10 @@ def _read_blocks(path: Any, start: int, n_fields: int, ids: tuple[int, int], int
     for data in _blocks(path, start):
         if not data.isascii() or (separator != 32 and b'"' in data):
             return None
+        if b"\r" in data:  # Windows line ends (a block never splits "\r\n"); a lone CR defers
+            if data.count(b"\r\n") != data.count(b"\r"):
+                return None
+            data = data.replace(b"\r\n", b"\n")
         columns = _block(data, n_fields, ids, integer, score, keep_integers, separator)
         if columns is None:
             return None

@@ -141,7 +141,7 @@ def test_qrels_columns_equal_the_split_fields(tmp_path):
     "text",
     [
         "q1 Q0 d1 1 0.5 t\tx\n",  # a tab
-        "q1 Q0 d1 1 0.5 t\r\n",  # CRLF
+        "q1 Q0 d1 1 0.5 t\r\nq1 Q0 d2 2 0.4 t\rx\n",  # a CR not before a newline
         "q1 Q0  d1 1 0.5 t\n",  # two spaces
         " q1 Q0 d1 1 0.5 t\n",  # a leading space
         "q1 Q0 d1 1 0.5 t \n",  # a trailing space
@@ -248,8 +248,8 @@ def test_plain_files_read_in_bulk_equal_the_line_reader_or_raise_its_error(
             rio.read_run_frame(path)
         assert str(info.value) == str(exc)
         return
-    # A well-formed plain file is the bulk reader's to read (CRLF and 64-bit-overflowing ranks aside).
-    plain = newline == "\n" and all(row[3] != "99999999999999999999" for row in rows)
+    # A well-formed plain file is the bulk reader's to read (64-bit-overflowing ranks aside).
+    plain = all(row[3] != "99999999999999999999" for row in rows)
     assert _trec_bulk.read_columns(path, "run") is not None or not plain
     frame = rio.read_run_frame(path)
     got: dict = {}
@@ -292,7 +292,6 @@ def test_csv_qrels_columns(tmp_path):
     [
         'question,id,score\nq1,"d1",0.5\n',  # quotes
         "question,id,score\nq1, d1,0.5\n",  # a space
-        "question,id,score\r\nq1,d1,0.5\r\n",  # CRLF
         "\ufeffquestion,id,score\nq1,d1,0.5\n",  # a byte order mark
         "question,id,rank\nq1,d1,1\n",  # ranks only: the general reader orders by rank
         "question,id,score,id\nq1,d1,0.5,d2\n",  # a repeated column name
@@ -337,3 +336,20 @@ def test_plain_csv_read_in_bulk_equals_the_csv_reader_or_raises_its_error(
         got.setdefault(q, {})[d] = s
     assert list(got) == list(expected)
     assert [list(v.items()) for v in got.values()] == [list(v.items()) for v in expected.values()]
+
+
+@pytest.mark.parametrize(("name", "layout", "text"), [
+    ("run.trec", "run", "q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 0.25 t\nq2 Q0 d1 1 3 t\n"),
+    ("qrels.trec", "qrels", "q1 0 d1 2\nq1 0 d2 0\n"),
+    ("run.csv", "run", "question,id,score\nq1,d1,0.5\nq1,d2,0.25\n"),
+    ("qrels.csv", "qrels", "question,id,grade\nq1,d1,2\n"),
+])
+def test_windows_line_ends_read_as_unix_ones(tmp_path, name, layout, text):
+    reader = _trec_bulk.read_csv_columns if name.endswith(".csv") else _trec_bulk.read_columns
+    unix, windows = tmp_path / f"unix-{name}", tmp_path / f"windows-{name}"
+    unix.write_bytes(text.encode())
+    windows.write_bytes(text.replace("\n", "\r\n").encode())
+    expected, got = reader(unix, layout), reader(windows, layout)
+    assert set(got) == set(expected)
+    for column in expected:
+        assert got[column].tolist() == expected[column].tolist()
