@@ -187,6 +187,14 @@ def _word_keys(ids: np.ndarray) -> tuple[np.ndarray, bool]:
         key *= _MIX
         key ^= words[:, j]
         key ^= key >> np.uint64(29)
+    if padded > 8:
+        # A final mix (a bijection) so that every byte reaches the low bits too: IDs differing only
+        # in one low bit of a later word would otherwise differ only in bit 0, which callers drop.
+        key ^= key >> np.uint64(31)
+        key *= np.uint64(0xBF58476D1CE4E5B9)
+        key ^= key >> np.uint64(27)
+        key *= np.uint64(0x94D049BB133111EB)
+        key ^= key >> np.uint64(31)
     return key, padded == 8
 
 

@@ -1,13 +1,13 @@
 """Bulk text for runs and qrels: plain TREC and CSV files read into columns, TREC lines written.
 
 Plain means one separator byte between fields (a space in TREC, a comma in CSV), ``\\n`` or
-``\\r\\n`` line ends, ASCII. Most run and qrels files are written by programs in exactly this
-shape. This reader splits lines and fields, and converts numbers, with whole-array numpy
-operations on blocks of about 1 MiB (small enough to stay in the CPU cache), without a Python
-object per line:
+``\\r\\n`` line ends, UTF-8 (ASCII for CSV). Most run and qrels files are written by programs
+in exactly this shape. This reader splits lines and fields, and converts numbers, with
+whole-array numpy operations on blocks of about 1 MiB (small enough to stay in the CPU cache),
+without a Python object per line:
 
-- field boundaries are the positions of separators and newlines; a block is accepted only if every
-  line has exactly the layout's number of fields, none empty;
+- field boundaries are the positions of separators and newlines; a block is accepted only if
+  every line has exactly the layout's number of fields, none empty;
 - an ID field becomes a fixed-width byte string (``dtype 'S'``, a multiple of 8 bytes, padded
   with NUL bytes): 8 bytes at a time are read as one integer from an overlapping view of the
   block and masked to the field's length;
@@ -21,10 +21,11 @@ object per line:
   doubles; those rare values, and any score outside the simple form, are converted by Python
   itself.
 
-Anything else (a tab, several spaces, a ``\\r`` not before ``\\n``, a blank line, a non-ASCII
-byte, a quote in a CSV, a malformed number, a platform whose ``long double`` is not the 80-bit
-format) makes :func:`read_columns` and :func:`read_csv_columns` return ``None``; the caller then
-uses the general readers, which give the same data or name the line that is wrong.
+Anything else (a tab, several spaces, a ``\\r`` not before ``\\n``, a blank line, bytes that
+are not UTF-8, a quote or a non-ASCII byte in a CSV, a malformed number, a platform whose
+``long double`` is not the 80-bit format) makes :func:`read_columns` and
+:func:`read_csv_columns` return ``None``; the caller then uses the general readers, which give
+the same data or name the line that is wrong.
 
 :func:`format_run_lines` goes the other way: it writes TREC run lines from columns, formatting
 each distinct label, rank and score once.
@@ -422,8 +423,13 @@ def _read_blocks(path: Any, start: int, n_fields: int, ids: tuple[int, int], int
     size = os.path.getsize(path) - start
     out = None
     for data in _blocks(path, start):
-        if not data.isascii() or (separator != 32 and b'"' in data):
-            return None
+        if separator != 32 and (b'"' in data or not data.isascii()):
+            return None  # CSV: quotes need the csv module; non-ASCII IDs its whitespace check
+        if not data.isascii():
+            try:  # UTF-8 IDs are kept as bytes, whose order is the text's code point order
+                data.decode("utf-8")
+            except UnicodeDecodeError:
+                return None
         if b"\r" in data:  # Windows line ends (a block never splits "\r\n"); a lone CR defers
             if data.count(b"\r\n") != data.count(b"\r"):
                 return None

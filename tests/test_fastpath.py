@@ -342,3 +342,12 @@ def test_unique_categorical_equals_the_checked_construction():
     assert fast.categories.tolist() == labels and fast.categories.dtype == object
     assert fast.codes.dtype == checked.codes.dtype and fast.codes.tolist() == checked.codes.tolist()
     assert not fast.ordered
+
+
+def test_long_ids_one_bit_apart_get_keys_apart_beyond_the_lowest_bit():
+    # The duplicate check drops a key's lowest bit; IDs such as 文档12 / 文档13 (one bit apart in
+    # their second 8-byte word) must not all look like duplicate candidates.
+    ids = np.array([f"文档{n}".encode() for n in range(100, 400)], dtype="S16")
+    key, exact = _fast._word_keys(ids)
+    assert not exact
+    assert len(np.unique(key >> np.uint64(1))) == len(ids)

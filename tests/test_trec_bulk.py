@@ -149,7 +149,7 @@ def test_qrels_columns_equal_the_split_fields(tmp_path):
         "q1 Q0 d1 1 0.5\n",  # five fields
         "q1 Q0 d1 1 0.5 t x\n",  # seven fields
         "q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 0.4\n",  # one short line after a good one
-        "q1 Q0 dé 1 0.5 t\n",  # not ASCII
+        "q1 Q0 d1 1 ٣ t\n",  # an Arabic-Indic digit: Python's float() takes it, the bulk path leaves it
         "q1 Q0 d1 1.0 0.5 t\n",  # a rank that is not an integer
         "q1 Q0 d1 99999999999999999999 0.5 t\n",  # a rank beyond 64 bits
         "",  # empty
@@ -353,3 +353,17 @@ def test_windows_line_ends_read_as_unix_ones(tmp_path, name, layout, text):
     assert set(got) == set(expected)
     for column in expected:
         assert got[column].tolist() == expected[column].tolist()
+
+
+def test_utf8_ids_are_kept_as_their_bytes(tmp_path):
+    path = tmp_path / "run.trec"
+    path.write_text("问题一 Q0 差旅-4.2 1 0.5 t\n问题一 Q0 文档\u3000x 2 0.25 t\n", encoding="utf-8")
+    columns = _trec_bulk.read_columns(path, "run")
+    assert [q.decode() for q in _questions(columns)] == ["问题一", "问题一"]
+    assert [d.decode() for d in columns["d"].tolist()] == ["差旅-4.2", "文档\u3000x"]
+
+
+def test_bytes_that_are_not_utf8_defer(tmp_path):
+    path = tmp_path / "run.trec"
+    path.write_bytes(b"q1 Q0 d\xff 1 0.5 t\n")
+    assert _trec_bulk.read_columns(path, "run") is None
