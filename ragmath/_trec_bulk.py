@@ -56,6 +56,7 @@ _POW10_U = np.array([10**i for i in range(20)], dtype=np.uint64)
 _MAX_EXACT_DIGITS = 19  # 10**19 - 1 < 2**64
 _MAX_POWER = 27  # 10**27 = 5**27 * 2**27 and 5**27 < 2**63: exact in a 64-bit significand
 
+
 def _x87_extended() -> bool:
     """Whether ``long double`` is the x87 80-bit format stored in 16 bytes (significand first)."""
     if np.finfo(np.longdouble).nmant != 63 or np.dtype(np.longdouble).itemsize != 16:
