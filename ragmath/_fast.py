@@ -1355,21 +1355,97 @@ def read_csv_qrels_flat(path: Any) -> FlatQrels | None:
     return None if columns is None else _qrels_from_columns(columns)
 
 
-def _is_csv_path(path: Any) -> bool:
+def _jsonl_columns(path: Any, value: str) -> dict[str, list] | None:
+    """Columns question, id, ``value`` (and rank, for a scored run) of a simple JSONL file, else None.
+
+    Simple: UTF-8; every non-blank line a JSON object with the keys the general reader will ask
+    for (those of the first object); questions and IDs non-empty strings without whitespace;
+    ``value`` an int or a float (not a bool), a rank an int. Anything else is left to
+    :func:`ragmath.io.read_run` / :func:`ragmath.io.read_qrels`, which name the line.
+    """
+    import json
+
+    from ragmath.io import _WS
+
+    objects = []
+    try:
+        with open(path, "rb") as handle:
+            for raw in handle:
+                text = raw.decode("utf-8")
+                if text.strip():
+                    objects.append(json.loads(text))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    if not objects or set(map(type, objects)) != {dict} or not {"question", "id", value} <= set(objects[0]):
+        return None
+    names = ["question", "id", value] + (["rank"] if value == "score" and "rank" in objects[0] else [])
+    try:
+        columns = {name: [obj[name] for obj in objects] for name in names}
+    except KeyError:
+        return None
+    for name in ("question", "id"):
+        texts = columns[name]
+        if set(map(type, texts)) != {str} or not all(texts) or _WS.search("\0".join(texts)):
+            return None
+    if not set(map(type, columns[value])) <= ({int, float} if value == "score" else {int}):
+        return None
+    if "rank" in columns and set(map(type, columns["rank"])) != {int}:
+        return None
+    return columns
+
+
+def _utf8_column(texts: list[str]) -> np.ndarray:
+    """UTF-8 bytes of each text as an 'S' array whose width is a multiple of 8 (as the file readers give)."""
+    encoded = [text.encode("utf-8") for text in texts]
+    longest = max(map(len, encoded), default=1)
+    return np.array(encoded, dtype=f"S{max(8, -(-longest // 8) * 8)}")
+
+
+def _jsonl_flat_columns(path: Any, value: str) -> dict[str, np.ndarray] | None:
+    """:func:`_jsonl_columns` in the bulk readers' form (qids run-length encoded, IDs as bytes)."""
+    columns = _jsonl_columns(path, value)
+    if columns is None or any("\0" in t for name in ("question", "id") for t in columns[name]):
+        return None  # NUL would be taken for padding in a bytes array
+    try:
+        values = np.array(columns[value], dtype=np.float64 if value == "score" else np.int64)
+    except OverflowError:  # an int beyond 64 bits: the general reader converts it
+        return None
+    questions = _utf8_column(columns["question"])
+    heads = np.flatnonzero(np.concatenate(([True], questions[1:] != questions[:-1])))
+    return {"q_heads": questions[heads], "q_lengths": np.diff(heads, append=len(questions)),
+            "d": _utf8_column(columns["id"]), "s" if value == "score" else "i": values}
+
+
+def read_jsonl_run_flat(path: Any) -> FlatRun | None:
+    """A simple JSONL run with scores in bulk (see :func:`_jsonl_columns`); None to defer."""
+    columns = _jsonl_flat_columns(path, "score")
+    if columns is None or not np.isfinite(columns["s"]).all():
+        return None
+    return _run_from_columns(columns)
+
+
+def read_jsonl_qrels_flat(path: Any) -> FlatQrels | None:
+    """Simple JSONL qrels (int grades) in bulk; None to defer to :func:`ragmath.io.read_qrels`."""
+    columns = _jsonl_flat_columns(path, "grade")
+    return None if columns is None else _qrels_from_columns(columns)
+
+
+def _format_name(path: Any) -> str:
     from ragmath.io import _format_of
 
-    return _format_of(path, None) == "csv"
+    return _format_of(path, None)
 
 
 def read_run_flat(path: Any) -> FlatRun | None:
-    """A run file as a :class:`FlatRun`: TREC and plain CSV in bulk, others through :mod:`ragmath.io`.
+    """A run file as a :class:`FlatRun`: in bulk where it can, else through :mod:`ragmath.io`.
 
     None when the bulk reader defers (the caller then reads with :func:`ragmath.io.read_run`).
     """
     if _is_trec_path(path):
         return read_trec_run_flat(path)
-    if _is_csv_path(path):
-        flat = read_csv_run_flat(path)
+    fmt = _format_name(path)
+    if fmt in ("csv", "jsonl"):
+        flat = read_csv_run_flat(path) if fmt == "csv" else read_jsonl_run_flat(path)
         if flat is not None:
             return flat
     from ragmath.io import read_run
@@ -1378,11 +1454,12 @@ def read_run_flat(path: Any) -> FlatRun | None:
 
 
 def read_qrels_flat(path: Any) -> FlatQrels | None:
-    """A qrels file as a :class:`FlatQrels` (TREC and plain CSV in bulk, others through :mod:`ragmath.io`)."""
+    """A qrels file as a :class:`FlatQrels`: in bulk where it can, else through :mod:`ragmath.io`."""
     if _is_trec_path(path):
         return read_trec_qrels_flat(path)
-    if _is_csv_path(path):
-        flat = read_csv_qrels_flat(path)
+    fmt = _format_name(path)
+    if fmt in ("csv", "jsonl"):
+        flat = read_csv_qrels_flat(path) if fmt == "csv" else read_jsonl_qrels_flat(path)
         if flat is not None:
             return flat
     from ragmath.io import read_qrels

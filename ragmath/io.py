@@ -817,8 +817,10 @@ def read_run_frame(path: PathLike, format: str | None = None) -> pd.DataFrame:
     from ragmath import _fast
 
     fmt = _format_of(path, format)
-    if fmt in ("trec", "csv"):
-        flat = _fast.read_trec_run_flat(path) if fmt == "trec" else _fast.read_csv_run_flat(path)
+    readers = {"trec": _fast.read_trec_run_flat, "csv": _fast.read_csv_run_flat,
+               "jsonl": _fast.read_jsonl_run_flat}
+    if fmt in readers:
+        flat = readers[fmt](path)
         if flat is not None:
             return _fast.flat_run_frame(flat)
     frame = run_to_frame(read_run(path, fmt))
@@ -845,8 +847,10 @@ def read_qrels_frame(path: PathLike, format: str | None = None) -> pd.DataFrame:
     from ragmath import _fast
 
     fmt = _format_of(path, format)
-    if fmt in ("trec", "csv"):
-        flat = _fast.read_trec_qrels_flat(path) if fmt == "trec" else _fast.read_csv_qrels_flat(path)
+    readers = {"trec": _fast.read_trec_qrels_flat, "csv": _fast.read_csv_qrels_flat,
+               "jsonl": _fast.read_jsonl_qrels_flat}
+    if fmt in readers:
+        flat = readers[fmt](path)
         if flat is not None:
             return _fast.flat_qrels_frame(flat)
     frame = qrels_to_frame(read_qrels(path, fmt))

@@ -367,3 +367,74 @@ def test_bytes_that_are_not_utf8_defer(tmp_path):
     path = tmp_path / "run.trec"
     path.write_bytes(b"q1 Q0 d\xff 1 0.5 t\n")
     assert _trec_bulk.read_columns(path, "run") is None
+
+
+# ---------------------------------------------------------------- simple JSONL
+
+_JSON_VALUES = {
+    "question": ["q1", "q2", "问题", 5, "", "a b"],
+    "id": ["d1", "d2", "文档", "d1", 7, "x\u3000y", None],
+    "score": [0.5, 0.25, 1, -0.0, 2**70, True, "0.5", None, 1e300],
+    "rank": [1, 2, 3, 2.0, "4", -1],
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.fixed_dictionaries({key: st.sampled_from(pool) for key, pool in _JSON_VALUES.items()},
+                                      optional={"tag": st.just("x")}), min_size=1, max_size=6),
+       st.booleans(), st.sampled_from(["", "\n", "[1]\n", "{\"question\": \"q1\"}\n", "nan\n"]))
+def test_simple_jsonl_read_in_bulk_equals_the_json_reader_or_raises_its_error(
+    tmp_path_factory, rows, with_rank, extra_line
+):
+    import json
+
+    from ragmath import _fast
+    from ragmath import io as rio
+
+    rows = [{k: v for k, v in row.items() if with_rank or k != "rank"} for row in rows]
+    path = tmp_path_factory.mktemp("jsonl") / "run.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows) + extra_line,
+                    encoding="utf-8")
+    try:
+        expected = rio.read_run(path)
+    except ValueError as exc:
+        with pytest.raises(ValueError) as info:
+            rio.read_run_frame(path)
+        assert str(info.value) == str(exc)
+        return
+    simple = extra_line in ("", "\n") and all(
+        type(r["question"]) is str and type(r["id"]) is str and type(r["score"]) in (int, float)
+        and abs(r["score"]) < 2**63 and (not with_rank or type(r["rank"]) is int) for r in rows)
+    assert (_fast.read_jsonl_run_flat(path) is not None) or not simple
+    frame = rio.read_run_frame(path)
+    got: dict = {}
+    for q, d, s in zip(frame["question"].astype(str), frame["id"].astype(str), frame["score"], strict=True):
+        got.setdefault(q, {})[d] = s
+    assert list(got) == list(expected)
+    assert [list(v.items()) for v in got.values()] == [list(v.items()) for v in expected.values()]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.fixed_dictionaries({"question": st.sampled_from(["q1", "q2", 3]),
+                                       "id": st.sampled_from(["d1", "d2", "d3", ""]),
+                                       "grade": st.sampled_from([0, 1, 2, -1, 2.0, "1", True])}),
+                min_size=1, max_size=6))
+def test_simple_jsonl_qrels_read_in_bulk_equal_the_json_reader(tmp_path_factory, rows):
+    import json
+
+    from ragmath import io as rio
+
+    path = tmp_path_factory.mktemp("jsonl") / "qrels.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    try:
+        expected = rio.read_qrels(path)
+    except ValueError as exc:
+        with pytest.raises(ValueError) as info:
+            rio.read_qrels_frame(path)
+        assert str(info.value) == str(exc)
+        return
+    frame = rio.read_qrels_frame(path)
+    got: dict = {}
+    for q, d, g in zip(frame["question"].astype(str), frame["id"].astype(str), frame["grade"], strict=True):
+        got.setdefault(q, {})[d] = int(g)
+    assert got == expected
