@@ -14,15 +14,17 @@ they agree to the last bit in practice and always to about 1e-15 relative. Means
 
 How it is fast:
 
-- a plain TREC file (single spaces, ``\n`` or ``\r\n`` line ends, ASCII) is split and
-  converted block by block with numpy by :mod:`ragmath._trec_bulk`; any other file is parsed by
-  numpy's C text reader into fixed-width byte columns after a chunked scan that makes sure numpy
-  splits lines exactly as the line-by-line reader does. No Python object per line either way;
-  IDs stay UTF-8 bytes (bytewise order = str order);
-- rankings are arrays grouped by question; only each question's top K is joined with the labels;
+- a plain TREC or CSV file (one separator between fields, ``\\n`` or ``\\r\\n`` line ends, UTF-8
+  for TREC, ASCII for CSV) is split and converted block by block with numpy by
+  :mod:`ragmath._trec_bulk`; any other TREC file is parsed by numpy's C text reader into
+  fixed-width byte columns after a chunked scan that makes sure numpy splits lines exactly as the
+  line-by-line reader does; a JSONL file is parsed by ``json`` and checked in bulk. No Python
+  object per line is kept; IDs are UTF-8 bytes (bytewise order = str order);
 - fusion of runs with IDs of at most 8 bytes puts each question in one row of a matrix of IDs
   read as big-endian integers, so one row-wise sort groups an item's appearances and leaves items
-  in ID order (other runs take a hash-based path).
+  in ID order; the exact scores of all rank combinations are ranked once, so each question is
+  ordered by a small integer that keeps the tie rule (other runs take a hash-based path);
+- rankings are arrays grouped by question; only each question's top K is joined with the labels.
 
 Anything the fast path cannot handle exactly as the reference does (an ID that is not a string,
 a NaN score, a duplicate ID, a malformed line or ranking, unusual whitespace) makes the readers
