@@ -1369,21 +1369,28 @@ def _jsonl_columns(path: Any, value: str) -> dict[str, list] | None:
 
     from ragmath.io import _WS
 
-    objects = []
+    names: list[str] = []
+    columns: dict[str, list] = {}
     try:
         with open(path, "rb") as handle:
             for raw in handle:
                 text = raw.decode("utf-8")
-                if text.strip():
-                    objects.append(json.loads(text))
-    except (UnicodeDecodeError, ValueError, RecursionError):
+                if not text.strip():
+                    continue
+                obj = json.loads(text)
+                if type(obj) is not dict:
+                    return None
+                if not names:  # the first object names the columns, as for the general reader
+                    if not {"question", "id", value} <= set(obj):
+                        return None
+                    ranked = value == "score" and "rank" in obj
+                    names = ["question", "id", value] + (["rank"] if ranked else [])
+                    columns = {name: [] for name in names}
+                for name in names:  # keep the values, not the objects
+                    columns[name].append(obj[name])
+    except (UnicodeDecodeError, ValueError, RecursionError, KeyError):
         return None
-    if not objects or set(map(type, objects)) != {dict} or not {"question", "id", value} <= set(objects[0]):
-        return None
-    names = ["question", "id", value] + (["rank"] if value == "score" and "rank" in objects[0] else [])
-    try:
-        columns = {name: [obj[name] for obj in objects] for name in names}
-    except KeyError:
+    if not names:
         return None
     for name in ("question", "id"):
         texts = columns[name]
