@@ -54,6 +54,8 @@ __all__ = [
     "fuse_flat",
     "read_run_flat",
     "read_qrels_flat",
+    "read_run_bulk",
+    "read_qrels_bulk",
     "read_trec_run_flat",
     "read_trec_qrels_flat",
     "flat_run_frame",
@@ -1339,12 +1341,6 @@ def read_trec_qrels_flat(path: Any) -> FlatQrels | None:
     return FlatQrels(_decode(qbytes[first]), qcode, ids, grade.astype(np.float64))
 
 
-def _is_trec_path(path: Any) -> bool:
-    from ragmath.io import _format_of
-
-    return _format_of(path, None) == "trec"
-
-
 def read_csv_run_flat(path: Any) -> FlatRun | None:
     """A plain CSV run (see :func:`ragmath._trec_bulk.read_csv_columns`) in bulk; None to defer."""
     columns = _trec_bulk.read_csv_columns(path, "run")
@@ -1439,38 +1435,34 @@ def read_jsonl_qrels_flat(path: Any) -> FlatQrels | None:
     return None if columns is None else _qrels_from_columns(columns)
 
 
-def _format_name(path: Any) -> str:
-    from ragmath.io import _format_of
+def read_run_bulk(path: Any, fmt: str) -> FlatRun | None:
+    """The bulk reader of run files in format ``fmt`` (trec, csv, jsonl); None when it defers."""
+    readers = {"trec": read_trec_run_flat, "csv": read_csv_run_flat, "jsonl": read_jsonl_run_flat}
+    return readers[fmt](path)
 
-    return _format_of(path, None)
+
+def read_qrels_bulk(path: Any, fmt: str) -> FlatQrels | None:
+    """The bulk reader of qrels files in format ``fmt`` (trec, csv, jsonl); None when it defers."""
+    readers = {"trec": read_trec_qrels_flat, "csv": read_csv_qrels_flat, "jsonl": read_jsonl_qrels_flat}
+    return readers[fmt](path)
 
 
 def read_run_flat(path: Any) -> FlatRun | None:
     """A run file as a :class:`FlatRun`: in bulk where it can, else through :mod:`ragmath.io`.
 
-    None when the bulk reader defers (the caller then reads with :func:`ragmath.io.read_run`).
+    None when a TREC file defers (the caller then reads it with :func:`ragmath.io.read_run`).
     """
-    if _is_trec_path(path):
-        return read_trec_run_flat(path)
-    fmt = _format_name(path)
-    if fmt in ("csv", "jsonl"):
-        flat = read_csv_run_flat(path) if fmt == "csv" else read_jsonl_run_flat(path)
-        if flat is not None:
-            return flat
-    from ragmath.io import read_run
+    from ragmath.io import _format_of, read_run
 
-    return prepare_run(read_run(path))
+    fmt = _format_of(path, None)
+    flat = read_run_bulk(path, fmt)
+    return flat if flat is not None or fmt == "trec" else prepare_run(read_run(path))
 
 
 def read_qrels_flat(path: Any) -> FlatQrels | None:
     """A qrels file as a :class:`FlatQrels`: in bulk where it can, else through :mod:`ragmath.io`."""
-    if _is_trec_path(path):
-        return read_trec_qrels_flat(path)
-    fmt = _format_name(path)
-    if fmt in ("csv", "jsonl"):
-        flat = read_csv_qrels_flat(path) if fmt == "csv" else read_jsonl_qrels_flat(path)
-        if flat is not None:
-            return flat
-    from ragmath.io import read_qrels
+    from ragmath.io import _format_of, read_qrels
 
-    return prepare_qrels(read_qrels(path))
+    fmt = _format_of(path, None)
+    flat = read_qrels_bulk(path, fmt)
+    return flat if flat is not None or fmt == "trec" else prepare_qrels(read_qrels(path))

@@ -817,12 +817,9 @@ def read_run_frame(path: PathLike, format: str | None = None) -> pd.DataFrame:
     from ragmath import _fast
 
     fmt = _format_of(path, format)
-    readers = {"trec": _fast.read_trec_run_flat, "csv": _fast.read_csv_run_flat,
-               "jsonl": _fast.read_jsonl_run_flat}
-    if fmt in readers:
-        flat = readers[fmt](path)
-        if flat is not None:
-            return _fast.flat_run_frame(flat)
+    flat = _fast.read_run_bulk(path, fmt)
+    if flat is not None:
+        return _fast.flat_run_frame(flat)
     frame = run_to_frame(read_run(path, fmt))
     if fmt == "trec" and "score" not in frame.columns:  # an empty file
         frame["score"] = np.zeros(0, dtype=np.float64)
@@ -847,12 +844,9 @@ def read_qrels_frame(path: PathLike, format: str | None = None) -> pd.DataFrame:
     from ragmath import _fast
 
     fmt = _format_of(path, format)
-    readers = {"trec": _fast.read_trec_qrels_flat, "csv": _fast.read_csv_qrels_flat,
-               "jsonl": _fast.read_jsonl_qrels_flat}
-    if fmt in readers:
-        flat = readers[fmt](path)
-        if flat is not None:
-            return _fast.flat_qrels_frame(flat)
+    flat = _fast.read_qrels_bulk(path, fmt)
+    if flat is not None:
+        return _fast.flat_qrels_frame(flat)
     frame = qrels_to_frame(read_qrels(path, fmt))
     for column in ("question", "id"):
         frame[column] = pd.Categorical(frame[column], categories=pd.unique(frame[column]))
