@@ -219,6 +219,26 @@ def test_an_id_holding_a_nul_byte_is_written_as_it_is(tmp_path):
     assert (tmp_path / "run.trec").read_text(encoding="utf-8") == "q1 Q0 d\x001 1 0.5 t\n"
 
 
+def _reference_or_its_error(reference, bulk_frame, path):
+    """``reference(path)``; if it raises, check that ``bulk_frame(path)`` raises the same, give None."""
+    try:
+        return reference(path)
+    except ValueError as exc:
+        with pytest.raises(ValueError) as info:
+            bulk_frame(path)
+        assert str(info.value) == str(exc)
+        return None
+
+
+def _assert_frame_holds_run(frame, expected: dict) -> None:
+    """The run frame holds ``expected``: same questions, IDs and scores, in the same order."""
+    got: dict = {}
+    for q, d, s in zip(frame["question"].astype(str), frame["id"].astype(str), frame["score"], strict=True):
+        got.setdefault(q, {})[d] = s
+    assert list(got) == list(expected)
+    assert [list(v.items()) for v in got.values()] == [list(v.items()) for v in expected.values()]
+
+
 _ASCII_POOLS = [
     ["q1", "q2", "topic.3", "q1"],  # qid
     ["Q0", "0"],  # ignored
@@ -241,22 +261,13 @@ def test_plain_files_read_in_bulk_equal_the_line_reader_or_raise_its_error(
     text = newline.join(" ".join(row) for row in rows) + (newline if final_newline else "")
     path = tmp_path_factory.mktemp("plain") / "run.trec"
     path.write_bytes(text.encode("ascii"))
-    try:
-        expected = rio.read_trec_run(path)
-    except ValueError as exc:
-        with pytest.raises(ValueError) as info:
-            rio.read_run_frame(path)
-        assert str(info.value) == str(exc)
+    expected = _reference_or_its_error(rio.read_trec_run, rio.read_run_frame, path)
+    if expected is None:
         return
     # A well-formed plain file is the bulk reader's to read (64-bit-overflowing ranks aside).
     plain = all(row[3] != "99999999999999999999" for row in rows)
     assert _trec_bulk.read_columns(path, "run") is not None or not plain
-    frame = rio.read_run_frame(path)
-    got: dict = {}
-    for q, d, s in zip(frame["question"].astype(str), frame["id"].astype(str), frame["score"], strict=True):
-        got.setdefault(q, {})[d] = s
-    assert list(got) == list(expected)
-    assert [list(v.items()) for v in got.values()] == [list(v.items()) for v in expected.values()]
+    _assert_frame_holds_run(rio.read_run_frame(path), expected)
 
 
 # ---------------------------------------------------------------- plain CSV
@@ -321,21 +332,12 @@ def test_plain_csv_read_in_bulk_equals_the_csv_reader_or_raises_its_error(
     lines = [",".join(header)] + [",".join(row[field[h]] for h in header) for row in rows]
     path = tmp_path_factory.mktemp("csv") / "run.csv"
     path.write_bytes(("\n".join(lines) + "\n").encode("ascii"))
-    try:
-        expected = rio.read_run(path)
-    except ValueError as exc:
-        with pytest.raises(ValueError) as info:
-            rio.read_run_frame(path)
-        assert str(info.value) == str(exc)
+    expected = _reference_or_its_error(rio.read_run, rio.read_run_frame, path)
+    if expected is None:
         return
     plain = all(row[3] != "99999999999999999999" for row in rows) or not with_rank
     assert _trec_bulk.read_csv_columns(path, "run") is not None or not plain
-    frame = rio.read_run_frame(path)
-    got: dict = {}
-    for q, d, s in zip(frame["question"].astype(str), frame["id"].astype(str), frame["score"], strict=True):
-        got.setdefault(q, {})[d] = s
-    assert list(got) == list(expected)
-    assert [list(v.items()) for v in got.values()] == [list(v.items()) for v in expected.values()]
+    _assert_frame_holds_run(rio.read_run_frame(path), expected)
 
 
 @pytest.mark.parametrize(("name", "layout", "text"), [
@@ -395,23 +397,14 @@ def test_simple_jsonl_read_in_bulk_equals_the_json_reader_or_raises_its_error(
     path = tmp_path_factory.mktemp("jsonl") / "run.jsonl"
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows) + extra_line,
                     encoding="utf-8")
-    try:
-        expected = rio.read_run(path)
-    except ValueError as exc:
-        with pytest.raises(ValueError) as info:
-            rio.read_run_frame(path)
-        assert str(info.value) == str(exc)
+    expected = _reference_or_its_error(rio.read_run, rio.read_run_frame, path)
+    if expected is None:
         return
     simple = extra_line in ("", "\n") and all(
         type(r["question"]) is str and type(r["id"]) is str and type(r["score"]) in (int, float)
         and abs(r["score"]) < 2**63 and (not with_rank or type(r["rank"]) is int) for r in rows)
     assert (_fast.read_jsonl_run_flat(path) is not None) or not simple
-    frame = rio.read_run_frame(path)
-    got: dict = {}
-    for q, d, s in zip(frame["question"].astype(str), frame["id"].astype(str), frame["score"], strict=True):
-        got.setdefault(q, {})[d] = s
-    assert list(got) == list(expected)
-    assert [list(v.items()) for v in got.values()] == [list(v.items()) for v in expected.values()]
+    _assert_frame_holds_run(rio.read_run_frame(path), expected)
 
 
 @settings(max_examples=150, deadline=None)
@@ -426,12 +419,8 @@ def test_simple_jsonl_qrels_read_in_bulk_equal_the_json_reader(tmp_path_factory,
 
     path = tmp_path_factory.mktemp("jsonl") / "qrels.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    try:
-        expected = rio.read_qrels(path)
-    except ValueError as exc:
-        with pytest.raises(ValueError) as info:
-            rio.read_qrels_frame(path)
-        assert str(info.value) == str(exc)
+    expected = _reference_or_its_error(rio.read_qrels, rio.read_qrels_frame, path)
+    if expected is None:
         return
     frame = rio.read_qrels_frame(path)
     got: dict = {}
