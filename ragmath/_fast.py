@@ -1409,7 +1409,7 @@ def _utf8_column(texts: list[str]) -> np.ndarray:
 def _jsonl_flat_columns(path: Any, value: str) -> dict[str, np.ndarray] | None:
     """:func:`_jsonl_columns` in the bulk readers' form (qids run-length encoded, IDs as bytes)."""
     columns = _jsonl_columns(path, value)
-    if columns is None or any("\0" in t for name in ("question", "id") for t in columns[name]):
+    if columns is None or any("\0" in "".join(columns[name]) for name in ("question", "id")):
         return None  # NUL would be taken for padding in a bytes array
     try:
         values = np.array(columns[value], dtype=np.float64 if value == "score" else np.int64)

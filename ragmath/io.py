@@ -896,7 +896,7 @@ def write_run_frame(
         if not (set(map(type, labels)) <= {str} and all(labels) and not _WS.search("\0".join(labels))):
             labels = [_check_id(label, _Where("frame"), f"column {name!r}") for label in labels]
         coded[name] = (codes, labels)
-    no_nul = "\0" not in tag and not any("\0" in x for _, labels in coded.values() for x in labels)
+    no_nul = "\0" not in tag and not any("\0" in "".join(labels) for _, labels in coded.values())
     if fmt == "trec" and no_nul:  # NUL is the bulk formatter's padding byte
         from ragmath._trec_bulk import format_run_lines
 
