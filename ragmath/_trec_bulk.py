@@ -39,6 +39,8 @@ from typing import Any
 
 import numpy as np
 
+from ragmath import io as _io
+
 __all__ = ["read_columns", "read_csv_columns", "parse_scores", "format_run_lines"]
 
 #: Bytes read per block; blocks end at a line end.
@@ -68,9 +70,10 @@ def _x87_extended() -> bool:
 _EXTENDED = _x87_extended()
 _POW10_LD = np.array([10**i for i in range(_MAX_POWER + 1)], dtype=np.longdouble) if _EXTENDED else None
 
-# The general readers' number syntax (ragmath.io), used for the values this reader leaves to Python.
-_NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-_INTEGER = re.compile(rb"[+-]?\d+")
+# The general readers' number syntax, for the values this reader leaves to Python. As bytes
+# patterns, \d matches ASCII digits only: a field with other digits defers to the general reader.
+_NUMBER = re.compile(_io._NUMBER.pattern.encode())
+_INTEGER = re.compile(_io._INTEGER.pattern.encode())
 
 
 def _windows(buf: np.ndarray) -> np.ndarray:
