@@ -427,9 +427,10 @@ def _read_blocks(path: Any, start: int, n_fields: int, ids: tuple[int, int], int
     size = os.path.getsize(path) - start
     out = None
     for data in _blocks(path, start):
-        if separator != 32 and (b'"' in data or not data.isascii()):
+        ascii_only = data.isascii()
+        if separator != 32 and (b'"' in data or not ascii_only):
             return None  # CSV: quotes need the csv module; non-ASCII IDs its whitespace check
-        if not data.isascii():
+        if not ascii_only:
             try:  # UTF-8 IDs are kept as bytes, whose order is the text's code point order
                 data.decode("utf-8")
             except UnicodeDecodeError:
