@@ -3,23 +3,31 @@
 ``run_ablation(config)`` builds, for every identity, an index over the chunks that identity may read
 on the snapshot date (the permission filter runs before any ranking), runs each question through
 every version, hands the top passages to the generator and scores everything with
-``ragmath.evaluate``. One change per row:
+``ragmath.evaluate``. One change per row (notation: K the cut-off, k RRF's constant, W the recall
+window, M the rerank depth):
 
 =========  ==================================================================================
-A          BM25 (rank-bm25 over the configured tokenizer), top N
-B          vector retriever (``CharNgramSVDEmbedder`` by default), top N
-C          RRF (``ragmath.rrf``, constant k) of A's and B's top ``window``, top N
-D          C's top N reordered by the ``LinearReranker`` fitted on the dev split
+A          BM25 (rank-bm25 over the configured tokenizer), top M
+B          vector retriever (``CharNgramSVDEmbedder`` by default), top M
+C          RRF (``ragmath.rrf``, constant k) of A's and B's top W, top M
+D          C's top M reordered by the ``LinearReranker``
 Oracle     no retrieval: the labelled evidence (grade >= 1) handed straight to the generator
 =========  ==================================================================================
+
+Nothing is scored in sample. On dev, each question's D ranking comes from a reranker fitted on
+the other folds of a grouped 5-fold split (whole groups per fold), and its refusal threshold
+likewise; on the holdout
+(opened only through ``ragmath.holdout.open_holdout``) both are fitted on all dev questions. The
+table's ``caveat`` column says, per row, which dev numbers were tuned on and so are optimistic.
 
 Conventions: no-answer questions (no label > 0 for the identity asked) are outside the retrieval
 means and the answer accuracy; they are counted as correct refusals / wrong answers. Answer
 accuracy: numeric gold -> the number within 0.01; otherwise the first citation labelled 2.
-Citation support rate: cited chunks labelled >= 1 for the question, over all citations of all
-answers given. Cost: characters of passage text sent to the generator per question. Latency is
-measured per stage and kept in its own table (``AblationResult.latency``), never in ``table``,
-``by_type`` or ``per_question``, which are identical from run to run.
+Citation support: per question that gave an answer, 1 if every cited chunk is labelled >= 1 for
+it, else 0; the table's rate is the share of those questions (the question is the sampling unit).
+Cost: characters of passage text sent to the generator per question. Latency is measured per
+stage and kept in its own table (``AblationResult.latency``), never in ``table``, ``by_type`` or
+``per_question``, which are identical from run to run.
 """
 
 from __future__ import annotations
@@ -39,19 +47,22 @@ import pandas as pd
 
 from ragmath.evaluation import Evaluation, evaluate
 from ragmath.generate import Answer, ExtractiveAnswerer, answer_is_correct
-from ragmath.rerank import FeatureExtractor, LinearReranker
+from ragmath.rerank import FEATURES, FeatureExtractor, LinearReranker, question_similarity
 from ragmath.retrieval import BM25Retriever, HybridRetriever, VectorRetriever, as_chunk_records
-from ragmath.tokenize import find_ids, get_tokenizer
+from ragmath.tokenize import get_tokenizer
 
 __all__ = [
     "VERSIONS",
     "AblationConfig",
     "AblationResult",
     "IdentityPipeline",
+    "RerankStage",
     "run_ablation",
     "tune",
+    "grid_edges",
     "fit_refusal_threshold",
-    "leakage_demo",
+    "leakage_experiment",
+    "require_dev_only",
     "clear_cache",
 ]
 
@@ -64,6 +75,10 @@ VERSION_LABELS = {
     "Oracle": "gold evidence to the generator",
 }
 SPLITS = ("dev", "holdout", "all")
+#: The knobs ``tune`` chooses on dev, by AblationConfig field name, with their workbook symbol.
+TUNED_KNOBS = {"k": "k", "window": "W", "rerank_depth": "M"}
+#: Folds of the grouped K-fold that scores dev questions out of fold.
+FOLDS = 5
 
 
 @dataclass(frozen=True)
@@ -71,17 +86,20 @@ class AblationConfig:
     """Everything a run depends on; recorded beside its table.
 
     ``snapshot_date`` None -> the data's ``config.json``; ``identity`` None -> every question is
-    asked as its own identity; ``refuse_below`` None -> fitted on the dev split.
-    ``n``: candidates kept per version (the reranker's depth, Recall@N); ``window``: each list's
-    depth fed to RRF; ``top_k``: the K of the retrieval metrics; ``context_k``: passages sent to
-    the generator. ``seed`` is recorded with the run and meant for any randomised step a reader
-    plugs in; the default pipeline draws no random numbers (exact SVD, Newton fit, stated tie
-    rules), so its results do not depend on it.
+    asked as its own identity; ``refuse_below`` None -> fitted on dev questions (out of fold on
+    dev). ``k``: RRF's constant; ``window`` (W): each list's depth fed to RRF;
+    ``rerank_depth`` (M): candidates kept per version and reordered by the reranker (Recall@M);
+    ``top_k`` (K): the cut-off of the retrieval metrics; ``context_k``: passages sent to the
+    generator. ``tuned``: the knobs that were chosen on dev (``tune`` fills it), so the dev table
+    can say which of its numbers are optimistic. ``seed`` is recorded with the run and meant for
+    any randomised step a reader plugs in; the default pipeline draws no random numbers (exact
+    SVD, Newton fit, stated tie rules), so its results do not depend on it.
 
-    Raises ValueError naming the field for a non-positive depth, ``n < top_k``, k <= 0, an unknown
-    split, editions mode or tokenizer, or ``refuse_below`` outside [0, 1].
+    Raises ValueError naming the field for a non-positive depth, ``rerank_depth < top_k``,
+    k <= 0, an unknown split, editions mode, tokenizer or tuned knob, or ``refuse_below``
+    outside [0, 1].
 
-    >>> AblationConfig(k=1, window=40, n=20).n
+    >>> AblationConfig(k=1, window=40, rerank_depth=20).rerank_depth
     20
     """
 
@@ -91,22 +109,24 @@ class AblationConfig:
     split: str = "dev"
     k: float = 60
     window: int = 20
-    n: int = 10
+    rerank_depth: int = 10
     top_k: int = 5
     context_k: int = 5
     seed: int = 0
     tokenizer: str = "jieba"
     refuse_below: float | None = None
     l2: float = 1.0
+    tuned: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        for name in ("window", "n", "top_k", "context_k"):
+        for name in ("window", "rerank_depth", "top_k", "context_k"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive int, got {value!r}")
-        if self.n < self.top_k:
+        if self.rerank_depth < self.top_k:
             raise ValueError(
-                f"n={self.n} is smaller than top_k={self.top_k}: keep at least top_k candidates"
+                f"rerank_depth={self.rerank_depth} is smaller than top_k={self.top_k}: keep at "
+                "least top_k candidates"
             )
         if isinstance(self.k, bool) or not isinstance(self.k, (int, float)) or not self.k > 0:
             raise ValueError(f"k must be a number > 0 (RRF constant), got {self.k!r}")
@@ -117,6 +137,9 @@ class AblationConfig:
         get_tokenizer(self.tokenizer)
         if self.refuse_below is not None and not 0 <= self.refuse_below <= 1:
             raise ValueError(f"refuse_below must be in [0, 1] or None, got {self.refuse_below!r}")
+        unknown = set(self.tuned) - set(TUNED_KNOBS)
+        if unknown:
+            raise ValueError(f"tuned names unknown knobs {sorted(unknown)}; knobs: {list(TUNED_KNOBS)}")
 
 
 def _records(frame: Any) -> list[dict]:
@@ -197,6 +220,24 @@ def _load_dataset(dataset: Any):
     return dataset
 
 
+def require_dev_only(dataset: Any, what: str) -> None:
+    """Refuse a dataset that holds any holdout question: tuning, fitting and leakage are dev-only.
+
+    >>> from types import SimpleNamespace
+    >>> held = SimpleNamespace(questions=pd.DataFrame({"question_id": ["q9"], "split": ["holdout"]}))
+    >>> try:
+    ...     require_dev_only(held, "tune")
+    ... except ValueError as error:
+    ...     print(str(error)[:60])
+    tune works on dev questions only, but the dataset holds hold
+    """
+    questions = dataset.questions
+    held = list(questions.loc[questions["split"] != "dev", "question_id"])
+    if held:
+        raise ValueError(f"{what} works on dev questions only, but the dataset holds holdout "
+                         f"question(s) {held[:5]}; pass ragmath.corpus.load_dataset() (dev only)")
+
+
 def _roles(dataset: Any, identity: str) -> tuple[str, ...]:
     ids = dataset.identities
     if identity not in ids.index:
@@ -258,6 +299,102 @@ def fit_refusal_threshold(rows: Sequence[Mapping[str, Any]]) -> float:
     return best_t
 
 
+_SIMILARITY: dict[tuple[str, str], float] = {}
+
+
+def _similarity(a: str, b: str) -> float:
+    """``question_similarity``, memoised in this process (tuning asks for the same pairs often)."""
+    if (a, b) not in _SIMILARITY:
+        _SIMILARITY[a, b] = question_similarity(a, b)
+    return _SIMILARITY[a, b]
+
+
+class RerankStage:
+    """The reranking stage of one run: base features, labels and fits, with or without a group.
+
+    Holds, for every question of the run, its candidates (C's top M) and their feature matrix with
+    the ``memory`` column left at 0; ``fit(train, bank)`` fits a ``LinearReranker`` on the dev
+    questions ``train`` (their memory drawn from ``bank``, never from themselves) and
+    ``rank(qid, model, bank)`` reorders one question's candidates. ``out_of_fold()`` ranks every
+    dev question with a reranker fitted on the other folds (grouped K-fold, ``folds``).
+
+    Raises ValueError when asked to fit on a question that is not dev.
+    """
+
+    def __init__(self, candidates: Mapping[str, Sequence[str]], matrices: Mapping[str, np.ndarray],
+                 split: Mapping[str, str], group: Mapping[str, str], texts: Mapping[str, str],
+                 labels: Mapping[str, Mapping[str, int]], l2: float):
+        self.candidates = {q: list(c) for q, c in candidates.items()}
+        self.split, self.group, self.labels, self.l2 = dict(split), dict(group), labels, l2
+        self.dev = [q for q in self.candidates if self.split[q] == "dev"]
+        self._matrix = dict(matrices)
+        self._memory_col = FEATURES.index("memory")
+        # for each (question, candidate): dev questions labelling the candidate, most similar first
+        labelled_by: dict[str, list[str]] = {}
+        for f in self.dev:
+            for c, g in labels.get(f, {}).items():
+                if g >= 1:
+                    labelled_by.setdefault(c, []).append(f)
+        self._sources: dict[str, list[list[tuple[float, str]]]] = {}
+        for q, cands in self.candidates.items():
+            per_candidate = []
+            for c in cands:
+                pairs = [(_similarity(texts[q], texts[f]), f)
+                         for f in labelled_by.get(c, []) if f != q]
+                per_candidate.append(sorted(pairs, key=lambda t: (-t[0], t[1])))
+            self._sources[q] = per_candidate
+
+    def _features(self, qid: str, bank: set[str]) -> np.ndarray:
+        x = self._matrix[qid].copy()
+        x[:, self._memory_col] = [next((sim for sim, f in pairs if f in bank), 0.0)
+                                  for pairs in self._sources[qid]]
+        return x
+
+    def fit(self, train: Sequence[str], bank: Sequence[str] | None = None) -> LinearReranker:
+        """Fit on ``train`` (dev only); memory from ``bank`` (default: ``train``)."""
+        not_dev = [q for q in train if self.split.get(q) != "dev"]
+        if not_dev:
+            raise ValueError(f"the reranker is fitted on dev questions only; got {not_dev[:3]}")
+        bank_set = set(train if bank is None else bank)
+        xs = [self._features(q, bank_set) for q in train]
+        ys = [np.array([1.0 if self.labels.get(q, {}).get(c, 0) >= 1 else 0.0
+                        for c in self.candidates[q]]) for q in train]
+        return LinearReranker.fit_matrix(np.vstack(xs), np.concatenate(ys), l2=self.l2,
+                                         fitted_on=list(train))
+
+    def features(self, qid: str, bank: Sequence[str]) -> pd.DataFrame:
+        """The question's candidate features with its memory drawn from ``bank``."""
+        return pd.DataFrame(self._features(qid, set(bank)),
+                            index=pd.Index(self.candidates[qid], name="chunk_id"),
+                            columns=list(FEATURES))
+
+    def rank(self, qid: str, model: LinearReranker, bank: Sequence[str]) -> list[str]:
+        """Reorder one question's candidates with ``model``, remembering only ``bank``'s labels."""
+        return model.order(self.candidates[qid], self._features(qid, set(bank)))
+
+    def folds(self) -> dict[str, int]:
+        """Grouped K-fold assignment of the dev questions: group i (sorted by name) -> fold i mod F.
+
+        F = ``FOLDS`` (5); a group's questions share one fold, so no near-duplicate of a scored
+        question is ever in the fit that scores it.
+        """
+        groups = sorted({self.group[q] for q in self.dev})
+        fold_of = {g: i % FOLDS for i, g in enumerate(groups)}
+        return {q: fold_of[self.group[q]] for q in self.dev}
+
+    def out_of_fold(self) -> dict[str, list[str]]:
+        """Rank every dev question with a reranker fitted on the other folds (grouped K-fold)."""
+        folds = self.folds()
+        out: dict[str, list[str]] = {}
+        for fold in sorted(set(folds.values())):
+            train = [q for q in self.dev if folds[q] != fold]
+            model = self.fit(train)
+            for q in self.dev:
+                if folds[q] == fold:
+                    out[q] = self.rank(q, model, train)
+        return {q: out[q] for q in self.dev}
+
+
 @dataclass
 class AblationResult:
     """One run: the table, per-type table, latency (apart), per-question rows and the config."""
@@ -274,6 +411,7 @@ class AblationResult:
     evaluations: dict[str, Evaluation]
     reranker: LinearReranker
     qrels: dict[str, dict[str, int]]
+    rerank_stage: RerankStage
     fused: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     def comparable(self) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -288,10 +426,31 @@ class AblationResult:
 def _metric_names(cfg: AblationConfig) -> tuple[list[str], str]:
     k = cfg.top_k
     names = [f"Recall@{k}", f"Hit@{k}", f"MRR@{k}", f"nDCG@{k}"]
-    recall_n = f"Recall@{cfg.n}"
-    if cfg.n != k:
-        names.append(recall_n)
-    return names, recall_n
+    recall_m = f"Recall@{cfg.rerank_depth}"
+    if cfg.rerank_depth != k:
+        names.append(recall_m)
+    return names, recall_m
+
+
+def _caveats(cfg: AblationConfig) -> dict[str, str]:
+    """Per row: how far its numbers can be trusted as an estimate (shown in the table)."""
+    if cfg.split != "dev":
+        frozen = "holdout: frozen design, fitted on dev, run once"
+        return {v: frozen for v in VERSIONS} | {
+            "Oracle": frozen + "; gold evidence, correct refusals hold by construction"}
+    tuned = [TUNED_KNOBS[t] for t in TUNED_KNOBS if t in cfg.tuned]
+    c_tuned = [t for t in tuned if t in ("k", "W")]
+    c_note = (f"optimistic: {', '.join(c_tuned)} chosen on these questions" if c_tuned
+              else "not tuned on these questions")
+    d_note = (f"optimistic: {', '.join(tuned)} chosen on these questions; reranker out of fold"
+              if tuned else "reranker out of fold")
+    return {
+        "A": "not tuned (refusal threshold out of fold)",
+        "B": "not tuned (refusal threshold out of fold)",
+        "C": c_note,
+        "D": d_note,
+        "Oracle": "gold evidence, no retrieval; correct refusals hold by construction",
+    }
 
 
 def run_ablation(
@@ -304,47 +463,64 @@ def run_ablation(
 ) -> AblationResult:
     """Run versions A, B, C, D and Oracle on the configured split; return tables and traces.
 
-    ``dataset``: ``ragmath.corpus.load_dataset()`` by default (any object with corpus, questions,
-    qrels, identities, config). ``answers=False`` skips generation (used while tuning).
-    ``generator``: any ``Generator``; default ``ExtractiveAnswerer`` with a dev-fitted threshold.
-    ``reuse=True`` reuses retrieval results cached by earlier runs in this process (results are
-    identical; the latency table then measures cache look-ups, so ``tune`` alone uses it).
-    The reranker is always fitted on the dev questions, whatever split is evaluated.
+    ``dataset``: ``ragmath.corpus.load_dataset()`` by default (dev questions only; any object with
+    corpus, questions, qrels, identities, config). ``answers=False`` skips generation (used while
+    tuning). ``generator``: any ``Generator``; default ``ExtractiveAnswerer`` whose refusal
+    threshold is fitted on dev. ``reuse=True`` reuses retrieval and fusion results cached by
+    earlier runs in this process (results are identical; the latency table then measures cache
+    look-ups, so ``tune`` alone uses it).
 
-    >>> result = run_ablation(AblationConfig(split="holdout"))
+    The reranker and the refusal threshold are fitted on dev questions only: a dev question is
+    scored by the ones fitted on the other folds of a grouped 5-fold split; a holdout question by the
+    ones fitted on all dev questions.
+
+    >>> result = run_ablation(AblationConfig(rerank_depth=5), answers=False)
     >>> list(result.table.index)
     ['A', 'B', 'C', 'D', 'Oracle']
-    >>> sorted(set(result.runs["A"]) & set(result.reranker.fitted_on))  # holdout never fitted on
-    []
+    >>> set(result.per_question["split"])
+    {'dev'}
 
-    Raises ValueError for a question without a dev/holdout split, an unknown identity or an
-    empty split; TypeError for a config that is not an AblationConfig.
+    Raises ValueError for a question without a dev/holdout split, an unknown identity, an empty
+    split (the holdout is sealed: only ``ragmath.holdout.open_holdout`` loads it), or no dev
+    question; TypeError for a config that is not an AblationConfig.
     """
+    return _run(config, dataset, answers=answers, generator=generator, reuse=reuse)
+
+
+def _run(config, dataset, *, answers, generator, reuse, scores_only=False, corpus_key=None):
+    """The body of ``run_ablation``; ``scores_only`` stops after retrieval and reranking and
+    returns ``(runs, qrels)`` (used by ``tune``); ``corpus_key`` skips re-hashing the corpus."""
     cfg = config if config is not None else AblationConfig()
     if not isinstance(cfg, AblationConfig):
         raise TypeError(f"config must be an AblationConfig, got {type(cfg).__name__}")
     files_hash = None
-    if dataset is None:
+    if dataset is None and not scores_only:
         from ragmath.corpus import corpus_hash
 
         files_hash = corpus_hash()
     ds = _load_dataset(dataset)
     as_of = cfg.snapshot_date if cfg.snapshot_date is not None else ds.config["snapshot_date"]
-    corpus_key = content_hash(ds.corpus)
+    corpus_key = corpus_key or content_hash(ds.corpus)
     labels = _grades(ds)
     questions = _records(ds.questions)
     for q in questions:
         if q.get("split") not in ("dev", "holdout"):
             raise ValueError(
                 f"questions: {q['question_id']!r} has split={q.get('split')!r}; every question "
-                "needs split 'dev' or 'holdout' (see ragmath.corpus.recompute_split)"
+                "needs split 'dev' or 'holdout' (see data/README.md, 'The split')"
             )
     if cfg.identity is not None:
         _roles(ds, cfg.identity)
     wanted = [q for q in questions if cfg.split == "all" or q["split"] == cfg.split]
     dev = [q for q in questions if q["split"] == "dev"]
     if not wanted:
+        if cfg.split == "holdout":
+            raise ValueError("no holdout question in this dataset: the holdout is sealed; "
+                             "ragmath.holdout.open_holdout(frozen_config) runs the frozen design on "
+                             "it once")
         raise ValueError(f"no question has split {cfg.split!r}")
+    if not dev:
+        raise ValueError("no dev question: the reranker and the refusal threshold are fitted on dev")
 
     def asked_as(q: Mapping[str, Any]) -> str:
         return cfg.identity or q["identity"]
@@ -366,19 +542,25 @@ def run_ablation(
     stage_out: dict[str, dict[str, Any]] = {}
     trace: dict[str, dict[str, tuple[str, ...]]] = {}
     fused_tables: dict[str, pd.DataFrame] = {}
-    depth = max(cfg.window, cfg.n)
+    depth = max(cfg.window, cfg.rerank_depth)
+    m = cfg.rerank_depth
     for qid, q in needed.items():
         pipe = _pipeline(ds, asked_as(q), as_of, cfg, corpus_key)
         text = q["text"]
         bm = [c for c, _ in timed("A", "bm25", pipe.bm25.retrieve, text, depth, pipe=pipe)]
         vec = [c for c, _ in timed("B", "vector", pipe.vector.retrieve, text, depth, pipe=pipe)]
         lists = {"bm25": bm[: cfg.window], "vector": vec[: cfg.window]}
-        hybrid = HybridRetriever({"bm25": pipe.bm25, "vector": pipe.vector}, k=cfg.k,
-                                 window=cfg.window)
-        fused = timed("C", "fusion", hybrid.explain, text, lists)
-        fused_ids = [str(c) for c in fused["id"]]
-        stage_out[qid] = {"pipe": pipe, "A": bm[: cfg.n], "B": vec[: cfg.n], "C": fused_ids[: cfg.n]}
-        fused_tables[qid] = fused
+        def hybrid(pipe=pipe) -> HybridRetriever:
+            return HybridRetriever({"bm25": pipe.bm25, "vector": pipe.vector}, k=cfg.k,
+                                   window=cfg.window)
+
+        def fuse(text: str, k: float, window: int, hybrid=hybrid, lists=lists) -> list[str]:
+            return hybrid().fused_ids(lists)  # the fused order depends on (text, k, W) only
+
+        fused_ids = timed("C", "fusion", fuse, text, cfg.k, cfg.window, pipe=pipe if reuse else None)
+        if not scores_only:
+            fused_tables[qid] = hybrid().explain(text, lists)
+        stage_out[qid] = {"pipe": pipe, "A": bm[:m], "B": vec[:m], "C": fused_ids[:m]}
         trace[qid] = {
             "identity": (pipe.identity,),
             "index[bm25]": pipe.bm25.chunk_ids,
@@ -389,65 +571,85 @@ def run_ablation(
             "fusion": tuple(fused_ids),
         }
 
-    # ---- reranker: fitted on dev only ------------------------------------------------------
-    def features(qid: str) -> pd.DataFrame:
-        so = stage_out[qid]
-        if reuse:
-            key = ("features", needed[qid]["text"], tuple(so["C"]))
-            return so["pipe"].cached(key, so["pipe"].features, needed[qid]["text"], so["C"])
-        return so["pipe"].features(needed[qid]["text"], so["C"])
-
-    dev_features = {q["question_id"]: features(q["question_id"]) for q in dev}
-    dev_labels = {qid: _visible(labels.get(qid, {}), stage_out[qid]["pipe"]) for qid in dev_features}
-    reranker = LinearReranker.fit(dev, dev_features, dev_labels, l2=cfg.l2)
+    # ---- reranker: fitted on dev only; dev questions out of fold ----------------------------
+    visible = {qid: _visible(labels.get(qid, {}), stage_out[qid]["pipe"]) for qid in needed}
+    stage = RerankStage(
+        {qid: stage_out[qid]["C"] for qid in needed},
+        {qid: stage_out[qid]["pipe"].features.matrix(needed[qid]["text"], stage_out[qid]["C"])
+         for qid in needed},
+        {qid: needed[qid]["split"] for qid in needed},
+        {qid: needed[qid]["group"] for qid in needed},
+        {qid: needed[qid]["text"] for qid in needed},
+        {qid: visible[qid] for qid in needed if needed[qid]["split"] == "dev"},
+        cfg.l2,
+    )
+    dev_ids = [q["question_id"] for q in dev]
+    reranker = stage.fit(dev_ids)
+    out_of_fold = stage.out_of_fold()
     for q in wanted:
         qid = q["question_id"]
         t0 = time.perf_counter()
-        feats = dev_features[qid] if qid in dev_features else features(qid)
-        d_rank = [c for c, _ in reranker.rerank(feats)]
+        d_rank = out_of_fold[qid] if q["split"] == "dev" else stage.rank(qid, reranker, dev_ids)
         timings["D"].setdefault("rerank", []).append((time.perf_counter() - t0) * 1000)
         stage_out[qid]["D"] = d_rank
-        trace[qid]["reranker"] = tuple(feats.index)
+        trace[qid]["reranker"] = tuple(stage.candidates[qid])
 
     # ---- labels as the asked identity can see them ----------------------------------------
-    qrels_eval = {
-        q["question_id"]: _visible(labels.get(q["question_id"], {}), stage_out[q["question_id"]]["pipe"])
-        for q in wanted
-    }
-    names, recall_n = _metric_names(cfg)
+    qrels_eval = {q["question_id"]: visible[q["question_id"]] for q in wanted}
+    names, recall_m = _metric_names(cfg)
     runs = {v: {q["question_id"]: list(stage_out[q["question_id"]][v]) for q in wanted}
             for v in ("A", "B", "C", "D")}
+    if scores_only:
+        return runs, qrels_eval
     evaluations = {v: evaluate(runs[v], qrels_eval, names) for v in runs}
 
     # ---- generation --------------------------------------------------------------------------
     gen_input: dict[str, dict[str, list[str]]] = {v: {} for v in VERSIONS}
     all_answers: dict[str, dict[str, Answer]] = {v: {} for v in VERSIONS}
-    threshold = cfg.refuse_below
+    threshold_note: Any = cfg.refuse_below
     if answers:
-        if generator is None and threshold is None:
+        thresholds: dict[str, float] = {}
+        if generator is None and cfg.refuse_below is None:
             probe = ExtractiveAnswerer(refuse_below=0.0, as_of=as_of, max_passages=cfg.context_k)
             rows = []
             for q in dev:
                 qid = q["question_id"]
-                so = stage_out[qid]
-                d_rank = so.get("D") or [c for c, _ in reranker.rerank(dev_features[qid])]
-                ans = probe(q["text"], so["pipe"].passages(d_rank[: cfg.context_k]))
-                grades = dev_labels[qid]
+                ranking = out_of_fold[qid]
+                ans = probe(q["text"], stage_out[qid]["pipe"].passages(ranking[: cfg.context_k]))
+                grades = visible[qid]
                 answerable = any(g > 0 for g in grades.values())
                 rows.append({
-                    "question_id": qid, "split": q["split"], "support": ans.support,
+                    "question_id": qid, "split": "dev", "group": q["group"], "support": ans.support,
                     "answerable": answerable,
                     "correct": answerable and answer_is_correct(
                         ans, gold_number=_number(q.get("answer_number")), grades=grades),
                 })
-            threshold = fit_refusal_threshold(rows)
-        gen = generator or ExtractiveAnswerer(
-            refuse_below=threshold, as_of=as_of, max_passages=cfg.context_k
-        )
+            final = fit_refusal_threshold(rows)
+            folds = stage.folds()
+            by_fold = {f: fit_refusal_threshold([r for r in rows if folds[r["question_id"]] != f])
+                       for f in sorted(set(folds.values()))}
+            for q in wanted:
+                thresholds[q["question_id"]] = (by_fold[folds[q["question_id"]]]
+                                                if q["split"] == "dev" else final)
+            threshold_note = (f"fitted on dev: out of fold for dev questions "
+                              f"({min(by_fold.values()):.3f}–{max(by_fold.values()):.3f}), "
+                              f"{final:.3f} on all dev")
+        generators: dict[float, Any] = {}
+
+        def generator_for(qid: str):
+            if generator is not None:
+                return generator
+            t = thresholds.get(qid, cfg.refuse_below)
+            if t not in generators:
+                generators[t] = ExtractiveAnswerer(refuse_below=t, as_of=as_of,
+                                                   max_passages=cfg.context_k)
+            return generators[t]
+
         for q in wanted:
             qid = q["question_id"]
             so = stage_out[qid]
             pipe = so["pipe"]
+            gen = generator_for(qid)
             for v in VERSIONS:
                 if v == "Oracle":
                     gold = qrels_eval[qid]
@@ -462,7 +664,8 @@ def run_ablation(
     # ---- tables ------------------------------------------------------------------------------
     per_q = _per_question(wanted, runs, evaluations, all_answers, gen_input, qrels_eval, stage_out,
                           names, answers)
-    table = _summary(per_q, names, recall_n, answers)
+    table = _summary(per_q, names, recall_m, answers)
+    table["caveat"] = pd.Series(_caveats(cfg))
     by_type = _by_type(per_q, names, answers)
     latency = _latency(timings)
     config_out = {
@@ -473,25 +676,27 @@ def run_ablation(
         "identity": cfg.identity or "each question's own identity",
         "split": cfg.split,
         "questions": len(wanted),
-        "k (RRF)": cfg.k,
-        "window": cfg.window,
-        "N (candidates / rerank depth)": cfg.n,
-        "top_k": cfg.top_k,
+        "k (RRF constant)": cfg.k,
+        "W (recall window)": cfg.window,
+        "M (rerank depth)": cfg.rerank_depth,
+        "K (metric cut-off)": cfg.top_k,
         "context passages": cfg.context_k,
+        "chosen on dev": ", ".join(TUNED_KNOBS[t] for t in cfg.tuned) or "nothing",
         "seed": cfg.seed,
         "tokenizer": cfg.tokenizer,
         "embedder": "CharNgramSVDEmbedder(ngram_range=(1, 3), dim=64)",
-        "reranker": f"LinearReranker (logistic, L2={cfg.l2:g}), fitted on "
-        f"{len(reranker.fitted_on)} dev questions",
+        "reranker": f"LinearReranker (logistic, L2={cfg.l2:g}, features {', '.join(FEATURES)}); "
+        f"dev questions scored out of fold (grouped {FOLDS}-fold), others by the fit on all "
+        f"{len(dev_ids)} dev questions",
         "generator": getattr(generator, "name", type(generator).__name__) if generator
         else "ExtractiveAnswerer",
-        "refuse_below": threshold if cfg.refuse_below is not None or not answers
-        else f"{threshold} (fitted on dev)",
+        "refuse_below": threshold_note,
     }
     return AblationResult(
         table=table, by_type=by_type, latency=latency, per_question=per_q, config=config_out,
         runs=runs, answers=all_answers, generator_input=gen_input, trace=trace,
-        evaluations=evaluations, reranker=reranker, qrels=qrels_eval, fused=fused_tables,
+        evaluations=evaluations, reranker=reranker, qrels=qrels_eval, rerank_stage=stage,
+        fused=fused_tables,
     )
 
 
@@ -519,7 +724,7 @@ def _per_question(wanted, runs, evaluations, answers, gen_input, qrels_eval, sta
             grades = qrels_eval[qid]
             answerable = any(g > 0 for g in grades.values())
             row: dict[str, Any] = {
-                "version": v, "question_id": qid, "type": q["type"],
+                "version": v, "question_id": qid, "type": q["type"], "group": q["group"],
                 "identity": stage_out[qid]["pipe"].identity, "split": q["split"],
                 "answerable": answerable,
             }
@@ -539,12 +744,13 @@ def _per_question(wanted, runs, evaluations, answers, gen_input, qrels_eval, sta
             if with_answers:
                 a = answers[v][qid]
                 cited = list(a.citations)
+                supported = sum(grades.get(c, 0) >= 1 for c in cited)
                 row.update({
                     "refused": a.refused,
                     "number": a.number if a.number is not None else np.nan,
                     "citations": " ".join(cited),
-                    "supported citations": sum(grades.get(c, 0) >= 1 for c in cited),
-                    "citations n": len(cited),
+                    "citations supported": float(bool(cited) and supported == len(cited))
+                    if not a.refused else np.nan,
                     "correct": (answer_is_correct(a, gold_number=_number(q.get("answer_number")),
                                                   grades=grades) if answerable else a.refused),
                     "context chars": sum(len(p) for p in _texts(stage_out[qid]["pipe"],
@@ -559,7 +765,7 @@ def _texts(pipe: IdentityPipeline, ids: Sequence[str]) -> list[str]:
     return [pipe.by_id[c]["text"] for c in ids]
 
 
-def _summary(per_q: pd.DataFrame, names, recall_n, with_answers) -> pd.DataFrame:
+def _summary(per_q: pd.DataFrame, names, recall_m, with_answers) -> pd.DataFrame:
     out = {}
     for v in VERSIONS:
         part = per_q.loc[v]
@@ -567,20 +773,19 @@ def _summary(per_q: pd.DataFrame, names, recall_n, with_answers) -> pd.DataFrame
         row: dict[str, Any] = {}
         for name in names:
             row[name] = float(ans[name].mean()) if v != "Oracle" and len(ans) else np.nan
-        if recall_n not in names:
-            row[recall_n] = row[names[0]]
+        if recall_m not in names:
+            row[recall_m] = row[names[0]]
         if with_answers:
             na = part[~part["answerable"]]
-            cited = int(part.loc[~part["refused"], "citations n"].sum())
-            supported = int(part.loc[~part["refused"], "supported citations"].sum())
+            answered = part.loc[~part["refused"], "citations supported"]
             row.update({
                 "answer accuracy": float(ans["correct"].mean()) if len(ans) else np.nan,
                 "answers correct": int(ans["correct"].sum()),
                 "answerable": len(ans),
-                "citation support": supported / cited if cited else np.nan,
-                "citations": cited,
+                "citation support": float(answered.mean()) if len(answered) else np.nan,
+                "supported answers": int(answered.sum()),
+                "answers given": len(answered),
                 "correct refusals": int(na["refused"].sum()),
-                "wrong answers": int((~na["refused"]).sum()),
                 "no-answer": len(na),
                 "context chars/q": float(part["context chars"].mean()),
             })
@@ -601,6 +806,7 @@ def _by_type(per_q: pd.DataFrame, names, with_answers) -> pd.DataFrame:
             row[name] = float(ans[name].mean()) if len(ans) and v != "Oracle" else np.nan
         if with_answers:
             na = part[~part["answerable"]]
+            row["answers correct"] = int(ans["correct"].sum())
             row["answer accuracy"] = float(ans["correct"].mean()) if len(ans) else np.nan
             row["correct refusals"] = int(na["refused"].sum())
             row["no-answer"] = len(na)
@@ -636,145 +842,163 @@ def _owner(stage: str) -> str:
     return {"bm25": "A", "vector": "B", "fusion": "C", "rerank": "D"}[stage]
 
 
+#: The default tuning grid: wide enough that the chosen values sit inside it (see ``grid_edges``).
+DEFAULT_GRID = {
+    "k": (1, 3, 10, 30, 60, 120, 240),
+    "window": (2, 3, 5, 10, 20, 40),
+    "rerank_depth": (5, 10, 20, 40),
+}
+
+
 def tune(
     base: AblationConfig | None = None,
     dataset: Any = None,
     *,
-    ks: Sequence[float] = (1, 10, 60),
-    windows: Sequence[int] = (10, 20, 40),
-    ns: Sequence[int] = (5, 10, 20),
+    ks: Sequence[float] = DEFAULT_GRID["k"],
+    windows: Sequence[int] = DEFAULT_GRID["window"],
+    depths: Sequence[int] = DEFAULT_GRID["rerank_depth"],
 ) -> tuple[pd.DataFrame, AblationConfig]:
-    """Grid over RRF k, window and N on the dev split only; return the grid and the chosen config.
+    """Grid over RRF's k, the window W and the rerank depth M on dev only; return grid and choice.
 
-    Choice: highest D nDCG@top_k, then D MRR@top_k, then C nDCG@top_k; remaining ties go to the
-    smaller N, then the smaller window, then the smaller k (cheaper and listed first).
+    Every setting is scored with D out of fold (``run_ablation`` on dev). Choice: highest D
+    nDCG@K, then D MRR@K, then C nDCG@K; remaining ties go to the smaller M, then the smaller W
+    (cheaper), then the k closest to 60 (the common default; on a plateau of k nothing is
+    learned, so we keep the default). The chosen config has ``tuned`` set to the three knobs.
 
-    >>> grid, chosen = tune(ks=(1, 60), windows=(10,), ns=(5,))
-    >>> len(grid), chosen.split, chosen.window
-    (2, 'dev', 10)
+    >>> grid, chosen = tune(ks=(1, 60), windows=(10,), depths=(5,))
+    >>> len(grid), chosen.split, chosen.window, chosen.tuned
+    (2, 'dev', 10, ('k', 'window', 'rerank_depth'))
+
+    Raises ValueError if the dataset holds a holdout question or a grid is empty.
     """
     base = base if base is not None else AblationConfig()
     ds = _load_dataset(dataset)
+    require_dev_only(ds, "tune")
+    if not (ks and windows and depths):
+        raise ValueError("ks, windows and depths must each hold at least one value")
+    top = base.top_k
+    key = content_hash(ds.corpus)
     rows = []
     for k in ks:
         for w in windows:
-            for n in ns:
-                cfg = replace(base, k=k, window=w, n=n, split="dev")
-                res = run_ablation(cfg, ds, answers=False, reuse=True)
-                t = res.table
-                top = base.top_k
+            for m in depths:
+                cfg = replace(base, k=k, window=w, rerank_depth=m, split="dev")
+                runs, qrels = _run(cfg, ds, answers=False, generator=None, reuse=True,
+                                   scores_only=True, corpus_key=key)
+                c = evaluate(runs["C"], qrels, [f"nDCG@{top}"]).means
+                d = evaluate(runs["D"], qrels, [f"nDCG@{top}", f"MRR@{top}", f"Recall@{m}"]).means
                 rows.append({
-                    "k": k, "window": w, "N": n,
-                    f"C nDCG@{top}": t.loc["C", f"nDCG@{top}"],
-                    f"C MRR@{top}": t.loc["C", f"MRR@{top}"],
-                    f"D nDCG@{top}": t.loc["D", f"nDCG@{top}"],
-                    f"D MRR@{top}": t.loc["D", f"MRR@{top}"],
-                    "D Recall@N": t.loc["D", f"Recall@{n}"],
+                    "k": k, "W": w, "M": m,
+                    f"C nDCG@{top}": float(c[f"nDCG@{top}"]),
+                    f"D nDCG@{top}": float(d[f"nDCG@{top}"]),
+                    f"D MRR@{top}": float(d[f"MRR@{top}"]),
+                    "D Recall@M": float(d[f"Recall@{m}"]),
                 })
     grid = pd.DataFrame(rows)
-    top = base.top_k
-    order = grid.sort_values(
-        [f"D nDCG@{top}", f"D MRR@{top}", f"C nDCG@{top}", "N", "window", "k"],
+    order = grid.assign(_k_dist=(np.log(grid["k"].astype(float)) - math.log(60)).abs()).sort_values(
+        [f"D nDCG@{top}", f"D MRR@{top}", f"C nDCG@{top}", "M", "W", "_k_dist"],
         ascending=[False, False, False, True, True, True], kind="mergesort",
     )
     best = order.iloc[0]
-    chosen = replace(base, k=float(best["k"]) if not float(best["k"]).is_integer()
-                     else int(best["k"]), window=int(best["window"]), n=int(best["N"]))
+    k_best = float(best["k"])
+    chosen = replace(base, k=int(k_best) if k_best.is_integer() else k_best, window=int(best["W"]),
+                     rerank_depth=int(best["M"]), split="dev", tuned=tuple(TUNED_KNOBS))
     return grid, chosen
 
 
-def leakage_demo(
+def grid_edges(grid: pd.DataFrame, chosen: AblationConfig, metric: str = "D nDCG@5") -> pd.DataFrame:
+    """Where each chosen value sits in its grid, and the best ``metric`` at each value of the knob.
+
+    One row per knob (k, W, M): the grid's values, the chosen one, whether it is the lowest or
+    highest (an edge: the best may lie beyond the grid) and the profile, i.e. the best metric
+    over the other knobs at each value. A flat profile at an edge means the metric stops changing
+    there (a plateau), not that a better value lies beyond.
+
+    >>> g = pd.DataFrame({"k": [1, 60], "W": [10, 10], "M": [5, 5], "D nDCG@5": [0.5, 0.6]})
+    >>> grid_edges(g, AblationConfig(k=60, window=10, rerank_depth=5)).loc["k", "position"]
+    'highest (edge)'
+    """
+    values = {"k": chosen.k, "W": chosen.window, "M": chosen.rerank_depth}
+    rows = {}
+    for knob, picked in values.items():
+        grid_values = sorted(grid[knob].unique())
+        if len(grid_values) == 1:
+            position = "only value"
+        elif picked == grid_values[0]:
+            position = "lowest (edge)"
+        elif picked == grid_values[-1]:
+            position = "highest (edge)"
+        else:
+            position = "inside"
+        profile = grid.groupby(knob)[metric].max()
+        rows[knob] = {
+            "grid": ", ".join(f"{v:g}" for v in grid_values), "chosen": picked,
+            "position": position,
+            f"best {metric} at each value": ", ".join(f"{v:.3f}" for v in profile.loc[grid_values]),
+        }
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "knob"
+    return table
+
+
+def leakage_experiment(
     dataset: Any = None,
     config: AblationConfig | None = None,
     *,
     seeds: Sequence[int] = tuple(range(20)),
-    holdout: float = 0.3,
-    similarity: float = 0.7,
+    test_fraction: float = 0.3,
 ) -> pd.DataFrame:
-    """Random split vs grouped split, with a component that memorises dev labels.
+    """Estimate D's nDCG@K on unseen questions under a random and a grouped split, per seed.
 
-    The "answer memory" puts the gold chunks of the most similar dev question (cosine of the
-    questions' vectors >= ``similarity``, same IDs if any) in front of C's ranking: a stand-in for
-    anything tuned on dev questions (few-shot examples, a query cache, a fine-tuned reranker). For
-    each seed both splits are drawn (random: questions shuffled one by one; grouped:
-    ``ragmath.grouped_split`` on ``group``), and we record how many groups straddle the two sides
-    and nDCG@top_k of C + memory on dev and on holdout. Returns one row per (split kind, seed).
+    The real pipeline, dev questions only: for each seed the answerable dev questions are split
+    into a fitting part and a test part twice, question by question at random and by whole
+    groups (``ragmath.grouped_split`` on ``group``); the reranker is fitted on the fitting part
+    (its ``memory`` feature remembers only those questions' labels) and D's nDCG@K is measured
+    on the test part. A random split lets near-duplicates of test questions into the fitting
+    part, so its estimate is optimistic; the difference (random − grouped) per seed is the leak.
+    Returns one row per seed.
 
-    >>> demo = leakage_demo(seeds=[0])
-    >>> int(demo.loc[demo["split"] == "grouped", "groups on both sides"].iloc[0])
+    >>> demo = leakage_experiment(seeds=[0])
+    >>> int(demo.loc[0, "grouped: groups on both sides"])
     0
+
+    Raises ValueError if the dataset holds a holdout question or ``test_fraction`` is outside (0, 1).
     """
     from ragmath.stats import grouped_split
 
-    cfg = replace(config or AblationConfig(), split="all")
+    if not 0 < test_fraction < 1:
+        raise ValueError(f"test_fraction must be strictly between 0 and 1, got {test_fraction!r}")
+    cfg = replace(config or AblationConfig(), split="dev")
     ds = _load_dataset(dataset)
+    require_dev_only(ds, "leakage_experiment")
     base = run_ablation(cfg, ds, answers=False, reuse=True)
-    qrels = base.qrels
-    answerable = [q for q, g in qrels.items() if any(v > 0 for v in g.values())]
-    meta = {q["question_id"]: q for q in _records(ds.questions)}
-    vectors = {}
-    for q in answerable:
-        pipe = _pipeline(ds, cfg.identity or meta[q]["identity"], base.config["snapshot_date"], cfg,
-                         content_hash(ds.corpus))
-        v = np.asarray(pipe.vector.embedder([meta[q]["text"]]), dtype=float)[0]
-        vectors[q] = v / (np.linalg.norm(v) or 1.0)
-    qids_of = {q: set(find_ids(meta[q]["text"])) for q in answerable}
-
-    def similar(a: str, b: str) -> float:
-        if qids_of[a] != qids_of[b]:
-            return 0.0  # a different invoice is never the same question
-        return float(vectors[a] @ vectors[b])
-
-    group = {q: meta[q]["group"] for q in answerable}
+    stage, qrels = base.rerank_stage, base.qrels
+    answerable = [q for q in stage.dev if any(g > 0 for g in qrels[q].values())]
+    group = {q: stage.group[q] for q in answerable}
     metric = f"nDCG@{cfg.top_k}"
+
+    def estimate(fit: list[str], test: list[str]) -> float:
+        model = stage.fit(fit)
+        run = {q: stage.rank(q, model, fit) for q in test}
+        return float(evaluate(run, {q: qrels[q] for q in test}, [metric]).means[metric])
+
     rows = []
     for seed in seeds:
-        rng = np.random.default_rng(seed)
-        order = [answerable[i] for i in rng.permutation(len(answerable))]
-        cut = math.ceil(holdout * len(order))
-        random_split = (sorted(order[cut:]), sorted(order[:cut]))
-        grouped = grouped_split(answerable, group, holdout=holdout, seed=seed)
-        for kind, (dev, hold) in (("random", random_split), ("grouped", grouped)):
-            straddle = len({group[q] for q in dev} & {group[q] for q in hold})
-            scores = {}
-            for side, members in (("dev", dev), ("holdout", hold)):
-                run = {}
-                for q in members:
-                    pool = [d for d in dev if d != q] if side == "holdout" else list(dev)
-                    sims = sorted(((similar(q, d), d) for d in pool), reverse=True)
-                    memory: list[str] = []
-                    if sims and sims[0][0] >= similarity:
-                        twin = sims[0][1]
-                        gold = qrels[twin]
-                        visible = set(base.trace[q]["index[bm25]"])
-                        memory = [c for c in sorted(gold, key=lambda c: (-gold[c], c))
-                                  if gold[c] > 0 and c in visible]
-                    ranking = list(dict.fromkeys(memory + base.runs["C"][q]))
-                    run[q] = ranking
-                ev = evaluate(run, {q: qrels[q] for q in members}, [metric])
-                plain = evaluate({q: base.runs["C"][q] for q in members},
-                                 {q: qrels[q] for q in members}, [metric])
-                scores[side] = float(ev.means[metric])
-                scores[f"{side} (no memory)"] = float(plain.means[metric])
-                if side == "holdout":
-                    dev_groups = {group[d] for d in dev}
-                    twins = [q for q in members if group[q] in dev_groups]
-                    per = ev.per_question[metric]
-                    scores["twins"] = len(twins)
-                    scores["twin score"] = float(per.loc[twins].mean()) if twins else np.nan
-                    scores["other score"] = float(per.drop(twins).mean()) if len(
-                        twins) < len(members) else np.nan
-            rows.append({
-                "split": kind, "seed": seed, "dev questions": len(dev),
-                "holdout questions": len(hold), "groups on both sides": straddle,
-                f"dev {metric}": scores["dev"], f"holdout {metric}": scores["holdout"],
-                f"holdout {metric} without memory": scores["holdout (no memory)"],
-                "gap (dev - holdout)": scores["dev"] - scores["holdout"],
-                "holdout questions with a twin in dev": scores["twins"],
-                f"their {metric}": scores["twin score"],
-                f"other holdout {metric}": scores["other score"],
-            })
-    return pd.DataFrame(rows)
+        order = [answerable[i] for i in np.random.default_rng(seed).permutation(len(answerable))]
+        cut = math.ceil(test_fraction * len(order))
+        splits = {"random": (sorted(order[cut:]), sorted(order[:cut])),
+                  "grouped": grouped_split(answerable, group, holdout=test_fraction, seed=seed)}
+        row: dict[str, Any] = {"seed": seed}
+        for kind, (fit, test) in splits.items():
+            fit_groups = {group[q] for q in fit}
+            row[f"{kind}: test questions"] = len(test)
+            row[f"{kind}: groups on both sides"] = len(fit_groups & {group[q] for q in test})
+            row[f"{kind}: test questions with a twin in fitting"] = sum(
+                group[q] in fit_groups for q in test)
+            row[f"{kind}: {metric}"] = estimate(fit, test)
+        row["difference (random − grouped)"] = row[f"random: {metric}"] - row[f"grouped: {metric}"]
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("seed")
 
 
 def config_dict(config: AblationConfig) -> dict:

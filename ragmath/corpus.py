@@ -11,7 +11,13 @@ The workbook's data lives in ``ragmath.paths.DATA_DIR`` (``<repo>/data``):
   lives), ``split`` ("dev" or "holdout");
 - ``qrels.csv`` — ``question_id,chunk_id,grade``: 2 answers, 1 helps, 0 checked and irrelevant;
 - ``identities.csv`` — ``identity,roles,description``, roles separated by ``;``;
-- ``config.json`` — ``snapshot_date``, ``split_seed``, ``holdout_fraction``.
+- ``config.json`` — ``snapshot_date``, ``split_rule``, ``frozen_design`` (see ``ragmath.holdout``).
+
+**The holdout is sealed.** Every loader validates every line of every file, but returns only the
+dev questions and their labels unless it is told ``include_holdout=True``. Only
+``ragmath.holdout.open_holdout`` (the one final run) asks for them; a test scans the package and the
+notebooks for any other caller. :func:`split_manifest` lists IDs, types, groups and sides (no
+text, no answers, no labels) so that the split itself can be checked and counted.
 
 Every loader accepts a file path or the directory holding the file, returns new objects (pandas
 DataFrames or a dict) and mutates nothing. Bad data is refused with a ``ValueError`` whose message
@@ -60,7 +66,8 @@ __all__ = [
     "load_questions",
     "parse_date",
     "qrels_for",
-    "recompute_split",
+    "split_manifest",
+    "split_problems",
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -249,6 +256,11 @@ def _csv_rows(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[str
         raise ValueError(f"{path.name}: not UTF-8 ({error}); save the file as UTF-8") from None
 
 
+def _check_include_holdout(include_holdout: Any) -> None:
+    if not isinstance(include_holdout, bool):
+        raise TypeError(f"include_holdout must be True or False, got {include_holdout!r}")
+
+
 # --------------------------------------------------------------------------------------------
 # loaders
 
@@ -380,10 +392,13 @@ def load_questions(
     path: PathLike | None = None,
     *,
     identities: pd.DataFrame | Mapping[str, Any] | None = None,
+    include_holdout: bool = False,
 ) -> pd.DataFrame:
-    """Load ``questions.jsonl`` as a DataFrame, one row per question, in file order.
+    """Load ``questions.jsonl`` as a DataFrame, one row per dev question, in file order.
 
-    Identities are checked against ``identities`` (default: ``identities.csv`` beside the file).
+    Every line is validated; holdout lines are returned only with ``include_holdout=True`` (which
+    only ``ragmath.holdout.open_holdout`` passes). Identities are checked against ``identities``
+    (default: ``identities.csv`` beside the file).
 
     >>> questions = load_questions()
     >>> questions.set_index("question_id").loc["Q08", "answer_number"]
@@ -426,6 +441,9 @@ def load_questions(
         rows.append(row)
     if not rows:
         raise _Where(file).fail(None, "no questions; add at least one line")
+    _check_include_holdout(include_holdout)
+    if not include_holdout:
+        rows = [r for r in rows if r["split"] == "dev"]
     extras = [c for c in dict.fromkeys(k for r in rows for k in r) if c not in QUESTION_FIELDS]
     frame = pd.DataFrame(rows, columns=[*QUESTION_FIELDS, *extras])
     frame["answer_number"] = frame["answer_number"].astype(object)
@@ -439,13 +457,16 @@ def load_qrels(
     corpus: pd.DataFrame | None = None,
     questions: pd.DataFrame | None = None,
     identities: pd.DataFrame | None = None,
+    include_holdout: bool = False,
 ) -> pd.DataFrame:
     """Load ``qrels.csv`` as a DataFrame with columns question_id, chunk_id, grade (int).
 
     Labels are checked against the corpus, questions and identities (default: the files beside
     ``qrels.csv``): every chunk must exist, every question must exist, and no label with grade > 0
     may point to a chunk the question's identity cannot read (such a question is a no-answer
-    question for that identity).
+    question for that identity). Every row is validated; the labels of holdout questions are
+    returned only with ``include_holdout=True``. A ``questions`` frame passed in may leave the
+    holdout out: labels of holdout questions of the file beside ``qrels.csv`` are then skipped.
 
     >>> qrels = load_qrels()
     >>> qrels[(qrels.question_id == "Q42")].set_index("chunk_id").grade.to_dict()["INV-102"]
@@ -455,19 +476,29 @@ def load_qrels(
     unknown chunk or question, a duplicate (question, chunk) pair, or a readable-by violation.
     """
     file = _resolve(path, "qrels.csv")
+    _check_include_holdout(include_holdout)
     if identities is None:
         identities = load_identities(file.parent)
     if corpus is None:
         corpus = load_corpus(file.parent)
+    sealed: set[str] = set()
     if questions is None:
-        questions = load_questions(file.parent, identities=identities)
+        questions = load_questions(file.parent, identities=identities, include_holdout=True)
+    elif (file.parent / "questions.jsonl").is_file():
+        manifest = split_manifest(file.parent, with_answerable=False)
+        sealed = set(manifest.loc[manifest["split"] == "holdout", "question_id"])
+        sealed -= set(questions["question_id"])
     readers = dict(zip(corpus["chunk_id"], corpus["readers"], strict=True))
     asker = dict(zip(questions["question_id"], questions["identity"], strict=True))
+    sides = questions["split"] if "split" in questions.columns else ["dev"] * len(questions)
+    side = dict(zip(questions["question_id"], sides, strict=True))
     roles = identities["roles"].to_dict()
     rows, seen = [], {}
     for number, cells in _csv_rows(file, ("question_id", "chunk_id", "grade")):
         where = _Where(file, number)
         qid, cid, raw = cells["question_id"], cells["chunk_id"], cells["grade"]
+        if qid in sealed:
+            continue  # a sealed holdout question's label, validated when the holdout is opened
         if qid not in asker:
             raise where.fail("question_id", f"unknown question {qid!r}; it is not in questions.jsonl")
         if cid not in readers:
@@ -492,18 +523,20 @@ def load_qrels(
                 f"{list(readers[cid])}); label it 0 or drop the row: for this identity the question "
                 f"has no answer"
             )
-        rows.append({"question_id": qid, "chunk_id": cid, "grade": grade})
+        if include_holdout or side[qid] == "dev":
+            rows.append({"question_id": qid, "chunk_id": cid, "grade": grade})
     return pd.DataFrame(rows, columns=["question_id", "chunk_id", "grade"]).astype({"grade": int})
 
 
 def load_config(path: PathLike | None = None) -> dict[str, Any]:
-    """Load ``config.json``: ``snapshot_date`` (as ``datetime.date``), ``split_seed``, ``holdout_fraction``.
+    """Load ``config.json``: ``snapshot_date`` (as ``datetime.date``) and the other keys unchanged.
 
     >>> load_config()["snapshot_date"]
     datetime.date(2026, 6, 30)
 
-    Raises ``ValueError`` naming the file and field for a bad date, a seed that is not a
-    non-negative int, or a fraction outside (0, 1). Other keys are returned unchanged.
+    Raises ``ValueError`` naming the file and field for invalid JSON, a missing or bad
+    ``snapshot_date``, or a ``frozen_design`` that is not a JSON object (``ragmath.holdout`` checks
+    its fields).
     """
     file = _resolve(path, "config.json")
     where = _Where(file)
@@ -512,18 +545,14 @@ def load_config(path: PathLike | None = None) -> dict[str, Any]:
     except json.JSONDecodeError as error:
         raise _Where(file, error.lineno).fail(None, f"not valid JSON ({error.msg})") from None
     if not isinstance(config, dict):
-        raise where.fail(None, "must be a JSON object with snapshot_date, split_seed, holdout_fraction")
+        raise where.fail(None, "must be a JSON object with snapshot_date (and split_rule, frozen_design)")
     result = dict(config)
     if "snapshot_date" not in config:
         raise where.fail("snapshot_date", "missing; the date of the index evaluated, e.g. \"2026-06-30\"")
     result["snapshot_date"] = _date_field(config["snapshot_date"], where, "snapshot_date")
-    seed = config.get("split_seed")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise where.fail("split_seed", f"{seed!r} must be a non-negative integer, e.g. 20260630")
-    fraction = config.get("holdout_fraction")
-    if (isinstance(fraction, bool) or not isinstance(fraction, numbers.Real)
-            or not 0 < fraction < 1):
-        raise where.fail("holdout_fraction", f"{fraction!r} must be a number between 0 and 1, e.g. 0.3")
+    if "frozen_design" in config and not isinstance(config["frozen_design"], dict):
+        raise where.fail("frozen_design", f"must be a JSON object of AblationConfig fields, got "
+                         f"{config['frozen_design']!r}")
     return result
 
 
@@ -536,23 +565,30 @@ class Dataset:
     qrels: pd.DataFrame
     identities: pd.DataFrame
     config: dict
+    holdout_included: bool = False
 
 
-def load_dataset(path: PathLike | None = None) -> Dataset:
+def load_dataset(path: PathLike | None = None, *, include_holdout: bool = False) -> Dataset:
     """Load every data file from one directory (default ``DATA_DIR``) and check them together.
 
+    The questions and labels are the dev split only, unless ``include_holdout=True`` (passed only
+    by ``ragmath.holdout.open_holdout``); ``Dataset.holdout_included`` says which.
+
     >>> ds = load_dataset()
-    >>> sorted(ds.identities.index)
-    ['finance_officer', 'p6_employee']
+    >>> sorted(ds.identities.index), set(ds.questions["split"]), ds.holdout_included
+    (['finance_officer', 'p6_employee'], {'dev'}, False)
 
     Raises the loaders' ``ValueError`` for any bad row (see each loader).
     """
+    _check_include_holdout(include_holdout)
     folder = data_dir() if path is None else Path(path)
     identities = load_identities(folder)
     corpus = load_corpus(folder)
-    questions = load_questions(folder, identities=identities)
-    qrels = load_qrels(folder, corpus=corpus, questions=questions, identities=identities)
-    return Dataset(corpus, questions, qrels, identities, load_config(folder))
+    every = load_questions(folder, identities=identities, include_holdout=True)
+    qrels = load_qrels(folder, corpus=corpus, questions=every, identities=identities,
+                       include_holdout=include_holdout)
+    questions = every if include_holdout else every[every["split"] == "dev"].reset_index(drop=True)
+    return Dataset(corpus, questions, qrels, identities, load_config(folder), include_holdout)
 
 
 # --------------------------------------------------------------------------------------------
@@ -587,6 +623,10 @@ def qrels_for(
     wanted = known if question_ids is None else list(question_ids)
     unknown = [q for q in wanted if q not in set(known)]
     if unknown:
+        manifest = split_manifest(with_answerable=False)
+        if unknown[0] in set(manifest.loc[manifest["split"] == "holdout", "question_id"]):
+            raise ValueError(f"question_ids: {unknown[0]!r} is a sealed holdout question; its labels "
+                             f"are read only by ragmath.holdout.open_holdout (the one final run)")
         raise ValueError(f"question_ids: unknown question {unknown[0]!r}; known IDs look like {known[0]!r}")
     result: dict[str, dict[str, int]] = {q: {} for q in wanted}
     for qid, cid, grade in qrels[["question_id", "chunk_id", "grade"]].itertuples(index=False):
@@ -638,27 +678,52 @@ def corpus_hash(path: PathLike | None = None, files: Iterable[str] = CANONICAL_F
     return digest.hexdigest()
 
 
-def recompute_split(
-    questions: pd.DataFrame | None = None, config: Mapping[str, Any] | None = None
-) -> dict[str, str]:
-    """Return {question_id: "dev" | "holdout"} from ``ragmath.grouped_split`` on ``group``.
+def split_manifest(path: PathLike | None = None, *, with_answerable: bool = True) -> pd.DataFrame:
+    """The split's envelope: one row per question with ID, type, identity, group and side only.
 
-    Seed and holdout fraction come from ``config`` (default ``config.json``); the stored ``split``
-    column must equal this (``data/make_split.py`` writes it).
+    No question text, answer or label is returned, so the split can be checked and counted
+    (dev and holdout) without reading the holdout. ``answerable`` (with ``with_answerable``) is
+    True when the question has a label with grade > 0, computed from ``qrels.csv`` without
+    returning the labels. ``path``: the data directory (default ``DATA_DIR``) or its
+    ``questions.jsonl``.
 
-    >>> stored = load_questions().set_index("question_id")["split"].to_dict()
-    >>> recompute_split() == stored
-    True
+    >>> manifest = split_manifest()
+    >>> list(manifest.columns)
+    ['question_id', 'type', 'identity', 'group', 'split', 'answerable']
+
+    Raises the loaders' ``ValueError`` for a bad row.
     """
-    from ragmath.stats import grouped_split
+    file = _resolve(path, "questions.jsonl")
+    every = load_questions(file, include_holdout=True)
+    manifest = every[["question_id", "type", "identity", "group", "split"]].copy()
+    if with_answerable:
+        positive: set[str] = set()
+        for _number, cells in _csv_rows(_resolve(file.parent, "qrels.csv"),
+                                        ("question_id", "chunk_id", "grade")):
+            if _INT_RE.match(cells["grade"]) and int(cells["grade"]) > 0:
+                positive.add(cells["question_id"])
+        manifest["answerable"] = manifest["question_id"].isin(positive)
+    return manifest.reset_index(drop=True)
 
-    questions = load_questions() if questions is None else questions
-    config = load_config() if config is None else config
-    ids = list(questions["question_id"])
-    group = dict(zip(questions["question_id"], questions["group"], strict=True))
-    dev, holdout = grouped_split(
-        ids, group, holdout=config["holdout_fraction"], seed=config["split_seed"]
-    )
-    side = {q: "dev" for q in dev}
-    side.update({q: "holdout" for q in holdout})
-    return {q: side[q] for q in ids}
+
+def split_problems(manifest: pd.DataFrame | None = None) -> list[str]:
+    """Return what is wrong with the stored split (an empty list when nothing is).
+
+    The rule: questions written before the holdout was sealed are dev; the sealed set is holdout;
+    no ``group`` (where an answer lives) may have questions on both sides, and both sides exist.
+
+    >>> split_problems(pd.DataFrame({"question_id": ["a", "b"], "group": ["g", "g"],
+    ...                              "split": ["dev", "holdout"]}))
+    ["group 'g' has questions on both sides: dev ['a'], holdout ['b']"]
+    """
+    manifest = split_manifest(with_answerable=False) if manifest is None else manifest
+    problems = []
+    for side in SPLITS:
+        if not (manifest["split"] == side).any():
+            problems.append(f"no question has split {side!r}")
+    for group, part in manifest.groupby("group", sort=True):
+        if part["split"].nunique() > 1:
+            dev = sorted(part.loc[part["split"] == "dev", "question_id"])
+            hold = sorted(part.loc[part["split"] == "holdout", "question_id"])
+            problems.append(f"group {group!r} has questions on both sides: dev {dev}, holdout {hold}")
+    return problems

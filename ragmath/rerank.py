@@ -1,4 +1,4 @@
-"""A small linear reranker over the fused top N, fitted on the dev split only.
+"""A small linear reranker over the fused top M (the rerank depth), fitted on dev questions only.
 
 Features of a (query, candidate chunk) pair, all computed inside one identity's index:
 
@@ -10,12 +10,19 @@ Features of a (query, candidate chunk) pair, all computed inside one identity's 
 ``title_overlap``   share of the query's evidence bigrams found in the chunk's title
 ``text_overlap``    share of the query's evidence bigrams found in title + text
 ``live``            1 if the chunk is in force on the snapshot date, else 0
+``memory``          what the reranker remembers of its training labels: the highest similarity
+                    between the query and a *training* question that labelled this chunk relevant
+                    (``label_memory``; 0 when none did, and always 0 without a memory bank)
 ==================  ==========================================================================
+
+``memory`` is the feature a query cache, few-shot examples or a fine-tuned model give a real
+system: it is legitimate, and it is exactly what leaks when a near-duplicate of a test question
+sits in the training set (notebook 07 measures it). A question never remembers itself.
 
 ``LinearReranker.fit`` standardises the features and fits an L2-regularised logistic regression
 (label: grade >= 1; unlabelled candidates count as 0) by Newton's method: no random numbers, the
 same weights on every run. It refuses any question whose split is not ``"dev"``. A reranker only
-reorders its N candidates, so Recall@N is the same before and after it.
+reorders its M candidates, so Recall@M is the same before and after it.
 """
 
 from __future__ import annotations
@@ -26,15 +33,63 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ragmath.generate import is_live, support
+from ragmath.generate import is_live, question_bigrams, support
 from ragmath.retrieval import BM25Retriever, VectorRetriever, as_chunk_records, rank_scores
 from ragmath.tokenize import find_ids
 
-__all__ = ["FEATURES", "FeatureExtractor", "LinearReranker"]
+__all__ = ["FEATURES", "FeatureExtractor", "LinearReranker", "question_similarity", "label_memory"]
 
 FEATURES: tuple[str, ...] = (
-    "bm25", "cosine", "rrf", "exact_id", "title_overlap", "text_overlap", "live",
+    "bm25", "cosine", "rrf", "exact_id", "title_overlap", "text_overlap", "live", "memory",
 )
+
+
+def question_similarity(a: str, b: str) -> float:
+    """Jaccard similarity of two questions' evidence bigrams (``generate.question_bigrams``).
+
+    J(a, b) = |G(a) ∩ G(b)| / |G(a) ∪ G(b)|
+
+    where G(x) is the set of evidence-bearing bigrams of question x (question words removed,
+    invoice IDs kept whole). Two questions naming different invoice IDs score 0.
+
+    >>> question_similarity("住宿标准是多少", "住宿标准怎么定")
+    1.0
+    >>> question_similarity("INV-102 能报多少", "INV-103 能报多少")
+    0.0
+    """
+    ga, gb = question_bigrams(a), question_bigrams(b)
+    if set(find_ids(a)) != set(find_ids(b)) or not ga | gb:
+        return 0.0
+    return len(ga & gb) / len(ga | gb)
+
+
+def label_memory(
+    query_id: str,
+    candidates: Sequence[str],
+    bank: Sequence[str],
+    similarity: Mapping[str, Mapping[str, float]],
+    qrels: Mapping[str, Mapping[str, int]],
+) -> list[float]:
+    """The ``memory`` feature: for each candidate, max similarity to a bank question labelling it.
+
+    memory(q, c) = max { sim(q, f) : f in bank, f ≠ q, grade(f, c) ≥ 1 }, or 0 if no such f
+
+    where bank is the set of training questions whose labels the reranker may remember, and sim
+    is ``similarity[q][f]`` (e.g. ``question_similarity``). The query itself is never in its own
+    memory.
+
+    >>> sims = {"q": {"f": 0.8, "g": 0.3}}
+    >>> label_memory("q", ["a", "b", "c"], ["f", "g"], sims, {"f": {"a": 2}, "g": {"a": 1, "b": 1}})
+    [0.8, 0.3, 0.0]
+    """
+    out = []
+    for c in candidates:
+        best = 0.0
+        for f in bank:
+            if f != query_id and qrels.get(f, {}).get(c, 0) >= 1:
+                best = max(best, float(similarity[query_id][f]))
+        out.append(best)
+    return out
 
 
 class FeatureExtractor:
@@ -63,36 +118,66 @@ class FeatureExtractor:
         self._ids = {
             cid: set(find_ids(f"{cid} {r['text']}")) for cid, r in self._chunks.items()
         }
+        self._cache: dict[str, dict[str, Any]] = {}
+        self._in_bm25, self._in_vector = set(bm25.chunk_ids), set(vector.chunk_ids)
 
-    def __call__(self, query: str, candidates: Sequence[str]) -> pd.DataFrame:
-        """Return one row per candidate (in the given order), one column per feature."""
+    def _per_chunk(self, query: str, candidates: Sequence[str]) -> dict[str, tuple[float, ...]]:
+        """Features that do not depend on the candidate list (cached per query and chunk)."""
+        if query not in self._cache:
+            ids = list(self.chunk_ids)
+            self._cache[query] = {
+                "bm25": self.bm25.score_ids(query, [c for c in ids if c in self._in_bm25]),
+                "cosine": self.vector.score_ids(query, [c for c in ids if c in self._in_vector]),
+                "ids": set(find_ids(query)),
+                "rows": {},
+            }
+        entry = self._cache[query]
+        rows = entry["rows"]
+        for c in candidates:
+            if c not in rows:
+                chunk = self._chunks[c]
+                rows[c] = (
+                    entry["bm25"].get(c, 0.0),
+                    entry["cosine"].get(c, 0.0),
+                    1.0 if entry["ids"] and entry["ids"] & self._ids[c] else 0.0,
+                    support(query, str(chunk.get("title") or "")),
+                    support(query, f"{chunk.get('title') or ''}\n{chunk['text']}"),
+                    1.0 if is_live(chunk, self.as_of) else 0.0,
+                )
+        return rows
+
+    def matrix(
+        self, query: str, candidates: Sequence[str], memory: Sequence[float] | None = None
+    ) -> np.ndarray:
+        """The features as a plain array (rows = candidates, columns = ``FEATURES``)."""
         cands = list(candidates)
         unknown = [c for c in cands if c not in self._chunks]
         if unknown:
             raise ValueError(f"candidates not in this identity's index: {unknown[:3]}")
+        if memory is not None and len(memory) != len(cands):
+            raise ValueError(f"memory has {len(memory)} values for {len(cands)} candidates")
+        out = np.zeros((len(cands), len(FEATURES)))
         if not cands:
-            return pd.DataFrame(columns=list(FEATURES), index=pd.Index([], name="chunk_id"))
-        bm = self.bm25.score_ids(query, cands)
-        top = max(bm.values())
-        cos = self.vector.score_ids(query, cands)
-        qids = set(find_ids(query))
-        rows = []
-        for rank, c in enumerate(cands, start=1):
-            chunk = self._chunks[c]
-            rows.append(
-                {
-                    "bm25": bm[c] / top if top > 0 else 0.0,
-                    "cosine": cos[c],
-                    "rrf": 1.0 / rank,
-                    "exact_id": 1.0 if qids and qids & self._ids[c] else 0.0,
-                    "title_overlap": support(query, str(chunk.get("title") or "")),
-                    "text_overlap": support(
-                        query, f"{chunk.get('title') or ''}\n{chunk['text']}"
-                    ),
-                    "live": 1.0 if is_live(chunk, self.as_of) else 0.0,
-                }
-            )
-        return pd.DataFrame(rows, index=pd.Index(cands, name="chunk_id"), columns=list(FEATURES))
+            return out
+        per = self._per_chunk(query, cands)
+        top = max(per[c][0] for c in cands)
+        for i, c in enumerate(cands):
+            bm, cos, exact, title, text, live = per[c]
+            out[i, :7] = (bm / top if top > 0 else 0.0, cos, 1.0 / (i + 1), exact, title, text, live)
+        if memory is not None:
+            out[:, 7] = memory
+        return out
+
+    def __call__(
+        self, query: str, candidates: Sequence[str], memory: Sequence[float] | None = None
+    ) -> pd.DataFrame:
+        """Return one row per candidate (in the given order), one column per feature.
+
+        ``memory``: the ``memory`` feature of each candidate (see ``label_memory``); all 0 if None.
+        """
+        x = self.matrix(query, candidates, memory)
+        return pd.DataFrame(x, index=pd.Index(list(candidates), name="chunk_id"),
+                            columns=list(FEATURES))
 
 
 class LinearReranker:
@@ -101,7 +186,7 @@ class LinearReranker:
     Unfitted, the weights put everything on ``rrf`` (the fused order is kept).
 
     >>> r = LinearReranker()
-    >>> X = pd.DataFrame([[0, 0, 1.0, 0, 0, 0, 1], [0, 0, 0.5, 0, 0, 0, 1]],
+    >>> X = pd.DataFrame([[0, 0, 1.0, 0, 0, 0, 1, 0], [0, 0, 0.5, 0, 0, 0, 1, 0]],
     ...                  index=["a", "b"], columns=FEATURES)
     >>> [cid for cid, _ in r.rerank(X)]
     ['a', 'b']
@@ -139,6 +224,14 @@ class LinearReranker:
         sd = np.array([self.scale[f] for f in FEATURES])
         w = np.array([self.weights[f] for f in FEATURES])
         return pd.Series((x - mu) / sd @ w + self.bias, index=features.index, name="score")
+
+    def order(self, chunk_ids: Sequence[str], x: np.ndarray) -> list[str]:
+        """Reorder ``chunk_ids`` by the score of their feature rows ``x``: desc, then ID asc."""
+        mu = np.array([self.mean[f] for f in FEATURES])
+        sd = np.array([self.scale[f] for f in FEATURES])
+        w = np.array([self.weights[f] for f in FEATURES])
+        scores = (np.asarray(x, dtype=float) - mu) / sd @ w + self.bias
+        return [c for c, _ in rank_scores(dict(zip(map(str, chunk_ids), scores.tolist(), strict=True)))]
 
     def rerank(self, features: pd.DataFrame) -> list[tuple[str, float]]:
         """Reorder the candidates (the rows of ``features``): score desc, then chunk ID asc."""
@@ -180,7 +273,34 @@ class LinearReranker:
             xs.append(table[list(FEATURES)].to_numpy(dtype=float))
             ys.append(np.array([1.0 if grades.get(c, 0) >= 1 else 0.0 for c in table.index]))
             qids.append(qid)
-        x, y = np.vstack(xs), np.concatenate(ys)
+        return cls.fit_matrix(np.vstack(xs), np.concatenate(ys), l2=l2, iterations=iterations,
+                              fitted_on=qids)
+
+    @classmethod
+    def fit_matrix(
+        cls,
+        x: np.ndarray,
+        y: np.ndarray,
+        *,
+        l2: float = 1.0,
+        iterations: int = 50,
+        fitted_on: Sequence[str] = (),
+    ) -> LinearReranker:
+        """Fit on a feature matrix (rows = candidates, columns = ``FEATURES``) and 0/1 labels.
+
+        L2-regularised logistic regression on standardised features, by Newton's method:
+
+        minimise Σ_i [log(1 + e^{z_i·w}) − y_i z_i·w] + (λ/2) Σ_j w_j²   (the bias is not shrunk)
+
+        where z_i are the standardised features of candidate i plus a constant 1, y_i = 1 for a
+        relevant candidate (grade >= 1), λ = ``l2``. ``fit`` builds x and y from dev questions;
+        callers that have checked the split themselves (out-of-fold scoring) call this directly.
+
+        Raises ValueError for mismatched shapes or no relevant row.
+        """
+        x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+        if x.ndim != 2 or x.shape[1] != len(FEATURES) or len(y) != len(x):
+            raise ValueError(f"x must be (rows, {len(FEATURES)}) and y one label per row")
         if y.sum() == 0:
             raise ValueError("no relevant candidate among the dev features: nothing to learn from")
         mu = x.mean(axis=0)
@@ -204,7 +324,7 @@ class LinearReranker:
             scale=dict(zip(FEATURES, sd.tolist(), strict=True)),
             bias=float(w[-1]),
         )
-        model.fitted_on = tuple(qids)
+        model.fitted_on = tuple(fitted_on)
         return model
 
     def weights_table(self) -> pd.Series:

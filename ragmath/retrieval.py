@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -426,6 +427,23 @@ class HybridRetriever:
         if lists is None:
             lists = self.lists(query)
         return rrf(dict(lists), k=self.k, window=self.window)
+
+    def fused_ids(self, lists: Mapping[str, Sequence[str]]) -> list[str]:
+        """The fused order alone, without ``explain``'s table (the same rule, much faster).
+
+        score(d) = Σ_j 1 / (k + rank_j(d)) over the lists' top ``window``, summed exactly (as
+        fractions); best first, ties by ID ascending, as ``ragmath.rrf`` (a test compares them).
+
+        >>> h = HybridRetriever({"a": BM25Retriever([{"chunk_id": "x", "text": "x"}])}, k=1, window=2)
+        >>> h.fused_ids({"bm25": ["4.2", "6.1"], "vector": ["6.1", "4.2"]})
+        ['4.2', '6.1']
+        """
+        exact_k = Fraction(self.k)
+        scores: dict[str, Fraction] = {}
+        for ranking in lists.values():
+            for rank, item in enumerate(list(ranking)[: self.window], start=1):
+                scores[item] = scores.get(item, Fraction(0)) + 1 / (exact_k + rank)
+        return sorted(scores, key=lambda item: (-scores[item], str(item)))
 
     def retrieve(
         self, query: str, depth: int | None = None, *, lists: Mapping[str, list[str]] | None = None
