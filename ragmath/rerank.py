@@ -27,15 +27,18 @@ reorders its M candidates, so Recall@M is the same before and after it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ragmath.generate import is_live, question_bigrams, support
+from ragmath.generate import QUESTION_WORDS, is_live, support
 from ragmath.retrieval import BM25Retriever, VectorRetriever, as_chunk_records, rank_scores
-from ragmath.tokenize import find_ids
+from ragmath.tokenize import ID_PATTERN, find_ids
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 
 __all__ = ["FEATURES", "FeatureExtractor", "LinearReranker", "question_similarity", "label_memory"]
 
@@ -45,22 +48,33 @@ FEATURES: tuple[str, ...] = (
 
 
 def question_similarity(a: str, b: str) -> float:
-    """Jaccard similarity of two questions' evidence bigrams (``generate.question_bigrams``).
+    """Jaccard similarity of two questions' evidence characters (invoice IDs kept whole).
 
     J(a, b) = |G(a) ∩ G(b)| / |G(a) ∪ G(b)|
 
-    where G(x) is the set of evidence-bearing bigrams of question x (question words removed,
-    invoice IDs kept whole). Two questions naming different invoice IDs score 0.
+    where G(x) is the set of Chinese characters of question x after removing question words
+    (``generate.QUESTION_WORDS``: 多少, 怎么, 吗 ...), plus its invoice IDs. Characters rather than
+    words, so that 打车 and 出租车 still share 车. Two questions naming different IDs score 0.
 
     >>> question_similarity("住宿标准是多少", "住宿标准怎么定")
-    1.0
+    0.8
     >>> question_similarity("INV-102 能报多少", "INV-103 能报多少")
     0.0
     """
-    ga, gb = question_bigrams(a), question_bigrams(b)
-    if set(find_ids(a)) != set(find_ids(b)) or not ga | gb:
+    ida, idb = set(find_ids(a)), set(find_ids(b))
+    if ida != idb:
+        return 0.0
+    ga, gb = _evidence_chars(a) | ida, _evidence_chars(b) | idb
+    if not ga | gb:
         return 0.0
     return len(ga & gb) / len(ga | gb)
+
+
+def _evidence_chars(question: str) -> set[str]:
+    text = ID_PATTERN.sub(" ", question)
+    for word in QUESTION_WORDS:
+        text = text.replace(word, " ")
+    return set(_CJK.findall(text))
 
 
 def label_memory(

@@ -33,7 +33,8 @@ from ragmath.corpus import (
     load_qrels,
     load_questions,
     qrels_for,
-    recompute_split,
+    split_manifest,
+    split_problems,
 )
 from ragmath.index import build_index, permission_filter, readable_by, roles_of
 from ragmath.paths import DATA_DIR
@@ -96,11 +97,12 @@ def test_chunk_ids_unique_and_clause_ids_unique_across_documents():
 
 def test_corpus_size_and_contents_follow_the_issue():
     per_doc = Counter(c["doc_id"] for c in CHUNKS.values())
-    assert 120 <= len(CHUNKS) <= 160
+    assert 120 <= len(CHUNKS) <= 220  # 145 written with dev; the sealed holdout added its own
     assert 38 <= per_doc["TRV-2026"] <= 42
     assert per_doc["TRV-2025"] >= 5
     records = [c for c in CHUNKS.values() if c["kind"] == "record"]
-    assert sorted(c["chunk_id"] for c in records) == [f"INV-{n}" for n in range(101, 131)]
+    ids = {c["chunk_id"] for c in records}
+    assert {f"INV-{n}" for n in range(101, 131)} <= ids and all(i.startswith("INV-") for i in ids)
     approval = [c for c in CHUNKS.values() if c["doc_id"] == "APR-2026"]
     assert approval and all(c["readers"] == ["finance"] for c in approval)
     assert any(c["kind"] == "table" for c in approval)
@@ -249,29 +251,68 @@ def test_exact_id_questions_label_neighbouring_invoices_as_irrelevant():
 # ------------------------------------------------------------------ split
 
 
-def test_stored_split_equals_the_recomputed_grouped_split():
-    stored = {qid: q["split"] for qid, q in QUESTIONS.items()}
-    assert recompute_split() == stored
+DEV = {qid: q for qid, q in QUESTIONS.items() if q["split"] == "dev"}
+DEV_LABELS = [r for r in LABELS if r["question_id"] in DEV]
+
+
+def _make_split():
+    spec = importlib.util.spec_from_file_location("make_split", DATA / "make_split.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_split_manifest_lists_sides_without_text_or_labels():
+    manifest = split_manifest()
+    assert list(manifest["question_id"]) == list(QUESTIONS)
+    assert not {"text", "gloss", "answer_text", "answer_number"} & set(manifest.columns)
+    assert dict(zip(manifest["question_id"], manifest["split"], strict=True)) == {
+        q: v["split"] for q, v in QUESTIONS.items()}
+    assert set(manifest.loc[manifest["answerable"], "question_id"]) == set(POSITIVE)
+
+
+def test_the_stored_split_has_no_problem():
+    assert split_problems() == []
+
+
+def test_split_problems_names_a_group_on_both_sides():
+    manifest = pd.DataFrame({"question_id": ["a", "b", "c"], "group": ["g", "g", "h"],
+                             "split": ["dev", "holdout", "holdout"]})
+    assert split_problems(manifest) == [
+        "group 'g' has questions on both sides: dev ['a'], holdout ['b']"]
+    assert split_problems(manifest.assign(split="dev")) == ["no question has split 'holdout'"]
 
 
 def test_make_split_check_mode_agrees():
-    spec = importlib.util.spec_from_file_location("make_split", DATA / "make_split.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    assert module.main(["--check", "--data", str(DATA)]) == 0
+    assert _make_split().main(["--check", "--data", str(DATA)]) == 0
 
 
-def test_make_split_check_mode_detects_a_changed_split(tmp_path):
+def test_make_split_check_mode_detects_a_group_on_both_sides(tmp_path):
     copy = copy_data(tmp_path)
     lines = (copy / "questions.jsonl").read_text(encoding="utf-8").splitlines()
-    first = json.loads(lines[0])
-    first["split"] = "holdout" if first["split"] == "dev" else "dev"
-    lines[0] = json.dumps(first, ensure_ascii=False)
-    (copy / "questions.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("make_split", DATA / "make_split.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    assert module.main(["--check", "--data", str(copy)]) == 1
+    records = [json.loads(line) for line in lines]
+    holdout_group = next(r["group"] for r in records if r["split"] == "holdout")
+    first_dev = next(i for i, r in enumerate(records) if r["split"] == "dev")
+    records[first_dev]["group"] = holdout_group
+    write_lines(copy / "questions.jsonl", [json.dumps(r, ensure_ascii=False) for r in records])
+    assert _make_split().main(["--check", "--data", str(copy)]) == 1
+
+
+def test_loaders_leave_the_holdout_out_unless_told():
+    questions = load_questions()
+    assert set(questions["question_id"]) == set(DEV)
+    assert set(load_qrels()["question_id"]) <= set(DEV)
+    assert len(load_qrels()) == len(DEV_LABELS)
+    ds = load_dataset()
+    assert not ds.holdout_included and set(ds.questions["split"]) == {"dev"}
+    with pytest.raises(TypeError, match="include_holdout must be True or False"):
+        load_questions(include_holdout="yes")
+
+
+def test_qrels_for_names_a_sealed_holdout_question():
+    sealed = next(q for q, v in QUESTIONS.items() if v["split"] == "holdout")
+    with pytest.raises(ValueError, match="sealed holdout question"):
+        qrels_for([sealed])
 
 
 # ------------------------------------------------------------------ loaders on the real data
@@ -280,8 +321,8 @@ def test_make_split_check_mode_detects_a_changed_split(tmp_path):
 def test_loaders_return_the_files_contents():
     ds = load_dataset()
     assert list(ds.corpus["chunk_id"]) == list(CHUNKS)
-    assert list(ds.questions["question_id"]) == list(QUESTIONS)
-    assert len(ds.qrels) == len(LABELS)
+    assert list(ds.questions["question_id"]) == list(DEV)
+    assert len(ds.qrels) == len(DEV_LABELS)
     assert ds.corpus.set_index("chunk_id").loc["TRV26-4.2-a", "readers"] == ("employee",)
     assert ds.corpus.set_index("chunk_id").loc["TRV26-1.1", "effective_to"] is None
     assert ds.config["snapshot_date"] == date(2026, 6, 30)
@@ -306,9 +347,9 @@ def test_load_qrels_does_not_mutate_its_inputs():
 
 def test_qrels_for_gives_every_question_in_evaluate_shape():
     labels = qrels_for()
-    assert list(labels) == list(QUESTIONS)
+    assert list(labels) == list(DEV)
     no_answer = [q for q, grades in labels.items() if not any(g > 0 for g in grades.values())]
-    assert set(no_answer) == {q for q in QUESTIONS if q not in POSITIVE}
+    assert set(no_answer) == {q for q in DEV if q not in POSITIVE}
     assert labels[question_with_text("INV-102 能报多少")["question_id"]]["INV-103"] == 0
     # one perfect run: each answerable question ranks its relevant chunks first
     run = {q: sorted(g, key=lambda c: -g[c]) for q, g in labels.items() if q in POSITIVE}
@@ -517,8 +558,8 @@ def test_bad_identities_are_refused(tmp_path):
     expect(lambda: load_identities(copy), "identities.csv", len(rows) + 1, "roles")
 
 
-@pytest.mark.parametrize("field, value", [("snapshot_date", "30/06/2026"), ("split_seed", -1),
-                                          ("split_seed", 1.5), ("holdout_fraction", 1.0)])
+@pytest.mark.parametrize("field, value", [("snapshot_date", "30/06/2026"), ("snapshot_date", None),
+                                          ("frozen_design", [1, 2])])
 def test_bad_config_is_refused(tmp_path, field, value):
     copy = copy_data(tmp_path)
     config = json.loads((copy / "config.json").read_text(encoding="utf-8"))
@@ -633,19 +674,3 @@ def test_index_accepts_a_hand_made_corpus_with_string_dates():
     assert build_index(corpus, "2026-06-30").chunk_ids == ("new",)
     assert build_index(corpus, "2026-06-30", editions="published").chunk_ids == ("old", "new", "future")
     assert build_index(corpus, "2025-06-30", editions="published").chunk_ids == ("old",)
-
-
-def every_type_on_both_sides(split: dict[str, str]) -> bool:
-    sides: dict[str, set[str]] = defaultdict(set)
-    for qid, side in split.items():
-        sides[QUESTIONS[qid]["type"]].add(side)
-    return all(sides[t] == {"dev", "holdout"} for t in QUESTION_TYPES)
-
-
-def test_split_seed_follows_its_stated_rule():
-    """config.json: the smallest seed from 0 up that puts every question type on both sides."""
-    config = load_config()
-    questions = load_questions()
-    assert every_type_on_both_sides(recompute_split(questions, config))
-    for seed in range(config["split_seed"]):
-        assert not every_type_on_both_sides(recompute_split(questions, {**config, "split_seed": seed}))

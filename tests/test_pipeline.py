@@ -235,3 +235,45 @@ def test_jieba_cache_is_not_written_into_the_repository():
     get_tokenizer("jieba")("市内交通")
     get_tokenizer("jieba_plain")("市内交通")
     assert not list(root.glob("jieba*.cache")) and not list((root / "data").glob("*.cache"))
+
+
+def test_label_memory_by_hand_never_remembers_the_question_itself():
+    from ragmath.rerank import label_memory
+
+    sims = {"q": {"q": 1.0, "f": 0.6, "g": 0.2}}
+    qrels = {"q": {"a": 2}, "f": {"a": 1}, "g": {"b": 2}}
+    # a: q itself labels it (ignored), f labels it at 0.6; b: g at 0.2; c: nobody
+    assert label_memory("q", ["a", "b", "c"], ["q", "f", "g"], sims, qrels) == [0.6, 0.2, 0.0]
+    assert label_memory("q", ["a"], ["q"], sims, qrels) == [0.0]
+
+
+def test_question_similarity_by_hand():
+    from ragmath.rerank import question_similarity
+
+    # 打车超标 vs 出租车超标: characters {打, 车, 超, 标} and {出, 租, 车, 超, 标}: 3 shared of 6
+    assert question_similarity("打车超标", "出租车超标") == pytest.approx(3 / 6)
+    assert question_similarity("INV-102 能报多少", "INV-102 可以报销吗") > 0
+    assert question_similarity("INV-102 能报多少", "INV-103 能报多少") == 0.0
+
+
+def test_feature_matrix_equals_the_table_and_memory_fills_its_column():
+    fx = FeatureExtractor(TINY, BM25Retriever(TINY), VectorRetriever(TINY), as_of="2026-06-30")
+    cands = ["INV-103", "INV-102", "T-4.2-a"]
+    table = fx("INV-102 能报多少", cands, memory=[0.0, 0.5, 0.25])
+    assert table["memory"].tolist() == [0.0, 0.5, 0.25]
+    assert table["rrf"].tolist() == [1.0, 0.5, pytest.approx(1 / 3)]
+    assert (fx.matrix("INV-102 能报多少", cands, [0.0, 0.5, 0.25]) == table.to_numpy()).all()
+    with pytest.raises(ValueError, match="memory has 1 values for 3 candidates"):
+        fx("INV-102 能报多少", cands, memory=[0.1])
+
+
+def test_fused_ids_agree_with_ragmath_rrf():
+    from ragmath import rrf
+    from ragmath.retrieval import HybridRetriever
+
+    lists = {"bm25": ["a", "b", "c", "d"], "vector": ["c", "a", "e", "b"]}
+    for k in (0.5, 1, 3, 60):
+        for window in (1, 2, 3, 4):
+            hybrid = HybridRetriever({"x": BM25Retriever(TINY)}, k=k, window=window)
+            expected = list(rrf(lists, k=k, window=window)["id"])
+            assert hybrid.fused_ids(lists) == expected, (k, window)
