@@ -1,0 +1,167 @@
+"""The sealed holdout: nothing but the one final cell of notebook 07 asks for it; opening is counted.
+
+The opening tests never touch the real holdout: they copy the data, drop the sealed questions and
+their labels, and seal three dev groups of the copy instead.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from ragmath.ablation import AblationConfig
+from ragmath.holdout import (
+    OPENINGS_FILE,
+    design_fingerprint,
+    frozen_design,
+    holdout_counts,
+    open_holdout,
+    openings,
+    sealing_record,
+)
+from ragmath.paths import DATA_DIR
+
+ROOT = Path(__file__).resolve().parent.parent
+ASKS = re.compile(r"include_holdout\s*=\s*True|open_holdout\s*\(")
+
+
+def _code_of(path: Path) -> list[tuple[str, str]]:
+    """(where, source) for each code unit: a notebook's code cells, or a whole source file."""
+    if path.suffix == ".ipynb":
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        return [(f"{path.relative_to(ROOT)} cell {i}", "".join(c["source"]))
+                for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code"]
+    return [(str(path.relative_to(ROOT)), path.read_text(encoding="utf-8"))]
+
+
+def test_only_the_final_cell_of_notebook_07_asks_for_the_holdout():
+    allowed_files = {"ragmath/corpus.py", "ragmath/holdout.py"}
+    places = [p for d in ("ragmath", "notebooks", "tools", "bench", "data") for p in (ROOT / d).rglob("*")
+              if p.suffix in (".py", ".ipynb") and ".ipynb_checkpoints" not in p.parts]
+    askers = [where for p in places for where, src in _code_of(p)
+              if ASKS.search(src) and str(p.relative_to(ROOT)) not in allowed_files]
+    assert len(askers) == 1, f"the holdout must be opened in exactly one place, found {askers}"
+    nb = json.loads((ROOT / "notebooks" / "07_honest_numbers.ipynb").read_text(encoding="utf-8"))
+    code = [i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code"]
+    opening = [i for i in code if ASKS.search("".join(nb["cells"][i]["source"]))]
+    assert askers == [f"notebooks/07_honest_numbers.ipynb cell {opening[0]}"]
+    source = "".join(nb["cells"][opening[0]]["source"])
+    assert "include_holdout" not in source, "the notebook opens it through open_holdout only"
+    # after the opening cell only reading cells follow: none re-tunes or re-fits anything
+    later = "".join("".join(nb["cells"][i]["source"]) for i in code if i > opening[0])
+    assert not re.search(r"\btune\(|\.fit\(|leakage_experiment\(|run_ablation\(", later)
+
+
+def test_tests_open_only_synthetic_holdouts():
+    for path in (ROOT / "tests").glob("*.py"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if ASKS.search(line) and path.name != "test_holdout.py":
+                pytest.fail(f"{path.name} asks for the holdout: {line.strip()}")
+    calls = [line for line in Path(__file__).read_text(encoding="utf-8").splitlines()
+             if "open_holdout(" in line]
+    assert calls and all("data=synthetic" in line for line in calls), calls
+
+
+@pytest.fixture
+def synthetic(tmp_path) -> Path:
+    """A copy of the data whose holdout is three dev groups (the real sealed set dropped)."""
+    copy = tmp_path / "data"
+    shutil.copytree(DATA_DIR, copy, ignore=shutil.ignore_patterns(OPENINGS_FILE, "*.py"))
+    lines = (copy / "questions.jsonl").read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in lines if line.strip()]
+    records = [r for r in records if r["split"] == "dev"]
+    groups = sorted({r["group"] for r in records if not r["group"].startswith("NA:")})[:3]
+    for r in records:
+        if r["group"] in groups or r["group"] == "NA:ceo-salary":
+            r["split"] = "holdout"
+    if not any(r["split"] == "holdout" and r["group"].startswith("NA:") for r in records):
+        na = next(r for r in records if r["group"].startswith("NA:"))
+        for r in records:
+            if r["group"] == na["group"]:
+                r["split"] = "holdout"
+    kept = {r["question_id"] for r in records}
+    (copy / "questions.jsonl").write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    with (copy / "qrels.csv").open(encoding="utf-8", newline="") as handle:
+        rows = [row for row in csv.DictReader(handle) if row["question_id"] in kept]
+    with (copy / "qrels.csv").open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=["question_id", "chunk_id", "grade"])
+        writer.writeheader()
+        writer.writerows(rows)
+    return copy
+
+
+def test_opening_is_recorded_once_and_a_rerun_reproduces_it(synthetic):
+    cfg = AblationConfig(k=60, window=10, rerank_depth=5)
+    assert openings(synthetic) == []
+    first = open_holdout(cfg, data=synthetic)
+    assert first.times_opened == 1 and first.opening["number"] == 1
+    assert first.opening["design_sha256"] == design_fingerprint(cfg, synthetic)
+    second = open_holdout(cfg, data=synthetic)
+    assert second.times_opened == 1 and second.opening == first.opening
+    for a, b in zip(first.result.comparable(), second.result.comparable(), strict=True):
+        pd.testing.assert_frame_equal(a, b)
+    assert len(openings(synthetic)) == 1
+
+
+def test_a_changed_design_is_refused_unless_counted_as_a_new_opening(synthetic):
+    cfg = AblationConfig(k=60, window=10, rerank_depth=5)
+    open_holdout(cfg, data=synthetic)
+    with pytest.raises(RuntimeError, match="second dev set"):
+        open_holdout(replace(cfg, k=10), data=synthetic)
+    again = open_holdout(replace(cfg, k=10), data=synthetic, new_opening=True)
+    assert again.times_opened == 2 and again.opening["number"] == 2
+
+
+def test_a_changed_data_file_changes_the_fingerprint(synthetic):
+    cfg = AblationConfig()
+    before = design_fingerprint(cfg, synthetic)
+    with (synthetic / "qrels.csv").open("a", encoding="utf-8") as handle:
+        handle.write("")
+    assert design_fingerprint(cfg, synthetic) == before
+    text = (synthetic / "corpus.jsonl").read_text(encoding="utf-8")
+    (synthetic / "corpus.jsonl").write_text(text.replace("80 元", "81 元", 1), encoding="utf-8")
+    assert design_fingerprint(cfg, synthetic) != before
+
+
+def test_the_holdout_run_is_fitted_on_dev_and_scores_only_the_holdout(synthetic):
+    run = open_holdout(AblationConfig(rerank_depth=5), data=synthetic)
+    questions = [json.loads(line) for line in (synthetic / "questions.jsonl").read_text(
+        encoding="utf-8").splitlines()]
+    dev = {q["question_id"] for q in questions if q["split"] == "dev"}
+    held = {q["question_id"] for q in questions if q["split"] == "holdout"}
+    assert set(run.result.reranker.fitted_on) == dev
+    assert set(run.result.runs["A"]) == held
+    assert set(run.result.table["caveat"].str.startswith("holdout: frozen design")) == {True}
+
+
+def test_holdout_counts_come_from_the_manifest(synthetic):
+    counts = holdout_counts(synthetic)
+    questions = [json.loads(line) for line in (synthetic / "questions.jsonl").read_text(
+        encoding="utf-8").splitlines()]
+    assert counts.loc["total", "holdout"] == sum(q["split"] == "holdout" for q in questions)
+    assert counts.loc["groups", "holdout"] == len({q["group"] for q in questions
+                                                  if q["split"] == "holdout"})
+
+
+def test_sealing_record_of_the_repository_names_the_sealing_commit():
+    record = sealing_record()
+    if record is None:
+        pytest.skip("no git history and no openings record: the sealing commit cannot be shown")
+    assert record["subject"].startswith("holdout: sealed")
+    assert re.fullmatch(r"[0-9a-f]{40}", record["commit"])
+
+
+def test_the_committed_opening_used_the_frozen_design():
+    recorded = openings()
+    if not recorded:
+        pytest.skip("the holdout has not been opened yet")
+    assert len(recorded) == 1, "the holdout was opened more than once"
+    assert recorded[0]["design_sha256"] == design_fingerprint(frozen_design())
