@@ -33,6 +33,7 @@ stage and kept in its own table (``AblationResult.latency``), never in ``table``
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import hashlib
 import json
 import math
@@ -62,6 +63,9 @@ __all__ = [
     "grid_edges",
     "fit_refusal_threshold",
     "leakage_experiment",
+    "rate_intervals",
+    "bootstrap_table",
+    "paired_table",
     "require_dev_only",
     "clear_cache",
 ]
@@ -465,8 +469,11 @@ def run_ablation(
 
     ``dataset``: ``ragmath.corpus.load_dataset()`` by default (dev questions only; any object with
     corpus, questions, qrels, identities, config). ``answers=False`` skips generation (used while
-    tuning). ``generator``: any ``Generator``; default ``ExtractiveAnswerer`` whose refusal
-    threshold is fitted on dev. ``reuse=True`` reuses retrieval and fusion results cached by
+    tuning). ``generator``: any ``Generator`` (used as given), or a factory called as
+    ``factory(refuse_below=t, as_of=date, max_passages=context_k)`` with the threshold fitted on dev
+    (a class such as ``MisreadLimitAnswerer``, or ``functools.partial(MisreadLimitAnswerer,
+    remembered_limit=60)``); default ``ExtractiveAnswerer`` with the fitted threshold.
+    ``reuse=True`` reuses retrieval and fusion results cached by
     earlier runs in this process (results are identical; the latency table then measures cache
     look-ups, so ``tune`` alone uses it).
 
@@ -588,9 +595,10 @@ def _run(config, dataset, *, answers, generator, reuse, scores_only=False, corpu
     out_of_fold = stage.out_of_fold()
     for q in wanted:
         qid = q["question_id"]
-        t0 = time.perf_counter()
-        d_rank = out_of_fold[qid] if q["split"] == "dev" else stage.rank(qid, reranker, dev_ids)
+        t0 = time.perf_counter()  # latency: scoring one question's candidates with a fitted model
+        full_rank = stage.rank(qid, reranker, dev_ids)
         timings["D"].setdefault("rerank", []).append((time.perf_counter() - t0) * 1000)
+        d_rank = out_of_fold[qid] if q["split"] == "dev" else full_rank
         stage_out[qid]["D"] = d_rank
         trace[qid]["reranker"] = tuple(stage.candidates[qid])
 
@@ -609,7 +617,7 @@ def _run(config, dataset, *, answers, generator, reuse, scores_only=False, corpu
     threshold_note: Any = cfg.refuse_below
     if answers:
         thresholds: dict[str, float] = {}
-        if generator is None and cfg.refuse_below is None:
+        if (generator is None or _is_factory(generator)) and cfg.refuse_below is None:
             probe = ExtractiveAnswerer(refuse_below=0.0, as_of=as_of, max_passages=cfg.context_k)
             rows = []
             for q in dev:
@@ -635,14 +643,14 @@ def _run(config, dataset, *, answers, generator, reuse, scores_only=False, corpu
                               f"({min(by_fold.values()):.3f}–{max(by_fold.values()):.3f}), "
                               f"{final:.3f} on all dev")
         generators: dict[float, Any] = {}
+        factory = generator if _is_factory(generator) else ExtractiveAnswerer
 
         def generator_for(qid: str):
-            if generator is not None:
+            if generator is not None and not _is_factory(generator):
                 return generator
             t = thresholds.get(qid, cfg.refuse_below)
             if t not in generators:
-                generators[t] = ExtractiveAnswerer(refuse_below=t, as_of=as_of,
-                                                   max_passages=cfg.context_k)
+                generators[t] = factory(refuse_below=t, as_of=as_of, max_passages=cfg.context_k)
             return generators[t]
 
         for q in wanted:
@@ -688,8 +696,7 @@ def _run(config, dataset, *, answers, generator, reuse, scores_only=False, corpu
         "reranker": f"LinearReranker (logistic, L2={cfg.l2:g}, features {', '.join(FEATURES)}); "
         f"dev questions scored out of fold (grouped {FOLDS}-fold), others by the fit on all "
         f"{len(dev_ids)} dev questions",
-        "generator": getattr(generator, "name", type(generator).__name__) if generator
-        else "ExtractiveAnswerer",
+        "generator": _generator_name(generator),
         "refuse_below": threshold_note,
     }
     return AblationResult(
@@ -698,6 +705,21 @@ def _run(config, dataset, *, answers, generator, reuse, scores_only=False, corpu
         evaluations=evaluations, reranker=reranker, qrels=qrels_eval, rerank_stage=stage,
         fused=fused_tables,
     )
+
+
+def _is_factory(generator: Any) -> bool:
+    """A class or functools.partial that builds a generator from the fitted threshold."""
+    return isinstance(generator, (type, functools.partial))
+
+
+def _generator_name(generator: Any) -> str:
+    if generator is None:
+        return "ExtractiveAnswerer"
+    if _is_factory(generator):
+        base = generator.func if isinstance(generator, functools.partial) else generator
+        extra = "".join(f", {k}={v!r}" for k, v in getattr(generator, "keywords", {}).items())
+        return f"{base.__name__}(refuse_below fitted on dev{extra})"
+    return getattr(generator, "name", type(generator).__name__)
 
 
 def _number(value: Any) -> float | None:
@@ -844,9 +866,9 @@ def _owner(stage: str) -> str:
 
 #: The default tuning grid: wide enough that the chosen values sit inside it (see ``grid_edges``).
 DEFAULT_GRID = {
-    "k": (1, 3, 10, 30, 60, 120, 240),
-    "window": (2, 3, 5, 10, 20, 40),
-    "rerank_depth": (5, 10, 20, 40),
+    "k": (0.5, 1, 3, 10, 60, 240),
+    "window": (5, 10, 20, 40, 80),
+    "rerank_depth": (5, 10, 20),
 }
 
 
@@ -999,6 +1021,65 @@ def leakage_experiment(
         row["difference (random − grouped)"] = row[f"random: {metric}"] - row[f"grouped: {metric}"]
         rows.append(row)
     return pd.DataFrame(rows).set_index("seed")
+
+
+def rate_intervals(result: AblationResult, confidence: float = 0.95) -> pd.DataFrame:
+    """A Wilson interval for every rate of the table: x successes out of N questions.
+
+    Rates (N in brackets): Hit@K (answerable questions), answer accuracy (answerable), citation
+    support (questions answered), correct refusals (no-answer questions). The question is the
+    sampling unit: each x counts questions, never citations or generations.
+    """
+    from ragmath.stats import wilson_interval
+
+    top = next(c for c in result.table.columns if c.startswith("Hit@"))
+    rows = []
+    for v in result.table.index:
+        r = result.table.loc[v]
+        hits = (int(result.evaluations[v].per_question[top].sum()) if v in result.evaluations
+                else None)
+        for rate, x, n in ((top, hits, r["answerable"]),
+                           ("answer accuracy", r["answers correct"], r["answerable"]),
+                           ("citation support", r["supported answers"], r["answers given"]),
+                           ("correct refusals", r["correct refusals"], r["no-answer"])):
+            if x is None or not n > 0:
+                continue
+            low, high = wilson_interval(int(x), int(n), confidence)
+            rows.append({"version": v, "rate": rate, "x": int(x), "N": int(n),
+                         "value": int(x) / int(n), "low": low, "high": high})
+    return pd.DataFrame(rows)
+
+
+def bootstrap_table(result: AblationResult, metrics: Sequence[str], *, seed: int = 0,
+                    resamples: int = 10_000) -> pd.DataFrame:
+    """Mean and percentile bootstrap interval (B resamples of the questions) per version and metric."""
+    from ragmath.stats import bootstrap_interval
+
+    rows = []
+    for v, ev in result.evaluations.items():
+        for metric in metrics:
+            values = ev.per_question[metric]
+            mean, low, high = bootstrap_interval(values, n_resamples=resamples, seed=seed)
+            rows.append({"version": v, "metric": metric, "N": len(values), "mean": mean,
+                         "low": low, "high": high})
+    return pd.DataFrame(rows)
+
+
+def paired_table(result: AblationResult, pairs: Sequence[tuple[str, str]], metric: str, *,
+                 seed: int = 0, resamples: int = 10_000, label: str = "") -> pd.DataFrame:
+    """Paired bootstrap of b − a over the same questions, for each (a, b) in ``pairs``."""
+    from ragmath.stats import paired_bootstrap
+
+    rows = []
+    for a, b in pairs:
+        res = paired_bootstrap(result.evaluations[a].per_question[metric],
+                               result.evaluations[b].per_question[metric],
+                               n_resamples=resamples, seed=seed)
+        rows.append({"split": label or result.config["split"], "comparison": f"{b} − {a}",
+                     "metric": metric, "questions": res.n, "mean diff": res.mean_diff,
+                     "low": res.low, "high": res.high, "p": res.p_value,
+                     "excludes 0": res.excludes_zero()})
+    return pd.DataFrame(rows)
 
 
 def config_dict(config: AblationConfig) -> dict:

@@ -26,6 +26,7 @@ __all__ = [
     "Answer",
     "Generator",
     "ExtractiveAnswerer",
+    "MisreadLimitAnswerer",
     "LLMGeneratorAdapter",
     "support",
     "question_bigrams",
@@ -33,6 +34,7 @@ __all__ = [
     "quantities",
     "is_live",
     "answer_is_correct",
+    "asks_for_excess",
 ]
 
 #: Question words that carry no evidence: removed before coverage is measured.
@@ -50,6 +52,15 @@ _ASKS_EXCESS = re.compile(r"(?:超|多出)[^，。,.;；？?!！]{0,6}?多少")
 
 def _norm(text: str) -> str:
     return unicodedata.normalize("NFKC", text)
+
+
+def asks_for_excess(question: str) -> bool:
+    """Whether a question states a spend and asks how much it exceeds a limit.
+
+    >>> asks_for_excess("打车花了 118.5 元，超出标准多少？"), asks_for_excess("打车超标怎么报")
+    (True, False)
+    """
+    return bool(amounts(question)) and bool(_ASKS_EXCESS.search(_norm(question)))
 
 
 def question_bigrams(question: str) -> set[str]:
@@ -300,6 +311,37 @@ class ExtractiveAnswerer:
                 if picked is not None:
                     number = picked
         return Answer(text, number, tuple(citations), False, top_support, "")
+
+
+@dataclass
+class MisreadLimitAnswerer(ExtractiveAnswerer):
+    """A deliberately faulty generator, for the Oracle lesson: it ignores the limit in the evidence.
+
+    It answers as ``ExtractiveAnswerer`` does, except that an over-limit amount is computed against
+    a limit it "remembers" (``remembered_limit``, 100 元 by default) instead of the one the cited
+    clause states: 118.5 元 becomes "over by 18.5 元" even with clause 4.2 (80 元) in hand. That
+    is a generation fault; the Oracle row, which hands over the gold evidence, exposes it.
+
+    >>> bad = MisreadLimitAnswerer(refuse_below=0.2)
+    >>> bad("打车 118.5 元, 超标多少?", [{"chunk_id": "4.2-a", "text": "市内交通每次 80 元"}]).number
+    18.5
+    """
+
+    remembered_limit: float = 100.0
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.name = f"misread limit ({self.remembered_limit:g} 元)"
+
+    def __call__(self, question: str, passages: Sequence[Mapping[str, Any]]) -> Answer:
+        """Answer as ExtractiveAnswerer, but compute an excess against the remembered limit."""
+        answer = super().__call__(question, passages)
+        spent = amounts(question)
+        if answer.refused or not asks_for_excess(question):
+            return answer
+        number = round(spent[0] - self.remembered_limit, 2)
+        text = f"超出 {number:g} 元 ({spent[0]:g} − {self.remembered_limit:g})"
+        return Answer(text, number, answer.citations, False, answer.support, "misread limit")
 
 
 _QUANTITY = re.compile(

@@ -1,0 +1,72 @@
+"""Exercises for notebook 07 (honest numbers); every expected value is computed by ragmath on data."""
+
+from __future__ import annotations
+
+import math
+
+from ragmath.selfcheck import register
+from ragmath.stats import wilson_interval
+
+# 07.1 — predict, then run: the Wilson interval of 30 correct out of 43, its lower bound.
+EX1_SUCCESSES, EX1_N = 30, 43
+# 07.2 — the smallest N for which the Wilson interval of an 80 % rate is narrower than 0.2.
+EX2_RATE, EX2_WIDTH = 0.8, 0.2
+# 07.3 — groups on both sides when the dev questions are split one by one at random.
+EX3_SEED, EX3_HOLDOUT = 3, 0.3
+# 07.4 — the leakage experiment with M = 10 over seeds 0..19: seeds where random is higher.
+EX4_DEPTH, EX4_SEEDS = 10, tuple(range(20))
+
+
+def _ex1() -> float:
+    return wilson_interval(EX1_SUCCESSES, EX1_N)[0]
+
+
+def _ex2() -> int:
+    n = 1
+    while True:
+        x = EX2_RATE * n
+        if x == round(x):
+            low, high = wilson_interval(round(x), n)
+            if high - low < EX2_WIDTH:
+                return n
+        n += 1
+
+
+def ex3_split() -> tuple[list[str], list[str], dict[str, str]]:
+    """The random (question-by-question) split of exercise 07.3 and each dev question's group."""
+    import numpy as np
+
+    from ragmath.corpus import load_questions
+
+    questions = load_questions()
+    ids = list(questions["question_id"])
+    group = dict(zip(questions["question_id"], questions["group"], strict=True))
+    order = [ids[i] for i in np.random.default_rng(EX3_SEED).permutation(len(ids))]
+    cut = math.ceil(EX3_HOLDOUT * len(ids))
+    return order[cut:], order[:cut], group
+
+
+def _ex3() -> int:
+    dev, hold, group = ex3_split()
+    return len({group[q] for q in dev} & {group[q] for q in hold})
+
+
+def _ex4() -> int:
+    from dataclasses import replace
+
+    from ragmath.ablation import leakage_experiment
+    from ragmath.holdout import frozen_design
+
+    leak = leakage_experiment(config=replace(frozen_design(), rerank_depth=EX4_DEPTH),
+                              seeds=EX4_SEEDS)
+    return int((leak["difference (random − grouped)"] > 0).sum())
+
+
+register("07.1", _ex1, kind="close", tol=5e-4,
+         hint="wilson_interval(x, N) returns (low, high); give low to 3 decimals")
+register("07.2", _ex2, kind="exact",
+         hint="scan N = 5, 10, 15, ... (0.8 × N must be whole) and compare high − low with 0.2")
+register("07.3", _ex3, kind="exact",
+         hint="collect the groups on each side and count the groups found on both (an int)")
+register("07.4", _ex4, kind="exact",
+         hint="count the rows whose 'difference (random − grouped)' is above 0 (an int)")
