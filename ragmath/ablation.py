@@ -523,8 +523,8 @@ def _run(config, dataset, *, answers, generator, reuse, scores_only=False, corpu
     if not wanted:
         if cfg.split == "holdout":
             raise ValueError("no holdout question in this dataset: the holdout is sealed; "
-                             "ragmath.holdout.open_holdout(frozen_config) runs the frozen design on "
-                             "it once")
+                             "ragmath.holdout.open_holdout, given the frozen config, runs the "
+                             "frozen design on it once")
         raise ValueError(f"no question has split {cfg.split!r}")
     if not dev:
         raise ValueError("no dev question: the reranker and the refusal threshold are fitted on dev")

@@ -138,7 +138,7 @@ def read_ablation(table: pd.DataFrame, *, top_k: int = 5, rerank_depth: int | No
         oracle = int(table.loc["Oracle", "answers correct"])
         d = correct["D"]
         rows.append(Claim(
-            "answer accuracy", leader({"D": d, "Oracle": oracle}), {"D": d, "Oracle": oracle},
+            "answers correct", leader({"D": d, "Oracle": oracle}), {"D": d, "Oracle": oracle},
             f"The Oracle answers {oracle}/{n_ans} with the gold evidence in hand, D {d}/{n_ans}: "
             f"better retrieval could win at most {oracle - d} more here, and the other "
             f"{n_ans - oracle} are lost by the generator itself (no retrieval can fix those).",

@@ -89,11 +89,14 @@ DIGEST_NUMBERS: dict[str, list[tuple[str, str]]] = {
         ("k = 1: 1/2 = 0.5", _num("0.5")),
         ("k = 1: 1/4 = 0.25", _num("0.25")),
     ],
-    # Sections 5-6: the Wilson interval of 24/30 (about 63%-90%) and the taxi fare 118.5 - 80 = 38.5.
+    # Section 5: the taxi fare 118.5 - 80 = 38.5 (06); sections 5-6: Wilson 24/30 about 63%-90% (07).
     "06_ablation.ipynb": [
+        ("118.5 − 80 = 38.5 yuan over", _num("38.5")),
+        ("the faulty generator's 18.5 yuan", _num("18.5")),
+    ],
+    "07_honest_numbers.ipynb": [
         ("24/30: Wilson low ≈ 62.7%", _num("62.7%")),
         ("24/30: Wilson high ≈ 90.5%", _num("90.5%")),
-        ("118.5 − 80 = 38.5 yuan over", _num("38.5")),
     ],
 }
 
