@@ -130,8 +130,8 @@ def read_ablation(table: pd.DataFrame, *, top_k: int = 5, rerank_depth: int | No
         spread = max(correct.values()) - min(correct.values())
         sentence = (claim.sentence[:-1] + f": {', '.join(f'{v} {x}/{n_ans}' for v, x in correct.items())}"
                     f" correct. The four versions are {spread} question(s) apart out of {n_ans}; one "
-                    f"question weighs {100 / max(n_ans, 1):.1f} points, so read this with the "
-                    "intervals of notebook 07.")
+                    f"question weighs {100 / max(n_ans, 1):.1f} points, so read it with its interval "
+                    "(notebook 07).")
         rows.append(Claim(claim.metric, claim.leaders, claim.values, sentence,
                           extra={"spread (questions)": spread}))
         rows.append(compare(table, "citation support", list("ABCD")))
