@@ -102,9 +102,12 @@ def can_read(readers: Iterable[str], roles: Iterable[str]) -> bool:
 def in_index(corpus: pd.DataFrame, as_of: date | str, editions: str = "live") -> pd.Series:
     """Return a boolean Series: which corpus rows are in the index on ``as_of``.
 
-    >>> corpus = load_corpus()
-    >>> int(in_index(corpus, "2026-06-30", "published").sum() - in_index(corpus, "2026-06-30").sum())
-    15
+    >>> corpus = pd.DataFrame({"chunk_id": ["old", "new", "future"],
+    ...                        "effective_from": ["2025-01-01", "2026-01-01", "2026-07-01"],
+    ...                        "effective_to": ["2026-01-01", None, None],
+    ...                        "published_on": ["2024-12-01", "2025-12-01", "2026-06-20"]})
+    >>> in_index(corpus, "2026-06-30").tolist(), in_index(corpus, "2026-06-30", "published").tolist()
+    ([False, True, False], [True, True, True])
 
     Raises ``ValueError`` for an unknown ``editions`` mode or a bad date.
     """
@@ -161,9 +164,12 @@ class Snapshot:
     ) -> Snapshot:
         """Return the snapshot restricted to chunks ``identity`` may read (the permission filter).
 
-        >>> snap = build_index(load_corpus(), "2026-06-30")
-        >>> len(snap.for_identity("finance_officer")) - len(snap.for_identity("p6_employee"))
-        11
+        >>> corpus = load_corpus()
+        >>> snap = build_index(corpus, "2026-06-30")
+        >>> live = in_index(corpus, "2026-06-30")
+        >>> finance_only = int((live & corpus["readers"].map(lambda r: "employee" not in r)).sum())
+        >>> len(snap.for_identity("finance_officer")) - len(snap.for_identity("p6_employee")) == finance_only
+        True
 
         Raises ``ValueError`` if this snapshot is already filtered for an identity.
         """
@@ -180,8 +186,10 @@ class Snapshot:
     def describe(self) -> dict[str, Any]:
         """Return the snapshot's configuration for a run record (date, mode, identity, sizes).
 
-        >>> build_index(load_corpus(), "2026-06-30").describe()["n_chunks"]
-        130
+        >>> corpus = load_corpus()
+        >>> snap = build_index(corpus, "2026-06-30")
+        >>> snap.describe()["n_chunks"] == int(in_index(corpus, "2026-06-30").sum())
+        True
         """
         return {
             "as_of": self.as_of.isoformat(),
