@@ -145,8 +145,8 @@ def _isolated_env(home: Path) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def _server(cmd: list[str], port: int, env: dict[str, str], log: Path) -> Iterator[None]:
-    """Run a server in its own process group; stop that group (SIGTERM, then SIGKILL) on exit."""
+def _server(cmd: list[str], port: int, env: dict[str, str], log: Path) -> Iterator[int]:
+    """Run a server in its own process group, yield its PID; stop the group (SIGTERM, then SIGKILL)."""
     with log.open("w") as out:
         proc = subprocess.Popen(
             cmd, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -154,8 +154,9 @@ def _server(cmd: list[str], port: int, env: dict[str, str], log: Path) -> Iterat
         )
         try:
             _wait_for_port(port, proc, log)
-            yield
+            yield proc.pid
         finally:
+            kernels = _kernel_processes(proc.pid)  # kernels run in sessions of their own
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGTERM)
             try:
@@ -164,9 +165,11 @@ def _server(cmd: list[str], port: int, env: dict[str, str], log: Path) -> Iterat
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait(timeout=10)
-            # kernels started by the server live in the same process group
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
+            for pid in kernels:  # any kernel the server did not shut down itself
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
 
 
 @contextlib.contextmanager
@@ -324,3 +327,108 @@ def test_voila_page_and_the_k_slider_updates_the_table(playwright_api, workdir, 
         shots.append(SCREENSHOTS / "voila_input_error.png")
         page.screenshot(path=str(shots[-1]))
     assert all(p.stat().st_size > 10_000 for p in shots)
+
+
+# ------------------------------------------------------------------------------ classroom limits
+CONFIG_DIR = ROOT / "config"
+
+
+def _kernel_processes(server_pid: int) -> list[int]:
+    """PIDs of the ipykernel processes the server started (its children running ipykernel)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            stat = (entry / "stat").read_text()
+            parent = int(stat.rsplit(")", 1)[1].split()[1])
+            cmdline = (entry / "cmdline").read_bytes()
+            if parent == server_pid and b"ipykernel" in cmdline:
+                found.append(int(entry.name))
+    return found
+
+
+def _voila_cmd(workdir: Path, port: int, token: str, *overrides: str) -> list[str]:
+    """Voila on the explorer with the repository's config/voila.py, plus command-line overrides."""
+    return [
+        sys.executable, "-m", "voila", str(workdir / "rrf_explorer.ipynb"), "--no-browser",
+        "--Voila.ip=127.0.0.1", f"--Voila.port={port}", "--Voila.port_retries=0",
+        f"--Voila.token={token}", f"--Voila.connection_dir_root={workdir}",
+        f"--Voila.config_file_paths={CONFIG_DIR}", *overrides,
+    ]
+
+
+def test_the_repository_voila_config_culls_and_caps_kernels():
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = PyFileConfigLoader("voila.py", path=str(CONFIG_DIR)).load_config()
+    manager = config.VoilaConfiguration.multi_kernel_manager_class
+    assert manager.__name__ == "ClassroomKernelManager"
+    assert config.ClassroomKernelManager.max_kernels >= 1
+    assert config.MappingKernelManager.cull_idle_timeout > 0
+    assert config.MappingKernelManager.cull_connected is False
+    assert "--Voila.config_file_paths=config" in (ROOT / "Makefile").read_text(encoding="utf-8")
+
+
+def test_voila_kernels_do_not_pile_up_and_a_full_server_says_so(playwright_api, workdir, tmp_path):
+    """7 page loads with a cap of 3: closed tabs are evicted, and with 3 tabs open the 7th is refused.
+
+    Tabs are closed without their unload handler (as when a browser crashes or a laptop sleeps), so
+    only the server's own limits can free their kernels.
+    """
+    port, token, cap = _free_port(), secrets.token_hex(16), 3
+    env = _isolated_env(tmp_path / "home")
+    cmd = _voila_cmd(workdir, port, token, f"--ClassroomKernelManager.max_kernels={cap}",
+                     "--ClassroomKernelManager.evict_idle_seconds=1")
+    log = tmp_path / "voila.log"
+    url = f"http://127.0.0.1:{port}/?token={token}"
+    counts, kept_open = [], []
+    with _server(cmd, port, env, log) as server_pid, _browser_page(
+        playwright_api, tmp_path / "chromium"
+    ) as first:
+        context = first.context
+        first.close()
+        for load in range(6):
+            page = context.new_page()
+            page.goto(url, wait_until="commit")
+            page.locator(".widget-slider").first.wait_for(timeout=120_000)
+            page.locator('.rrf-table[data-k="60"]').wait_for(timeout=60_000)
+            counts.append(len(_kernel_processes(server_pid)))
+            if load < 3:
+                page.close(run_before_unload=False)
+                time.sleep(1.5)  # past evict_idle_seconds
+            else:
+                kept_open.append(page)
+        refused = context.new_page()
+        response = refused.goto(url, wait_until="load")
+        status, text = response.status, refused.content()
+        counts.append(len(_kernel_processes(server_pid)))
+        # the open tabs still work: move k on the last one
+        page = kept_open[-1]
+        handle = page.locator(".widget-slider .noUi-handle").first
+        handle.focus()
+        page.keyboard.press("ArrowRight")
+        page.locator('.rrf-table[data-k="61"]').wait_for(timeout=30_000)
+    assert max(counts) <= cap, counts
+    assert counts[:3] == [1, 2, 3], counts
+    assert status == 503 and "the explorer is full" in text
+    assert "shutting down abandoned kernel" in log.read_text()
+
+
+def test_voila_culls_a_kernel_left_idle(workdir, tmp_path):
+    """A page loaded and left: with a 3 s idle timeout its kernel is gone within seconds."""
+    import urllib.request
+
+    port, token = _free_port(), secrets.token_hex(16)
+    env = _isolated_env(tmp_path / "home")
+    cmd = _voila_cmd(workdir, port, token, "--MappingKernelManager.cull_idle_timeout=3",
+                     "--MappingKernelManager.cull_interval=1")
+    with _server(cmd, port, env, tmp_path / "voila.log") as server_pid:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/?token={token}", timeout=120) as reply:
+            assert reply.status == 200 and b"rrf_explorer" in reply.read()
+        started = len(_kernel_processes(server_pid))
+        deadline = time.monotonic() + 60
+        while _kernel_processes(server_pid) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        left = len(_kernel_processes(server_pid))
+    assert started == 1 and left == 0
