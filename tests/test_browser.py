@@ -432,3 +432,58 @@ def test_voila_culls_a_kernel_left_idle(workdir, tmp_path):
             time.sleep(0.5)
         left = len(_kernel_processes(server_pid))
     assert started == 1 and left == 0
+
+
+# ------------------------------------------------------------------------------ offline make html
+def _load_build_html():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_html", ROOT / "tools" / "build_html.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_make_html_page_works_offline_formulas_and_explorer_snapshot(playwright_api, tmp_path):
+    """Notebook 05 built as `make html` builds it, opened from disk with every network request blocked."""
+    build_html = _load_build_html()
+    out = tmp_path / "html"
+    failures = build_html.build([NOTEBOOKS / "05_rrf.ipynb"], out)
+    assert failures == []
+    page_path = out / "05_rrf.html"
+    attempted = []
+    with _browser_page(playwright_api, tmp_path / "chromium") as page:
+        def file_only(route):
+            if route.request.url.startswith("file:"):
+                route.continue_()
+            else:
+                attempted.append(route.request.url)
+                route.abort()
+
+        page.context.unroute("**/*")
+        page.context.route("**/*", file_only)
+        page.goto(page_path.as_uri(), wait_until="load")
+        # MathJax 2 marks its output with .MathJax (inline) and .MathJax_Display (display maths)
+        page.wait_for_function("document.querySelectorAll('.MathJax, .MathJax_Display').length > 0",
+                               timeout=60_000)
+        page.wait_for_function("!window.MathJax || !MathJax.Hub || MathJax.Hub.queue.running === 0 && "
+                               "MathJax.Hub.queue.pending === 0", timeout=60_000)
+        rendered = page.evaluate("document.querySelectorAll('.MathJax, .MathJax_Display').length")
+        visible_text = page.evaluate("document.body.innerText")
+        snapshot = page.locator(".widget-snapshot").first
+        snapshot.scroll_into_view_if_needed()
+        image_ok = page.evaluate(
+            "() => { const i = document.querySelector('.widget-snapshot img.snapshot-image');"
+            " return !!i && i.complete && i.naturalWidth > 100 && i.getBoundingClientRect().height > 50; }"
+        )
+        table_rows = page.locator('.widget-snapshot .rrf-table[data-k="60"] tbody tr').count()
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "offline_html_explorer_snapshot.png"))
+        page.evaluate("document.querySelector('.MathJax_Display, .MathJax')"
+                      ".scrollIntoView({block: 'center'})")
+        page.screenshot(path=str(SCREENSHOTS / "offline_html_formulas.png"))
+    assert attempted == [], f"the page asked the network for: {attempted}"
+    assert rendered > 0
+    assert "$$" not in visible_text and "\\frac" not in visible_text
+    assert image_ok, "the explorer's chart snapshot is not shown"
+    assert table_rows == 4  # the article's four items at k = 60
