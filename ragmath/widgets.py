@@ -650,23 +650,26 @@ class _Chart:
         self._dots = axc.scatter([0] * len(self.drawn), [1.0] * len(self.drawn), s=14, color="black",
                                  zorder=3)
         axc.set_title("each item ÷ the leader (black line: current k)", fontsize=10)
-        ax.set_title("contributions at k = 000", fontsize=10, loc="left")
+        # The title sits above the lists' legend (pad in points), both above the bars.
+        ax.set_title("contributions at k = 000", fontsize=10, loc="left", pad=16)
         # A fixed layout (no layout engine, which would lay out again on every draw): the left
         # margin grows with the longest ID shown, the right one holds the items' legend.
         longest = max([len(_short(str(i))) for i in curves.columns] + [3])
         left = min(0.3, 0.03 + 0.0085 * longest)
         longest_label = max([len(label) for label in labels] + [4])
         right = 1 - min(0.3, 0.05 + 0.0085 * longest_label)
-        bottom = 0.15 if total <= TOP_DRAWN else 0.2
-        self.figure.subplots_adjust(left=left, right=right, bottom=bottom, top=0.88, wspace=0.22)
+        height_px = self.figure.get_size_inches()[1] * self.figure.dpi
+        top = 1 - 48 / height_px  # room for the title and the lists' legend
+        bottom = (40 + (18 if total > TOP_DRAWN else 0)) / height_px  # the x labels (and the note)
+        self.figure.subplots_adjust(left=left, right=right, bottom=bottom, top=top, wspace=0.22)
         items_legend = axc.legend(handles, labels, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0),
                                   borderaxespad=0, title="items", title_fontsize=8)
         box = ax.get_position()
         lists_legend = self.figure.legend(
             [bars[0] for bars in self._bars.values()] if rows else [],
             names,
-            loc="lower right",
-            bbox_to_anchor=(box.x1, box.y1),
+            loc="lower left",
+            bbox_to_anchor=(box.x0, box.y1),
             ncol=len(names),
             fontsize=8,
             frameon=False,
@@ -728,7 +731,7 @@ class _Chart:
             name_text.set_fontfamily(_ASCII_FONT if item.isascii() else "sans-serif")
             name_text.set_color(self._colours.get(item, "black"))
         ax.set_xlim(0, highest * 1.3 if highest > 0 else 1.0)
-        ax.set_title(f"contributions at k = {k}", fontsize=10, loc="left", fontfamily=_ASCII_FONT)
+        ax.set_title(f"contributions at k = {k}", fontsize=10, loc="left", fontfamily=_ASCII_FONT, pad=16)
         self._vline.set_xdata([k, k])
         relative = self._relative
         if relative is not None and k in relative.index:

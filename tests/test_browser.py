@@ -487,3 +487,101 @@ def test_make_html_page_works_offline_formulas_and_explorer_snapshot(playwright_
     assert "$$" not in visible_text and "\\frac" not in visible_text
     assert image_ok, "the explorer's chart snapshot is not shown"
     assert table_rows == 4  # the article's four items at k = 60
+
+
+# ------------------------------------------------------------------------------ screenshots
+def test_jupyterlab_screenshots_of_every_notebooks_opening(playwright_api, tmp_path):
+    """Open each numbered notebook (glob 0*.ipynb) in JupyterLab and photograph its first screen."""
+    notebooks = sorted(NOTEBOOKS.glob("0*.ipynb"))
+    assert notebooks, "no numbered notebooks found"
+    workdir = tmp_path / "notebooks"
+    shutil.copytree(NOTEBOOKS, workdir, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    port, token = _free_port(), secrets.token_hex(16)
+    env = _isolated_env(tmp_path / "home")
+    cmd = [
+        sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
+        "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={workdir}",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.extension_manager=readonly",
+    ]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shots = []
+    with _server(cmd, port, env, tmp_path / "jupyterlab.log"), _browser_page(
+        playwright_api, tmp_path / "chromium"
+    ) as page:
+        for path in notebooks:
+            page.goto(f"http://127.0.0.1:{port}/lab/tree/{path.name}?reset&token={token}")
+            page.locator(".jp-Notebook .jp-MarkdownCell .jp-RenderedMarkdown h1").first.wait_for(
+                timeout=90_000
+            )
+            title = page.locator(".jp-Notebook .jp-RenderedMarkdown h1").first.text_content()
+            page.wait_for_timeout(500)
+            shots.append(SCREENSHOTS / f"opening_{path.stem}.png")
+            page.screenshot(path=str(shots[-1]))
+            assert title.strip(), f"{path.name}: the first heading is empty"
+    assert len(shots) == len(notebooks)
+    assert all(p.stat().st_size > 20_000 for p in shots)
+
+
+CHINESE_PAGE = r'''
+import matplotlib.pyplot as plt
+from ragmath.plotting import use_cjk_font
+from ragmath.widgets import build_explorer
+
+family = use_cjk_font()
+fig, ax = plt.subplots(figsize=(6, 2.6))
+ax.bar(["差旅费报销", "住宿标准", "出租车"], [0.8, 0.5, 0.3], color=["#1f77b4", "#ff7f0e", "#2ca02c"])
+ax.set_title(f"中文标签 Chinese labels ({family})")
+ax.set_ylabel("召回率 Recall@3")
+plt.show()
+'''
+
+LONG_LIST_PAGE = r'''
+ids = [f"差旅费报销 §{i // 10}.{i % 10}" for i in range(300)]
+vector = ids[::7] + [i for i in ids if i not in ids[::7]]
+explorer = build_explorer({"BM25": ids, "向量 vector": vector}, k=60)
+explorer.widget
+'''
+
+
+def _voila_notebook(path: Path, *sources: str) -> None:
+    """Write a notebook of code cells (Voila runs it and shows only the outputs)."""
+    cells = [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": s}
+             for s in sources]
+    nb = {"cells": cells, "nbformat": 4, "nbformat_minor": 5,
+          "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}}
+    path.write_text(json.dumps(nb), encoding="utf-8")
+
+
+def test_voila_chinese_chart_and_the_explorer_with_a_long_list(playwright_api, tmp_path):
+    workdir = tmp_path / "pages"
+    workdir.mkdir()
+    _voila_notebook(workdir / "long_list.ipynb", CHINESE_PAGE, LONG_LIST_PAGE)
+    port, token = _free_port(), secrets.token_hex(16)
+    env = _isolated_env(tmp_path / "home")  # a fresh matplotlib cache, as on a new machine
+    cmd = [
+        sys.executable, "-m", "voila", str(workdir / "long_list.ipynb"), "--no-browser",
+        "--Voila.ip=127.0.0.1", f"--Voila.port={port}", "--Voila.port_retries=0",
+        f"--Voila.token={token}", f"--Voila.connection_dir_root={workdir}",
+    ]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with _server(cmd, port, env, tmp_path / "voila.log"), _browser_page(
+        playwright_api, tmp_path / "chromium"
+    ) as page:
+        page.goto(f"http://127.0.0.1:{port}/?token={token}", wait_until="commit")
+        page.locator('.rrf-table[data-k="60"]').wait_for(timeout=120_000)
+        page.locator(".widget-image").first.wait_for(timeout=30_000)
+        content = page.content()
+        rows = page.locator('.rrf-table[data-k="60"] tbody tr').count()
+        chart = page.locator(".jp-OutputArea-output img").first
+        chart.scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOTS / "chart_chinese_labels.png"))
+        page.evaluate("document.querySelector('.widget-slider').scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(SCREENSHOTS / "explorer_long_list.png"))
+    log = (tmp_path / "voila.log").read_text()
+    assert "Glyph" not in log and "missing from font" not in log, log[-2000:]
+    assert "Traceback" not in content
+    assert rows == 300
