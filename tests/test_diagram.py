@@ -1,0 +1,55 @@
+"""The pipeline diagram: valid SVG, every stage drawn, exactly the asked stages marked."""
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from ragmath.diagram import STAGES, pipeline_diagram
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _stages(svg: str) -> dict[str, str]:
+    root = ET.fromstring(svg)
+    return {group.get("data-stage"): group.get("class") for group in root.iter(f"{SVG}g")}
+
+
+def test_svg_parses_and_draws_every_stage():
+    drawn = _stages(pipeline_diagram().svg)
+    assert set(drawn) == set(STAGES)
+    assert all(css == "stage" for css in drawn.values())
+
+
+def test_highlighted_stage_is_marked_and_no_other():
+    svg = pipeline_diagram(highlight="rerank").svg
+    drawn = _stages(svg)
+    assert drawn["rerank"] == "stage highlight"
+    assert [key for key, css in drawn.items() if css != "stage"] == ["rerank"]
+    assert svg.count("you are here") == 1
+
+
+def test_several_stages_can_be_marked():
+    drawn = _stages(pipeline_diagram(highlight=["bm25", "vector", "rrf"]).svg)
+    assert {key for key, css in drawn.items() if "highlight" in css} == {"bm25", "vector", "rrf"}
+
+
+def test_chinese_and_english_labels_are_both_drawn():
+    root = ET.fromstring(pipeline_diagram().svg)
+    texts = {element.text for element in root.iter(f"{SVG}text")}
+    assert {"重排", "rerank", "引用校验", "citation check"} <= texts
+
+
+def test_unknown_stage_is_refused_with_the_known_ones():
+    with pytest.raises(ValueError, match="unknown stage 'reranker'.*rerank"):
+        pipeline_diagram(highlight="reranker")
+
+
+def test_repr_svg_and_save_write_the_same_text(tmp_path):
+    diagram = pipeline_diagram(highlight="cite")
+    path = diagram.save(tmp_path / "pipeline.svg")
+    assert path.read_text(encoding="utf-8") == diagram._repr_svg_() == diagram.svg
+
+
+def test_save_into_a_missing_folder_is_refused(tmp_path):
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        pipeline_diagram().save(tmp_path / "missing" / "pipeline.svg")
