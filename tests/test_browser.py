@@ -462,6 +462,9 @@ def test_make_html_page_works_offline_formulas_and_explorer_snapshot(playwright_
 
         page.context.unroute("**/*")
         page.context.route("**/*", file_only)
+        missing_files = []  # e.g. a MathJax font file the bundle lacks
+        page.on("requestfailed",
+                lambda r: missing_files.append(r.url) if r.url.startswith("file:") else None)
         page.goto(page_path.as_uri(), wait_until="load")
         # MathJax 2 marks its output with .MathJax (inline) and .MathJax_Display (display maths)
         page.wait_for_function("document.querySelectorAll('.MathJax, .MathJax_Display').length > 0",
@@ -483,6 +486,7 @@ def test_make_html_page_works_offline_formulas_and_explorer_snapshot(playwright_
                       ".scrollIntoView({block: 'center'})")
         page.screenshot(path=str(SCREENSHOTS / "offline_html_formulas.png"))
     assert attempted == [], f"the page asked the network for: {attempted}"
+    assert missing_files == [], f"files the page needs but the build lacks: {missing_files}"
     assert rendered > 0
     assert "$$" not in visible_text and "\\frac" not in visible_text
     assert image_ok, "the explorer's chart snapshot is not shown"

@@ -13,7 +13,8 @@ Exit status: 0 when every notebook ran, 1 when any raised (its HTML is still wri
 The pages work offline: nothing is fetched from the network when they are opened.
 
 - Formulas: MathJax 2.7 from the installed package ``jupyter-server-mathjax`` is copied to
-  ``<out>/_static/mathjax/`` and the pages load it from there (relative URL), not from a CDN.
+  ``<out>/_static/mathjax/`` and the pages load it from there (relative URL), not from a CDN, with
+  the STIX-Web fonts that package ships.
 - Widgets (the RRF k explorer): the executed notebook keeps its widget state, and each widget
   output is written as a static HTML snapshot of that state (the table and the chart as they were
   when the notebook ran, the controls shown but inactive), with a line saying it is a snapshot. No
@@ -44,6 +45,14 @@ TIMEOUT_S = 600
 STATIC = "_static"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+# jupyter-server-mathjax ships MathJax's STIX-Web fonts only (not its default TeX fonts): say so.
+MATHJAX_FONTS = """<script type="text/x-mathjax-config">
+MathJax.Hub.Config({
+  "HTML-CSS": {availableFonts: [], preferredFont: null, webFont: "STIX-Web", imageFont: null},
+  SVG: {font: "STIX-Web"}
+});
+</script>
+"""
 
 
 def notebook_paths(notebook_dir: Path = NOTEBOOK_DIR) -> list[Path]:
@@ -213,7 +222,10 @@ def to_html(nb: nbformat.NotebookNode, static_url: str = STATIC) -> str:
         require_js_url=f"{static_url}/require.min.js",
     )
     body, _ = exporter.from_notebook_node(snapshot_widgets(nb))
-    return body
+    marker = "<!-- Load mathjax -->"
+    if marker not in body:
+        raise RuntimeError("nbconvert's lab template changed: no MathJax block to configure")
+    return body.replace(marker, MATHJAX_FONTS + marker, 1)
 
 
 def build(paths: list[Path], out_dir: Path, notebook_dir: Path = NOTEBOOK_DIR) -> list[Path]:
