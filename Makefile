@@ -53,8 +53,10 @@ test: venv-test browser-deps
 lint: venv-test
 	$(BIN)/ruff check ragmath tests bench tools
 
+# config/voila.py: idle kernels are culled and at most 30 are kept (see the file to change them).
 explorer: venv
-	$(BIN)/voila notebooks/rrf_explorer.ipynb --no-browser --Voila.ip=$(HOST) --Voila.port=$(EXPLORER_PORT)
+	$(BIN)/voila notebooks/rrf_explorer.ipynb --no-browser --Voila.ip=$(HOST) --Voila.port=$(EXPLORER_PORT) \
+	  --Voila.config_file_paths=config
 
 html: venv-test
 	$(BIN)/python tools/build_html.py

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -30,18 +31,24 @@ __all__ = [
     "ARTICLE_LISTS",
     "K_MAX",
     "K_MIN",
+    "MAX_IDS",
+    "TOP_DRAWN",
     "Explorer",
     "LeadChange",
     "build_explorer",
+    "check_size",
     "describe_lead",
+    "drawn_items",
     "format_list",
     "fused_table",
+    "item_colours",
     "lead_changes",
     "leader_by_k",
     "parse_list",
     "parse_lists",
     "render_table_html",
     "score_curves",
+    "tie_places",
 ]
 
 #: The article's worked example: BM25 and vector search results, best first.
@@ -57,21 +64,38 @@ K_MAX: int = 200
 #: Largest recall window offered by the window control (``0`` in the control means "all").
 WINDOW_MAX: int = 20
 
-# IDs are separated by commas (ASCII or full-width), semicolons, the Chinese enumeration comma,
-# or whitespace. IDs themselves therefore contain none of these characters.
-_SEPARATORS = re.compile(r"[,\s，;；、]+")
+# IDs are separated by commas only (ASCII "," or full-width "，"); spaces belong to the ID.
+_SEPARATORS = re.compile(r"[,，]")
+
+#: At most this many distinct IDs across the lists: beyond it an edit takes seconds (bench/bench_explorer.py).
+MAX_IDS: int = 1000
+
+#: The chart draws at most this many items; the table always lists them all.
+TOP_DRAWN: int = 12
+
+# Item colours: tab10, then ten darker tones; an item keeps its colour whatever k and the window are.
+PALETTE: tuple[str, ...] = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+    "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+    "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173",
+    "#3182bd", "#e6550d", "#31a354", "#756bb1", "#636363",
+)  # fmt: skip
+# The lists' shares in the stacked bars: greys, so they are never mistaken for an item's colour.
+LIST_SHADES: tuple[str, ...] = ("#4d4d4d", "#a6a6a6", "#7a7a7a", "#cfcfcf", "#262626", "#e5e5e5")
 
 
 # --------------------------------------------------------------------------------------- parsing
 def parse_list(text: str, name: str = "list") -> list[str]:
     """Parse one ranked list typed as text ("4.2, 6.1, 3.5") into a list of IDs, best first.
 
-    IDs are separated by commas, semicolons or whitespace. Raises ``TypeError`` if ``text`` is not
-    a string, ``ValueError`` if the list is empty or names an ID twice (the message names the list,
-    the ID and both positions).
+    IDs are separated by commas (``,`` or the full-width ``，``) and nothing else: a space inside an
+    ID is part of it ("doc 1" is one ID); spaces around an ID are trimmed. One trailing comma is
+    ignored. Raises ``TypeError`` if ``text`` is not a string, ``ValueError`` if the list is empty,
+    has an empty entry between two commas, or names an ID twice (the message names the list, the
+    ID and both positions).
 
-    >>> parse_list("4.2, 6.1,3.5")
-    ['4.2', '6.1', '3.5']
+    >>> parse_list("4.2, 6.1,3.5，doc 7")
+    ['4.2', '6.1', '3.5', 'doc 7']
     >>> parse_list("4.2, 6.1, 4.2", name="BM25")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -82,20 +106,27 @@ def parse_list(text: str, name: str = "list") -> list[str]:
             f"list {name!r}: expected text such as '4.2, 6.1, 3.5', got {type(text).__name__} "
             f"{text!r}; pass the IDs as one comma-separated string"
         )
-    ids = [part for part in _SEPARATORS.split(text.strip()) if part]
-    if not ids:
+    parts = [part.strip() for part in _SEPARATORS.split(text)]
+    if len(parts) > 1 and parts[-1] == "":
+        parts.pop()  # "4.2, 6.1," : a trailing comma
+    if parts == [""]:
         raise ValueError(
             f"list {name!r} is empty: type at least one ID, best first, e.g. '4.2, 6.1, 3.5'"
         )
     first_seen: dict[str, int] = {}
-    for position, item in enumerate(ids, start=1):
+    for position, item in enumerate(parts, start=1):
+        if item == "":
+            raise ValueError(
+                f"list {name!r}: entry {position} is empty (two commas with nothing between); "
+                "remove the extra comma"
+            )
         if item in first_seen:
             raise ValueError(
                 f"list {name!r}: ID {item!r} appears twice (positions {first_seen[item]} and "
                 f"{position}); a ranked list names each ID once, so remove one of them"
             )
         first_seen[item] = position
-    return ids
+    return parts
 
 
 def parse_lists(texts: Mapping[str, str]) -> dict[str, list[str]]:
@@ -103,7 +134,7 @@ def parse_lists(texts: Mapping[str, str]) -> dict[str, list[str]]:
 
     Raises ``ValueError`` if there are no lists, or as :func:`parse_list` for the first bad one.
 
-    >>> parse_lists({"BM25": "4.2 6.1", "vector": "5.3, 6.1"})
+    >>> parse_lists({"BM25": "4.2, 6.1", "vector": "5.3, 6.1"})
     {'BM25': ['4.2', '6.1'], 'vector': ['5.3', '6.1']}
     """
     if not isinstance(texts, Mapping):
@@ -168,28 +199,73 @@ def fused_table(
     return rrf(_named_lists(lists), k=k, window=window)
 
 
+def check_size(lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]]) -> int:
+    """Return the number of distinct IDs in ``lists``; raise if it is above :data:`MAX_IDS`.
+
+    The explorer rescans k = 1…200 for every item on each edit; past :data:`MAX_IDS` items an edit
+    takes seconds (measured by ``bench/bench_explorer.py``), so it refuses with a message saying so.
+
+    >>> check_size({"BM25": ["4.2", "6.1"], "vector": ["6.1"]})
+    2
+    """
+    distinct = len({item for ranking in _named_lists(lists).values() for item in ranking})
+    if distinct > MAX_IDS:
+        raise ValueError(
+            f"the lists name {distinct:,} distinct IDs; the explorer shows at most {MAX_IDS:,} "
+            f"(every edit rescans k = {K_MIN}…{K_MAX} for each ID, and past {MAX_IDS:,} that takes "
+            "seconds). Keep each list's top part (e.g. the top 100), or fuse the full lists in a "
+            "notebook cell with ragmath.rrf(lists, k=60)"
+        )
+    return distinct
+
+
+def item_colours(lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]]) -> dict[str, str]:
+    """A colour for every item, by its first appearance across the lists (first list first).
+
+    The colour depends only on the lists, never on k or the window, so an item keeps its colour
+    while those move. Colours cycle through :data:`PALETTE` (20 colours) for longer lists.
+
+    >>> item_colours({"BM25": ["4.2", "6.1"], "vector": ["5.3", "4.2"]})
+    {'4.2': '#1f77b4', '6.1': '#ff7f0e', '5.3': '#2ca02c'}
+    """
+    order: dict[str, None] = {}
+    for ranking in _named_lists(lists).values():
+        for item in ranking:
+            order.setdefault(str(item), None)
+    return {item: PALETTE[i % len(PALETTE)] for i, item in enumerate(order)}
+
+
 def _rank_matrix(
     lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]], window: int | None
-) -> tuple[list[Any], list[str], list[list[int | None]]]:
-    """Ask rrf for every item's rank in every list; return (item IDs, list names, ranks).
+) -> tuple[list[Any], list[str], np.ndarray]:
+    """Every item's rank in every list, each list cut to its top ``window``: (items, names, ranks).
 
-    Items are sorted by ID as strings, which is rrf's tie order. Absent ranks are None.
+    ``ranks`` is a float array items × lists with ``inf`` where a list lacks the item, so that
+    1/(k + rank) is 0 there. Items are in first-appearance order (within the window). The lists
+    are checked by :func:`ragmath.rrf` first (same errors).
     """
-    table = fused_table(lists, k=60, window=window)
-    names = [c[len("rank[") : -1] for c in table.columns if c.startswith("rank[")]
-    rows = []
-    for pos in range(len(table)):
-        ranks = [table[f"rank[{n}]"].iloc[pos] for n in names]
-        ranks = [None if pd.isna(r) else int(r) for r in ranks]
-        if any(r is not None for r in ranks):  # items past the window add nothing: leave them out
-            rows.append((table["id"].iloc[pos], ranks))
-    rows.sort(key=lambda pair: str(pair[0]))
-    return [r[0] for r in rows], names, [r[1] for r in rows]
+    named = _named_lists(lists)
+    rrf(named, k=60, window=window)  # validation only: duplicates, empty input, bad window
+    position: dict[Any, int] = {}
+    for ranking in named.values():
+        for item in ranking[:window]:
+            position.setdefault(item, len(position))
+    ranks = np.full((len(position), len(named)), np.inf)
+    for j, ranking in enumerate(named.values()):
+        for rank, item in enumerate(ranking[:window], start=1):
+            ranks[position[item], j] = rank
+    return list(position), list(named), ranks
 
 
-def _scores_at(ranks: list[list[int | None]], k: int) -> list[Fraction]:
-    """Exact fused scores Σ 1/(k + rank), as rrf computes them (None ranks add nothing)."""
-    return [sum((Fraction(1, k + r) for r in row if r is not None), Fraction(0)) for row in ranks]
+def _float_scores(ranks: np.ndarray, ks: Sequence[int]) -> np.ndarray:
+    """Fused scores Σ_j 1/(k + rank_j) as floats: one row per k, one column per item."""
+    k_column = np.asarray(ks, dtype=float)[:, None, None]
+    return (1.0 / (k_column + ranks[None, :, :])).sum(axis=2)
+
+
+def _exact_score(rank_row: Sequence[float], k: int) -> Fraction:
+    """The fused score Σ 1/(k + rank) of one item, summed exactly as :func:`ragmath.rrf` does."""
+    return sum((Fraction(1, k + int(r)) for r in rank_row if math.isfinite(r)), Fraction(0))
 
 
 def score_curves(
@@ -199,10 +275,11 @@ def score_curves(
 ) -> pd.DataFrame:
     """Fused RRF score of every item at every k: index ``k`` (sorted), one column per item ID.
 
-    The ranks come from :func:`ragmath.rrf`; the score at each k is Σ 1/(k + rank) over the lists
-    that contain the item, summed exactly as :func:`ragmath.rrf` does, then given as a float.
+    The score at each k is Σ 1/(k + rank) over the lists that contain the item (within the window),
+    in floating point (for drawing; :func:`leader_by_k` decides the order exactly).
     Columns are sorted by ID (as strings).
-    Raises ``ValueError`` for an empty ``ks`` or a k that is not an integer >= 1.
+    Raises ``ValueError`` for an empty ``ks`` or a k that is not an integer >= 1, and as
+    :func:`ragmath.rrf` for bad lists.
 
     >>> c = score_curves({"BM25": ["4.2", "6.1", "3.5"], "vector": ["5.3", "6.1", "4.2"]}, [1, 60])
     >>> c.round(4).loc[1].to_dict()
@@ -210,10 +287,27 @@ def score_curves(
     """
     ks_sorted = _check_ks(ks)
     items, _names, ranks = _rank_matrix(lists, window)
-    data = [[float(x) for x in _scores_at(ranks, k)] for k in ks_sorted]
-    frame = pd.DataFrame(data, index=pd.Index(ks_sorted, name="k"), columns=items)
+    frame = pd.DataFrame(
+        _float_scores(ranks, ks_sorted), index=pd.Index(ks_sorted, name="k"), columns=items
+    )
+    frame = frame[sorted(items, key=str)]
     frame.columns.name = "id"
     return frame
+
+
+def _top_two(items: list[Any], ranks: np.ndarray, row: np.ndarray, k: int) -> list[tuple[Fraction, Any]]:
+    """The first two (exact score, item) at k under rrf's rule: score descending, then ID as string.
+
+    Floats pick the candidates (every item within 1e-9 of the two best float scores; rounding
+    errors are ~1e-16); exact fractions order them, so exact ties go to the smaller ID.
+    """
+    if len(items) == 1:
+        return [(_exact_score(ranks[0], k), items[0])]
+    second_best = np.partition(row, -2)[-2]
+    candidates = np.flatnonzero(row >= second_best - 1e-9 * row.max())
+    exact = [(_exact_score(ranks[i], k), items[i]) for i in candidates]
+    exact.sort(key=lambda pair: (-pair[0], str(pair[1])))
+    return exact[:2]
 
 
 def leader_by_k(
@@ -235,25 +329,75 @@ def leader_by_k(
     """
     ks_sorted = _check_ks(ks)
     items, _names, ranks = _rank_matrix(lists, window)
+    scores = _float_scores(ranks, ks_sorted)
     rows: list[dict[str, Any]] = []
-    for k in ks_sorted:
-        scores = _scores_at(ranks, k)
-        # items are in ID order, so a stable sort by exact score descending keeps rrf's tie rule.
-        order = sorted(range(len(items)), key=lambda i: -scores[i])
-        best = order[0]
-        second = order[1] if len(order) > 1 else None
-        exact_margin = scores[best] - scores[second] if second is not None else None
+    for k, row in zip(ks_sorted, scores, strict=True):
+        top = _top_two(items, ranks, row, k)
+        best_score, best = top[0]
+        second = top[1] if len(top) > 1 else None
+        exact_margin = best_score - second[0] if second is not None else None
         rows.append(
             {
                 "k": k,
-                "leader": items[best],
-                "score": float(scores[best]),
-                "runner_up": items[second] if second is not None else None,
+                "leader": best,
+                "score": float(best_score),
+                "runner_up": second[1] if second is not None else None,
                 "margin": float(exact_margin) if exact_margin is not None else math.inf,
                 "tied": exact_margin == 0,
             }
         )
     return pd.DataFrame(rows, columns=["k", "leader", "score", "runner_up", "margin", "tied"])
+
+
+def tie_places(table: pd.DataFrame, k: int) -> tuple[list[int], list[bool]]:
+    """Place of each row of an rrf table and whether it is tied, with ties decided exactly.
+
+    Equal fused scores (summed exactly from the table's ranks, as :func:`ragmath.rrf` does) share
+    one place, the best of the group ("1, 1, 3": competition ranking); ``tied[i]`` is true when row
+    i shares its score with another row. ``k`` must be the k the table was fused with.
+
+    >>> t = fused_table({"L1": ["a", "b"], "L2": ["b", "a"], "L3": ["c"]}, k=1)
+    >>> tie_places(t, 1)
+    ([1, 1, 3], [True, True, False])
+    """
+    rank_columns = [c for c in table.columns if c.startswith("rank[")]
+    ranks = table[rank_columns].to_numpy(dtype=float, na_value=np.inf)
+    floats = table["rrf_score"].to_numpy(dtype=float)
+    n = len(table)
+    places, tied = list(range(1, n + 1)), [False] * n
+    for i in range(1, n):
+        # exactly equal scores have equal floats; only those pairs need the exact sum
+        if floats[i] == floats[i - 1] and _exact_score(ranks[i], k) == _exact_score(ranks[i - 1], k):
+            places[i] = places[i - 1]
+            tied[i] = tied[i - 1] = True
+    return places, tied
+
+
+def drawn_items(
+    lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]],
+    ks: Iterable[int] = range(K_MIN, K_MAX + 1),
+    window: int | None = None,
+    top: int = TOP_DRAWN,
+) -> list[Any]:
+    """The items whose score curves the chart draws: at most ``top``, best place first.
+
+    Items are ordered by the best place they reach at any scanned k (then by first appearance)
+    and the first ``top`` are kept; with ``top`` items or fewer, all are drawn.
+
+    >>> drawn_items({"L1": ["A", "B", "C"], "L2": ["C", "D", "B"]}, range(1, 11), top=2)
+    ['C', 'B']
+    """
+    items, _names, ranks = _rank_matrix(lists, window)
+    if len(items) <= top:
+        return items
+    scores = _float_scores(ranks, _check_ks(ks))
+    order = np.argsort(-scores, axis=1, kind="stable")
+    places = np.empty_like(order)
+    rows = np.arange(order.shape[0])[:, None]
+    places[rows, order] = np.arange(order.shape[1])[None, :]
+    best = places.min(axis=0)
+    chosen = sorted(range(len(items)), key=lambda i: (best[i], i))[:top]
+    return [items[i] for i in chosen]
 
 
 class LeadChange(NamedTuple):
@@ -341,11 +485,13 @@ def _fmt_margin(margin: float) -> str:
 
 # ------------------------------------------------------------------------------------ rendering
 def render_table_html(table: pd.DataFrame, k: int, window: int | None = None) -> str:
-    """The fused table as HTML: rank, ID, each list's rank and contribution 1/(k + rank), score.
+    """The fused table as HTML: place, ID, each list's rank and contribution 1/(k + rank), score.
 
     The outer ``div`` carries ``data-k`` and ``data-window`` attributes so a browser test can wait
-    for the render of a given k. Contributions and scores show 4 decimals; the last column gives
-    each item's lead over the next one, with enough decimals to see it. IDs are HTML-escaped.
+    for the render of a given k. Contributions and scores show 4 decimals. Exactly tied items
+    (:func:`tie_places`) share one place, marked "(tied)", and the last column says "tied"; else it
+    gives each item's lead over the next one, with enough decimals to see it. IDs are HTML-escaped.
+    More than 25 rows scroll inside a box.
 
     >>> t = fused_table({"BM25": ["4.2"], "vector": ["4.2"]}, k=1)
     >>> 'data-k="1"' in render_table_html(t, k=1) and "1/2 = 0.5000" in render_table_html(t, k=1)
@@ -357,45 +503,65 @@ def render_table_html(table: pd.DataFrame, k: int, window: int | None = None) ->
         f"<th>{html.escape(n)} rank</th><th>{html.escape(n)}: 1/(k+rank)</th>" for n in names
     )
     cell = "padding:2px 8px;text-align:right;border-bottom:1px solid #ddd"
-    rows = []
+    places, tied = tie_places(table, k)
     scores = table["rrf_score"].tolist()
-    for pos in range(len(table)):
-        row = table.iloc[pos]
-        cells = [f"<td>{int(row['rrf_rank'])}</td>", f"<td><b>{html.escape(str(row['id']))}</b></td>"]
-        for n in names:
-            rank = row[f"rank[{n}]"]
-            contrib = float(row[f"contrib[{n}]"])
+    ids = [str(i) for i in table["id"]]
+    rank_cols = [table[f"rank[{n}]"].tolist() for n in names]
+    contrib_cols = [table[f"contrib[{n}]"].tolist() for n in names]
+    rows = []
+    for pos, item in enumerate(ids):
+        place = f"{places[pos]} (tied)" if tied[pos] else str(places[pos])
+        cells = [f"<td>{place}</td>", f"<td><b>{html.escape(item)}</b></td>"]
+        for ranks, contribs in zip(rank_cols, contrib_cols, strict=True):
+            rank = ranks[pos]
             if pd.isna(rank):
                 cells.append("<td>—</td><td>0</td>")
             else:
-                cells.append(f"<td>{int(rank)}</td><td>1/{k + int(rank)} = {contrib:.4f}</td>")
+                cells.append(f"<td>{int(rank)}</td><td>1/{k + int(rank)} = {contribs[pos]:.4f}</td>")
         cells.append(f"<td><b>{scores[pos]:.4f}</b></td>")
-        if pos + 1 < len(scores):
+        if pos + 1 < len(scores) and places[pos + 1] == places[pos]:
+            cells.append("<td>tied</td>")
+        elif pos + 1 < len(scores):
             cells.append(f"<td>{_fmt_margin(scores[pos] - scores[pos + 1])}</td>")
         else:
             cells.append("<td></td>")
-        rows.append(f'<tr data-id="{html.escape(str(row["id"]), quote=True)}">' + "".join(cells) + "</tr>")
+        rows.append(f'<tr data-id="{html.escape(item, quote=True)}">' + "".join(cells) + "</tr>")
     style = f"<style>.rrf-table td,.rrf-table th{{{cell}}}</style>"
+    scroll = ' style="max-height:420px;overflow-y:auto"' if len(rows) > 25 else ""
     return (
-        f'{style}<div class="rrf-table" data-k="{k}" data-window="{win}">'
-        f"<table><thead><tr><th>#</th><th>ID</th>{head}<th>RRF score</th>"
+        f'{style}<div class="rrf-table" data-k="{k}" data-window="{win}"{scroll}>'
+        f"<table><thead><tr><th>place</th><th>ID</th>{head}<th>RRF score</th>"
         f"<th>ahead of next by</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
     )
+
+
+_ASCII_FONT = "DejaVu Sans"
+
+
+def _short(label: str, limit: int = 24) -> str:
+    """An ID as the chart shows it: at most ``limit`` characters, an ellipsis marking a cut."""
+    return label if len(label) <= limit else label[: limit - 1] + "…"
 
 
 class _Chart:
     """One matplotlib Figure (not registered with pyplot), redrawn in place and rendered to PNG.
 
-    Left: stacked bars of each list's contribution per item at the current k. Right: every item's
-    fused score divided by the leader's, against k, with a vertical line at the current k and
-    dotted lines where the lead changes. A change of k only moves artists; a change of lists or
-    window rebuilds them.
+    Left: stacked bars of each list's share of the fused score for the top :data:`TOP_DRAWN` items
+    at the current k. Right: the fused score of the :func:`drawn_items` divided by the leader's,
+    against k, with a vertical line at the current k and dotted lines where the lead changes. Each
+    item keeps its colour (:func:`item_colours`); items whose curves coincide at every k (the same
+    ranks) are drawn dashed over each other and named together. All text is plain (no mathtext:
+    ``$x$`` in an ID draws as typed). A change of k only moves artists; a change of lists or window
+    rebuilds them.
     """
 
     def __init__(self, width: float = 10.0, height: float = 3.4, dpi: int = 80) -> None:
+        from ragmath.plotting import use_cjk_font
+
+        use_cjk_font()
         self.figure = Figure(figsize=(width, height), dpi=dpi)
         FigureCanvasAgg(self.figure)
-        self.ax_bars, self.ax_curves = self.figure.subplots(1, 2, width_ratios=[1, 1.25])
+        self.ax_bars, self.ax_curves = self.figure.subplots(1, 2, width_ratios=[1, 1.1])
         self._key: tuple | None = None
         self._bars: dict[str, Any] = {}
         self._labels: list[Any] = []
@@ -404,71 +570,122 @@ class _Chart:
         self._dots: Any = None
         self._relative: pd.DataFrame | None = None
         self._background: Any = None
-        self._legend: Any = None
+        self._legends: list[Any] = []
+        self._note: Any = None
+        self._colours: dict[str, str] = {}
+        self.drawn: list[Any] = []
         self.draw_count = 0
 
     def _rebuild(
-        self, table: pd.DataFrame, curves: pd.DataFrame, names: list[str], changes: list[LeadChange]
+        self,
+        lists: Mapping[str, Sequence[str]],
+        window: int | None,
+        curves: pd.DataFrame,
+        names: list[str],
+        changes: list[LeadChange],
     ) -> None:
         ax, axc = self.ax_bars, self.ax_curves
         ax.clear()
         axc.clear()
-        n = curves.shape[1]
+        for artist in [*self._legends, self._note]:
+            if artist is not None:
+                artist.remove()
+        self._legends, self._note = [], None
+        self._colours = item_colours(lists)
+        total = curves.shape[1]
+        rows = min(total, TOP_DRAWN)
+        self.figure.set_size_inches(10.0, max(3.4, 1.3 + 0.24 * rows))
+        shades = [LIST_SHADES[j % len(LIST_SHADES)] for j in range(len(names))]
         self._bars = {
-            name: ax.barh(range(n), [0.0] * n, color=f"C{j}", label=name)
+            name: ax.barh(range(rows), [0.0] * rows, color=shades[j], edgecolor="white", label=name)
             for j, name in enumerate(names)
         }
-        self._labels = [ax.text(0, i, "", va="center", fontsize=8) for i in range(n)]
+        # Numbers redrawn on every move of k: DejaVu Sans lays them out faster than the CJK font.
+        self._labels = [
+            ax.text(0, i, "", va="center", fontsize=8, parse_math=False, fontfamily=_ASCII_FONT)
+            for i in range(rows)
+        ]
         # Item names as plain text artists beside the axis: cheaper to relabel on every move of k
         # than tick labels, which matplotlib rebuilds.
-        ax.set_yticks(range(n), [""] * n)
+        ax.set_yticks(range(rows), [""] * rows)
         names_at = blended_transform_factory(ax.transAxes, ax.transData)
         self._names = [
-            ax.text(-0.015, i, "", transform=names_at, ha="right", va="center", fontsize=10)
-            for i in range(n)
+            ax.text(-0.015, i, "", transform=names_at, ha="right", va="center", fontsize=10,
+                    parse_math=False)
+            for i in range(rows)
         ]
-        ax.set_ylim(n - 0.5, -0.5)
+        ax.set_ylim(rows - 0.5, -0.5)
         ax.set_xlabel("fused score = Σ 1/(k + rank)")
         # No x ticks: each bar carries its value, and ticks would be laid out anew for every k.
         ax.set_xticks([])
-        relative = curves.div(curves.max(axis=1), axis=0)
+        self.drawn = drawn_items(lists, curves.index, window)
+        relative = curves[self.drawn].div(curves.max(axis=1), axis=0)
         self._relative = relative
-        for j, item in enumerate(relative.columns):
-            axc.plot(relative.index, relative[item], color=f"C{(j + len(names)) % 10}", label=item)
+        # Items with the same ranks have the same curve at every k: draw later ones dashed on top.
+        first_with: dict[tuple, str] = {}
+        rank_cols = [f"rank[{n}]" for n in names]
+        table = fused_table(lists, k=60, window=window).set_index("id")
+        handles, labels = [], []
+        for item in self.drawn:
+            signature = tuple(sorted(table.loc[item, rank_cols].fillna(math.inf).tolist()))
+            twin = first_with.setdefault(signature, item)
+            style = "-" if twin == item else (0, (4, 4))
+            (line,) = axc.plot(relative.index, relative[item], color=self._colours[str(item)],
+                               linestyle=style, linewidth=1.8)
+            handles.append(line)
+            shown = _short(str(item))
+            labels.append(shown if twin == item else f"{shown} (= {_short(str(twin))})")
         axc.set_xscale("log")
         axc.set_xlim(relative.index.min(), relative.index.max())
         ticks = [t for t in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if t in relative.index]
         axc.set_xticks(ticks, [str(t) for t in ticks])
         axc.minorticks_off()
-        low = float(relative.to_numpy().min()) if n else 0.0
+        low = float(relative.to_numpy().min()) if len(self.drawn) else 0.0
         axc.set_ylim(max(0.0, low - 0.05), 1.04)
         axc.set_xlabel("k (log scale)")
         axc.set_ylabel("score ÷ leader's score")
         for c in changes:
             axc.axvline(c.k, color="grey", linestyle=":", linewidth=1)
         self._vline = axc.axvline(relative.index.min(), color="black", linewidth=1)
-        self._dots = axc.scatter([0] * n, [1.0] * n, s=14, color="black", zorder=3)
-        axc.legend(fontsize=8, ncol=2 if n > 6 else 1, loc="center right")
-        axc.set_title("each item relative to the leader (line: current k)", fontsize=10)
-        ax.set_title("contributions at k = 000", fontsize=10)
+        self._dots = axc.scatter([0] * len(self.drawn), [1.0] * len(self.drawn), s=14, color="black",
+                                 zorder=3)
+        axc.set_title("each item ÷ the leader (black line: current k)", fontsize=10)
+        # The title sits above the lists' legend (pad in points), both above the bars.
+        ax.set_title("contributions at k = 000", fontsize=10, loc="left", pad=16)
         # A fixed layout (no layout engine, which would lay out again on every draw): the left
-        # margin grows with the longest ID shown as a tick label.
-        longest = max([len(str(i)) for i in table["id"]] + [3])
-        left = min(0.3, 0.03 + 0.0075 * longest)
-        self.figure.subplots_adjust(left=left, right=0.985, bottom=0.15, top=0.9, wspace=0.22)
-        # The list legend belongs to the static picture: a figure legend over the left panel's
-        # lower right corner, visible through the panel (its background patch is not drawn).
-        if self._legend is not None:
-            self._legend.remove()
+        # margin grows with the longest ID shown, the right one holds the items' legend.
+        longest = max([len(_short(str(i))) for i in curves.columns] + [3])
+        left = min(0.3, 0.03 + 0.0085 * longest)
+        longest_label = max([len(label) for label in labels] + [4])
+        right = 1 - min(0.3, 0.05 + 0.0085 * longest_label)
+        height_px = self.figure.get_size_inches()[1] * self.figure.dpi
+        top = 1 - 48 / height_px  # room for the title and the lists' legend
+        bottom = (40 + (18 if total > TOP_DRAWN else 0)) / height_px  # the x labels (and the note)
+        self.figure.subplots_adjust(left=left, right=right, bottom=bottom, top=top, wspace=0.22)
+        items_legend = axc.legend(handles, labels, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                                  borderaxespad=0, title="items", title_fontsize=8)
         box = ax.get_position()
-        self._legend = self.figure.legend(
-            [bars[0] for bars in self._bars.values()],
+        lists_legend = self.figure.legend(
+            [bars[0] for bars in self._bars.values()] if rows else [],
             names,
-            loc="lower right",
-            bbox_to_anchor=(box.x1, box.y0),
+            loc="lower left",
+            bbox_to_anchor=(box.x0, box.y1),
+            ncol=len(names),
             fontsize=8,
+            frameon=False,
+            borderaxespad=0.2,
         )
-        ax.patch.set_visible(False)
+        self._legends = [lists_legend]
+        for legend in (items_legend, lists_legend):
+            for text in legend.get_texts():
+                text.set_parse_math(False)
+        if total > TOP_DRAWN:
+            self._note = self.figure.text(
+                0.01, 0.01,
+                f"Drawn: the top {TOP_DRAWN} of {total} items (bars: at this k; lines: those that "
+                f"reach the top {TOP_DRAWN} at some k). The table lists all {total}.",
+                fontsize=9, color="#444444", parse_math=False,
+            )
         # Keep a picture of everything that does not depend on k (the right panel without its
         # marker); each move of k restores it and draws only the left panel and the marker.
         moving = [ax, self._vline, self._dots]
@@ -481,6 +698,8 @@ class _Chart:
 
     def draw(
         self,
+        lists: Mapping[str, Sequence[str]],
+        window: int | None,
         table: pd.DataFrame,
         k: int,
         curves: pd.DataFrame,
@@ -490,25 +709,29 @@ class _Chart:
         """Update the figure for this k (rebuilding it when ``key`` changed) and return PNG bytes."""
         names = [c[len("rank[") : -1] for c in table.columns if c.startswith("rank[")]
         if key != self._key:
-            self._rebuild(table, curves, names, changes)
+            self._rebuild(lists, window, curves, names, changes)
             self._key = key
         ax = self.ax_bars
-        items = [str(i) for i in table["id"]]
+        top = table.head(TOP_DRAWN)
+        items = [str(i) for i in top["id"]]
+        tied = tie_places(table, k)[1][: len(items)]
         lefts = [0.0] * len(items)
         for name in names:
-            contribs = table[f"contrib[{name}]"].astype(float).tolist()
+            contribs = top[f"contrib[{name}]"].astype(float).tolist()
             for i, patch in enumerate(self._bars[name]):
                 patch.set_x(lefts[i])
                 patch.set_width(contribs[i])
                 lefts[i] += contribs[i]
-        top = max(lefts) if lefts else 1.0
+        highest = max(lefts) if lefts else 1.0
         for i, label in enumerate(self._labels):
-            label.set_position((lefts[i] + top * 0.01, i))
-            label.set_text(f"{lefts[i]:.4f}")
+            label.set_position((lefts[i] + highest * 0.01, i))
+            label.set_text(f"{lefts[i]:.4f}" + (" tied" if tied[i] else ""))
         for name_text, item in zip(self._names, items, strict=True):
-            name_text.set_text(item)
-        ax.set_xlim(0, top * 1.25 if top > 0 else 1.0)
-        ax.set_title(f"contributions at k = {k}", fontsize=10)
+            name_text.set_text(_short(item))
+            name_text.set_fontfamily(_ASCII_FONT if item.isascii() else "sans-serif")
+            name_text.set_color(self._colours.get(item, "black"))
+        ax.set_xlim(0, highest * 1.3 if highest > 0 else 1.0)
+        ax.set_title(f"contributions at k = {k}", fontsize=10, loc="left", fontfamily=_ASCII_FONT, pad=16)
         self._vline.set_xdata([k, k])
         relative = self._relative
         if relative is not None and k in relative.index:
@@ -536,6 +759,29 @@ class _Chart:
 
 
 # -------------------------------------------------------------------------------------- builder
+def _window_options(lists: Mapping[str, Sequence[str]], window: int | None) -> list[tuple[str, int]]:
+    """The window control's choices: all, top 1…20, then round sizes up to the longest list."""
+    longest = max(len(v) for v in lists.values())
+    sizes = set(range(1, WINDOW_MAX + 1))
+    sizes |= {n for n in (25, 30, 40, 50, 75, 100, 150, 200, 300, 500, 1000) if n < longest}
+    if window is not None:
+        sizes.add(window)
+    return [("all", 0)] + [(f"top {n}", n) for n in sorted(sizes)]
+
+
+def _space_note(lists: Mapping[str, Sequence[str]]) -> str:
+    """A note (not an error) when an ID contains a space: IDs are separated by commas only."""
+    for name, ranking in lists.items():
+        for item in ranking:
+            if any(ch.isspace() for ch in item):
+                return (
+                    '<div class="rrf-note" style="color:#555">Note: list '
+                    f"{html.escape(repr(name))} has the ID {html.escape(repr(item))} with a space in "
+                    "it; IDs are separated by commas only, so it is one ID.</div>"
+                )
+    return ""
+
+
 class Explorer:
     """The widgets of the k explorer and the state they show; build it with :func:`build_explorer`.
 
@@ -561,9 +807,8 @@ class Explorer:
             continuous_update=False,
             layout=w.Layout(width="520px"),
         )
-        longest = max([len(v) for v in lists.values()] + [WINDOW_MAX])
         self.window = w.Dropdown(
-            options=[("all", 0)] + [(f"top {n}", n) for n in range(1, longest + 1)],
+            options=_window_options(lists, window),
             value=0 if window is None else window,
             description="window",
             layout=w.Layout(width="180px"),
@@ -583,8 +828,10 @@ class Explorer:
         self.table_html = w.HTML(value="")
         self.image = w.Image(format="png", layout=w.Layout(width="800px"))
         help_text = w.HTML(
-            "<small>Edit a list and press Enter (IDs best first, separated by commas). "
-            "Move k with the mouse or the arrow keys; the window keeps each list's top n.</small>"
+            "<small>Edit a list and press Enter (IDs best first, separated by commas; a space is "
+            f"part of an ID; at most {MAX_IDS:,} IDs in all). Move k with the mouse or the arrow keys; "
+            f"the window keeps each list's top n. The chart draws the top {TOP_DRAWN} items, the table "
+            "lists all.</small>"
         )
         self.widget = w.VBox(
             [
@@ -629,6 +876,7 @@ class Explorer:
         window = self.window_value
         try:
             lists = parse_lists({name: t.value for name, t in self.texts.items()})
+            check_size(lists)
             key = (tuple((n, tuple(v)) for n, v in lists.items()), window)
             if key != self._cache_key:
                 ks = range(self.k_slider.min, self.k_slider.max + 1)
@@ -653,10 +901,12 @@ class Explorer:
         self.error = None
         self.lists = lists
         self.table = table
-        self.message.value = ""
+        self.message.value = _space_note(lists)
         self.leader_html.value = f"<p class='rrf-leader'>{html.escape(self._lead_sentence(k))}</p>"
         self.table_html.value = render_table_html(table, k, window)
-        self.image.value = self._chart.draw(table, k, self._curves, self._changes, self._cache_key)
+        self.image.value = self._chart.draw(
+            lists, window, table, k, self._curves, self._changes, self._cache_key
+        )
         self.image.layout.visibility = "visible"
 
     def _lead_sentence(self, k: int) -> str:
@@ -679,8 +929,9 @@ def build_explorer(
     """Build the RRF k explorer for ``lists`` (default: the article's BM25 and vector lists).
 
     Returns an :class:`Explorer`; display ``explorer.widget`` (or the explorer itself). Raises
-    ``ValueError`` if ``k`` is outside 1..200, ``window`` is not None or 1..n, or a list is empty
-    or repeats an ID. The inputs are copied, never modified.
+    ``ValueError`` if ``k`` is outside 1..200, ``window`` is not None or 1..n, a list is empty or
+    repeats an ID, an ID contains a comma, or the lists name more than :data:`MAX_IDS` IDs. The
+    inputs are copied, never modified.
 
     >>> ex = build_explorer(k=1)
     >>> ex.table["rrf_score"].round(4).tolist()
@@ -700,11 +951,12 @@ def build_explorer(
             f"window must be None (all) or an integer from 1 to {longest}, got {window!r}"
         )
     for name, ranking in named.items():
-        parse_list(format_list(ranking), name=name)  # same checks as typed input
         for item in ranking:
-            if _SEPARATORS.search(str(item)):
+            if _SEPARATORS.search(str(item)) or str(item) != str(item).strip():
                 raise ValueError(
-                    f"list {name!r}: ID {item!r} contains a separator (comma, semicolon or space), "
+                    f"list {name!r}: ID {item!r} contains a comma or starts or ends with a space, "
                     "which the text box cannot show; rename it"
                 )
+        parse_list(format_list(ranking), name=name)  # same checks as typed input
+    check_size(named)
     return Explorer(named, k, window)

@@ -145,8 +145,8 @@ def _isolated_env(home: Path) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def _server(cmd: list[str], port: int, env: dict[str, str], log: Path) -> Iterator[None]:
-    """Run a server in its own process group; stop that group (SIGTERM, then SIGKILL) on exit."""
+def _server(cmd: list[str], port: int, env: dict[str, str], log: Path) -> Iterator[int]:
+    """Run a server in its own process group, yield its PID; stop the group (SIGTERM, then SIGKILL)."""
     with log.open("w") as out:
         proc = subprocess.Popen(
             cmd, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -154,8 +154,9 @@ def _server(cmd: list[str], port: int, env: dict[str, str], log: Path) -> Iterat
         )
         try:
             _wait_for_port(port, proc, log)
-            yield
+            yield proc.pid
         finally:
+            kernels = _kernel_processes(proc.pid)  # kernels run in sessions of their own
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGTERM)
             try:
@@ -164,9 +165,11 @@ def _server(cmd: list[str], port: int, env: dict[str, str], log: Path) -> Iterat
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait(timeout=10)
-            # kernels started by the server live in the same process group
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
+            for pid in kernels:  # any kernel the server did not shut down itself
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
 
 
 @contextlib.contextmanager
@@ -324,3 +327,265 @@ def test_voila_page_and_the_k_slider_updates_the_table(playwright_api, workdir, 
         shots.append(SCREENSHOTS / "voila_input_error.png")
         page.screenshot(path=str(shots[-1]))
     assert all(p.stat().st_size > 10_000 for p in shots)
+
+
+# ------------------------------------------------------------------------------ classroom limits
+CONFIG_DIR = ROOT / "config"
+
+
+def _kernel_processes(server_pid: int) -> list[int]:
+    """PIDs of the ipykernel processes the server started (its children running ipykernel)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            stat = (entry / "stat").read_text()
+            parent = int(stat.rsplit(")", 1)[1].split()[1])
+            cmdline = (entry / "cmdline").read_bytes()
+            if parent == server_pid and b"ipykernel" in cmdline:
+                found.append(int(entry.name))
+    return found
+
+
+def _voila_cmd(workdir: Path, port: int, token: str, *overrides: str) -> list[str]:
+    """Voila on the explorer with the repository's config/voila.py, plus command-line overrides."""
+    return [
+        sys.executable, "-m", "voila", str(workdir / "rrf_explorer.ipynb"), "--no-browser",
+        "--Voila.ip=127.0.0.1", f"--Voila.port={port}", "--Voila.port_retries=0",
+        f"--Voila.token={token}", f"--Voila.connection_dir_root={workdir}",
+        f"--Voila.config_file_paths={CONFIG_DIR}", *overrides,
+    ]
+
+
+def test_the_repository_voila_config_culls_and_caps_kernels():
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = PyFileConfigLoader("voila.py", path=str(CONFIG_DIR)).load_config()
+    manager = config.VoilaConfiguration.multi_kernel_manager_class
+    assert manager.__name__ == "ClassroomKernelManager"
+    assert config.ClassroomKernelManager.max_kernels >= 1
+    assert config.MappingKernelManager.cull_idle_timeout > 0
+    assert config.MappingKernelManager.cull_connected is False
+    assert "--Voila.config_file_paths=config" in (ROOT / "Makefile").read_text(encoding="utf-8")
+
+
+def test_voila_kernels_do_not_pile_up_and_a_full_server_says_so(playwright_api, workdir, tmp_path):
+    """7 page loads with a cap of 3: closed tabs are evicted, and with 3 tabs open the 7th is refused.
+
+    Tabs are closed without their unload handler (as when a browser crashes or a laptop sleeps), so
+    only the server's own limits can free their kernels.
+    """
+    port, token, cap = _free_port(), secrets.token_hex(16), 3
+    env = _isolated_env(tmp_path / "home")
+    cmd = _voila_cmd(workdir, port, token, f"--ClassroomKernelManager.max_kernels={cap}",
+                     "--ClassroomKernelManager.evict_idle_seconds=1")
+    log = tmp_path / "voila.log"
+    url = f"http://127.0.0.1:{port}/?token={token}"
+    counts, kept_open = [], []
+    with _server(cmd, port, env, log) as server_pid, _browser_page(
+        playwright_api, tmp_path / "chromium"
+    ) as first:
+        context = first.context
+        first.close()
+        for load in range(6):
+            page = context.new_page()
+            page.goto(url, wait_until="commit")
+            page.locator(".widget-slider").first.wait_for(timeout=120_000)
+            page.locator('.rrf-table[data-k="60"]').wait_for(timeout=60_000)
+            counts.append(len(_kernel_processes(server_pid)))
+            if load < 3:
+                page.close(run_before_unload=False)
+                time.sleep(1.5)  # past evict_idle_seconds
+            else:
+                kept_open.append(page)
+        refused = context.new_page()
+        response = refused.goto(url, wait_until="load")
+        status, text = response.status, refused.content()
+        counts.append(len(_kernel_processes(server_pid)))
+        # the open tabs still work: move k on the last one
+        page = kept_open[-1]
+        handle = page.locator(".widget-slider .noUi-handle").first
+        handle.focus()
+        page.keyboard.press("ArrowRight")
+        page.locator('.rrf-table[data-k="61"]').wait_for(timeout=30_000)
+    assert max(counts) <= cap, counts
+    assert counts[:3] == [1, 2, 3], counts
+    assert status == 503 and "the explorer is full" in text
+    assert "shutting down abandoned kernel" in log.read_text()
+
+
+def test_voila_culls_a_kernel_left_idle(workdir, tmp_path):
+    """A page loaded and left: with a 3 s idle timeout its kernel is gone within seconds."""
+    import urllib.request
+
+    port, token = _free_port(), secrets.token_hex(16)
+    env = _isolated_env(tmp_path / "home")
+    cmd = _voila_cmd(workdir, port, token, "--MappingKernelManager.cull_idle_timeout=3",
+                     "--MappingKernelManager.cull_interval=1")
+    with _server(cmd, port, env, tmp_path / "voila.log") as server_pid:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/?token={token}", timeout=120) as reply:
+            assert reply.status == 200 and b"rrf_explorer" in reply.read()
+        started = len(_kernel_processes(server_pid))
+        deadline = time.monotonic() + 60
+        while _kernel_processes(server_pid) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        left = len(_kernel_processes(server_pid))
+    assert started == 1 and left == 0
+
+
+# ------------------------------------------------------------------------------ offline make html
+def _load_build_html():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_html", ROOT / "tools" / "build_html.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_make_html_page_works_offline_formulas_and_explorer_snapshot(playwright_api, tmp_path):
+    """Notebook 05 built as `make html` builds it, opened from disk with every network request blocked."""
+    build_html = _load_build_html()
+    out = tmp_path / "html"
+    failures = build_html.build([NOTEBOOKS / "05_rrf.ipynb"], out)
+    assert failures == []
+    page_path = out / "05_rrf.html"
+    attempted = []
+    with _browser_page(playwright_api, tmp_path / "chromium") as page:
+        def file_only(route):
+            if route.request.url.startswith("file:"):
+                route.continue_()
+            else:
+                attempted.append(route.request.url)
+                route.abort()
+
+        page.context.unroute("**/*")
+        page.context.route("**/*", file_only)
+        missing_files = []  # e.g. a MathJax font file the bundle lacks
+        page.on("requestfailed",
+                lambda r: missing_files.append(r.url) if r.url.startswith("file:") else None)
+        page.goto(page_path.as_uri(), wait_until="load")
+        # MathJax 2 marks its output with .MathJax (inline) and .MathJax_Display (display maths)
+        page.wait_for_function("document.querySelectorAll('.MathJax, .MathJax_Display').length > 0",
+                               timeout=60_000)
+        page.wait_for_function("!window.MathJax || !MathJax.Hub || MathJax.Hub.queue.running === 0 && "
+                               "MathJax.Hub.queue.pending === 0", timeout=60_000)
+        rendered = page.evaluate("document.querySelectorAll('.MathJax, .MathJax_Display').length")
+        visible_text = page.evaluate("document.body.innerText")
+        snapshot = page.locator(".widget-snapshot").first
+        snapshot.scroll_into_view_if_needed()
+        image_ok = page.evaluate(
+            "() => { const i = document.querySelector('.widget-snapshot img.snapshot-image');"
+            " return !!i && i.complete && i.naturalWidth > 100 && i.getBoundingClientRect().height > 50; }"
+        )
+        table_rows = page.locator('.widget-snapshot .rrf-table[data-k="60"] tbody tr').count()
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "offline_html_explorer_snapshot.png"))
+        page.evaluate("document.querySelector('.MathJax_Display, .MathJax')"
+                      ".scrollIntoView({block: 'center'})")
+        page.screenshot(path=str(SCREENSHOTS / "offline_html_formulas.png"))
+    assert attempted == [], f"the page asked the network for: {attempted}"
+    assert missing_files == [], f"files the page needs but the build lacks: {missing_files}"
+    assert rendered > 0
+    assert "$$" not in visible_text and "\\frac" not in visible_text
+    assert image_ok, "the explorer's chart snapshot is not shown"
+    assert table_rows == 4  # the article's four items at k = 60
+
+
+# ------------------------------------------------------------------------------ screenshots
+def test_jupyterlab_screenshots_of_every_notebooks_opening(playwright_api, tmp_path):
+    """Open each numbered notebook (glob 0*.ipynb) in JupyterLab and photograph its first screen."""
+    notebooks = sorted(NOTEBOOKS.glob("0*.ipynb"))
+    assert notebooks, "no numbered notebooks found"
+    workdir = tmp_path / "notebooks"
+    shutil.copytree(NOTEBOOKS, workdir, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    port, token = _free_port(), secrets.token_hex(16)
+    env = _isolated_env(tmp_path / "home")
+    cmd = [
+        sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
+        "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={workdir}",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.extension_manager=readonly",
+    ]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shots = []
+    with _server(cmd, port, env, tmp_path / "jupyterlab.log"), _browser_page(
+        playwright_api, tmp_path / "chromium"
+    ) as page:
+        for path in notebooks:
+            page.goto(f"http://127.0.0.1:{port}/lab/tree/{path.name}?reset&token={token}")
+            page.locator(".jp-Notebook .jp-MarkdownCell .jp-RenderedMarkdown h1").first.wait_for(
+                timeout=90_000
+            )
+            title = page.locator(".jp-Notebook .jp-RenderedMarkdown h1").first.text_content()
+            page.wait_for_timeout(500)
+            shots.append(SCREENSHOTS / f"opening_{path.stem}.png")
+            page.screenshot(path=str(shots[-1]))
+            assert title.strip(), f"{path.name}: the first heading is empty"
+    assert len(shots) == len(notebooks)
+    assert all(p.stat().st_size > 20_000 for p in shots)
+
+
+CHINESE_PAGE = r'''
+import matplotlib.pyplot as plt
+from ragmath.plotting import use_cjk_font
+from ragmath.widgets import build_explorer
+
+family = use_cjk_font()
+fig, ax = plt.subplots(figsize=(6, 2.6))
+ax.bar(["差旅费报销", "住宿标准", "出租车"], [0.8, 0.5, 0.3], color=["#1f77b4", "#ff7f0e", "#2ca02c"])
+ax.set_title(f"中文标签 Chinese labels ({family})")
+ax.set_ylabel("召回率 Recall@3")
+plt.show()
+'''
+
+LONG_LIST_PAGE = r'''
+ids = [f"差旅费报销 §{i // 10}.{i % 10}" for i in range(300)]
+vector = ids[::7] + [i for i in ids if i not in ids[::7]]
+explorer = build_explorer({"BM25": ids, "向量 vector": vector}, k=60)
+explorer.widget
+'''
+
+
+def _voila_notebook(path: Path, *sources: str) -> None:
+    """Write a notebook of code cells (Voila runs it and shows only the outputs)."""
+    cells = [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": s}
+             for s in sources]
+    nb = {"cells": cells, "nbformat": 4, "nbformat_minor": 5,
+          "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}}
+    path.write_text(json.dumps(nb), encoding="utf-8")
+
+
+def test_voila_chinese_chart_and_the_explorer_with_a_long_list(playwright_api, tmp_path):
+    workdir = tmp_path / "pages"
+    workdir.mkdir()
+    _voila_notebook(workdir / "long_list.ipynb", CHINESE_PAGE, LONG_LIST_PAGE)
+    port, token = _free_port(), secrets.token_hex(16)
+    env = _isolated_env(tmp_path / "home")  # a fresh matplotlib cache, as on a new machine
+    cmd = [
+        sys.executable, "-m", "voila", str(workdir / "long_list.ipynb"), "--no-browser",
+        "--Voila.ip=127.0.0.1", f"--Voila.port={port}", "--Voila.port_retries=0",
+        f"--Voila.token={token}", f"--Voila.connection_dir_root={workdir}",
+    ]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with _server(cmd, port, env, tmp_path / "voila.log"), _browser_page(
+        playwright_api, tmp_path / "chromium"
+    ) as page:
+        page.goto(f"http://127.0.0.1:{port}/?token={token}", wait_until="commit")
+        page.locator('.rrf-table[data-k="60"]').wait_for(timeout=120_000)
+        page.locator(".widget-image").first.wait_for(timeout=30_000)
+        content = page.content()
+        rows = page.locator('.rrf-table[data-k="60"] tbody tr').count()
+        chart = page.locator(".jp-OutputArea-output img").first
+        chart.scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOTS / "chart_chinese_labels.png"))
+        page.evaluate("document.querySelector('.widget-slider').scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(SCREENSHOTS / "explorer_long_list.png"))
+    log = (tmp_path / "voila.log").read_text()
+    assert "Glyph" not in log and "missing from font" not in log, log[-2000:]
+    assert "Traceback" not in content
+    assert rows == 300

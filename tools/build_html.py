@@ -9,14 +9,29 @@ Usage::
 Each notebook runs top to bottom in a fresh ``python3`` kernel with its own directory as the working
 directory, exactly as ``tests/test_notebooks.py`` runs it. The committed notebooks are not modified.
 Exit status: 0 when every notebook ran, 1 when any raised (its HTML is still written, error included).
+
+The pages work offline: nothing is fetched from the network when they are opened.
+
+- Formulas: MathJax 2.7 from the installed package ``jupyter-server-mathjax`` is copied to
+  ``<out>/_static/mathjax/`` and the pages load it from there (relative URL), not from a CDN, with
+  the STIX-Web fonts that package ships.
+- Widgets (the RRF k explorer): the executed notebook keeps its widget state, and each widget
+  output is written as a static HTML snapshot of that state (the table and the chart as they were
+  when the notebook ran, the controls shown but inactive), with a line saying it is a snapshot. No
+  widget-manager script is loaded, so nothing comes from a CDN.
+- require.js, which the page template loads, is copied from the installed Voila package.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
+import html
+import shutil
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import nbformat
 from nbclient import NotebookClient
@@ -27,6 +42,17 @@ NOTEBOOK_DIR = ROOT / "notebooks"
 DEFAULT_OUT = ROOT / "build" / "html"
 KERNEL_NAME = "python3"
 TIMEOUT_S = 600
+STATIC = "_static"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+# jupyter-server-mathjax ships MathJax's STIX-Web fonts only (not its default TeX fonts): say so.
+MATHJAX_FONTS = """<script type="text/x-mathjax-config">
+MathJax.Hub.Config({
+  "HTML-CSS": {availableFonts: [], preferredFont: null, webFont: "STIX-Web", imageFont: null},
+  SVG: {font: "STIX-Web"}
+});
+</script>
+"""
 
 
 def notebook_paths(notebook_dir: Path = NOTEBOOK_DIR) -> list[Path]:
@@ -56,23 +82,156 @@ def execute_notebook(
         timeout=timeout,
         kernel_name=KERNEL_NAME,
         allow_errors=allow_errors,
+        store_widget_state=True,
         resources={"metadata": {"path": str(path.parent)}},
     )
     client.execute()
     return nb
 
 
-def to_html(nb: nbformat.NotebookNode) -> str:
-    """Render an (executed) notebook as a standalone HTML page."""
+def copy_static(out_dir: Path) -> Path:
+    """Copy MathJax and require.js from installed packages to ``out_dir/_static``; return that folder.
+
+    Raises ``RuntimeError`` naming the package to install when one is missing.
+    """
+    try:
+        import jupyter_server_mathjax
+    except ImportError as exc:
+        raise RuntimeError(
+            "make html needs the package jupyter-server-mathjax (MathJax for offline pages): "
+            "pip install -e '.[test]'"
+        ) from exc
+    from jupyter_core.paths import jupyter_path
+
+    static = out_dir / STATIC
+    mathjax = Path(jupyter_server_mathjax.__file__).parent / "static"
+    shutil.copytree(mathjax, static / "mathjax", dirs_exist_ok=True)
+    candidates = jupyter_path("voila", "templates", "base", "static", "require.min.js")
+    found = [Path(p) for p in candidates if Path(p).is_file()]
+    if not found:
+        raise RuntimeError("require.min.js not found in the installed voila package; reinstall voila")
+    shutil.copy(found[0], static / "require.min.js")
+    return static
+
+
+def _widget_states(nb: nbformat.NotebookNode) -> dict[str, dict[str, Any]]:
+    """model_id -> saved widget model (``model_name``, ``state``, ``buffers``) of an executed notebook."""
+    saved = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {})
+    return dict(saved.get("state", {}))
+
+
+def _model_id(reference: Any) -> str | None:
+    """'IPY_MODEL_abc' -> 'abc' (how a widget refers to its children and layout)."""
+    if isinstance(reference, str) and reference.startswith("IPY_MODEL_"):
+        return reference[len("IPY_MODEL_"):]
+    return None
+
+
+def widget_snapshot(model_id: str, states: dict[str, dict[str, Any]]) -> str:
+    """Static HTML for a saved widget and its children, as they were when the notebook ran.
+
+    Boxes become flex rows or columns, HTML widgets their HTML, an Image an ``<img>`` with its
+    bytes inline, sliders, text boxes and drop-downs disabled controls showing their value.
+    Widgets laid out as hidden are left out; an unknown widget becomes a short note.
+
+    >>> states = {"a": {"model_name": "HTMLModel", "state": {"value": "<b>hi</b>"}}}
+    >>> widget_snapshot("a", states)
+    '<div class="snapshot-html"><b>hi</b></div>'
+    """
+    model = states.get(model_id)
+    if model is None:
+        return ""
+    name, state = model.get("model_name", ""), model.get("state", {})
+    layout = states.get(_model_id(state.get("layout")) or "", {}).get("state", {})
+    if layout.get("visibility") == "hidden" or layout.get("display") == "none":
+        return ""
+    label = html.escape(str(state.get("description", "")))
+    label_html = f"<label style='min-width:6em;display:inline-block'>{label}</label> " if label else ""
+    if name in ("VBoxModel", "HBoxModel", "BoxModel"):
+        direction = "row" if name == "HBoxModel" else "column"
+        children = "".join(widget_snapshot(_model_id(c) or "", states) for c in state.get("children", []))
+        return f'<div style="display:flex;flex-direction:{direction};gap:4px">{children}</div>'
+    if name in ("HTMLModel", "HTMLMathModel", "LabelModel"):
+        return f'<div class="snapshot-html">{label_html}{state.get("value", "")}</div>'
+    if name == "ImageModel":
+        data = ""
+        for buffer in model.get("buffers", []):
+            if buffer.get("path") == ["value"]:
+                data = buffer.get("data", "")
+        if not data and isinstance(state.get("value"), bytes):
+            data = base64.b64encode(state["value"]).decode("ascii")
+        width = layout.get("width") or ""
+        style = f' style="width:{html.escape(width)};max-width:100%"' if width else ' style="max-width:100%"'
+        kind = html.escape(str(state.get("format", "png")))
+        return f'<img class="snapshot-image" alt="chart" src="data:image/{kind};base64,{data}"{style}>'
+    if name in ("IntSliderModel", "FloatSliderModel"):
+        value = html.escape(str(state.get("value", "")))
+        low, high = html.escape(str(state.get("min", ""))), html.escape(str(state.get("max", "")))
+        return (f"<div>{label_html}<input type='range' disabled min='{low}' max='{high}' value='{value}'>"
+                f" <b>{value}</b></div>")
+    if name in ("TextModel", "TextareaModel"):
+        value = html.escape(str(state.get("value", "")), quote=True)
+        return f"<div>{label_html}<input type='text' readonly value=\"{value}\" style='width:32em'></div>"
+    if name == "DropdownModel":
+        labels = state.get("_options_labels", [])
+        index = state.get("index")
+        shown = labels[index] if isinstance(index, int) and 0 <= index < len(labels) else ""
+        return f"<div>{label_html}<select disabled><option>{html.escape(str(shown))}</option></select></div>"
+    return f"<div><i>[{html.escape(name)}: live in JupyterLab or Voila]</i></div>"
+
+
+def snapshot_widgets(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """A copy of an executed notebook whose widget outputs are static HTML snapshots (see module doc).
+
+    The widget state is removed from the copy's metadata, so the page template loads no widget
+    script. The notebook passed in is not changed.
+    """
+    import copy
+
+    states = _widget_states(nb)
+    result = copy.deepcopy(nb)
+    result.metadata.pop("widgets", None)
+    for cell in result.cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            view = data.get(WIDGET_VIEW)
+            if not view:
+                continue
+            body = widget_snapshot(view.get("model_id", ""), states)
+            if not body:
+                continue
+            note = ("<p class='snapshot-note' style='color:#555;font-size:90%'>A snapshot of the "
+                    "interactive widget as the notebook left it: open the notebook in JupyterLab "
+                    "(<code>make lab</code>) or run <code>make explorer</code> to move it.</p>")
+            data.pop(WIDGET_VIEW)
+            data["text/html"] = f'<div class="widget-snapshot">{note}{body}</div>'
+    return result
+
+
+def to_html(nb: nbformat.NotebookNode, static_url: str = STATIC) -> str:
+    """Render an (executed) notebook as a standalone HTML page that needs no network.
+
+    ``static_url`` is the relative URL of the folder :func:`copy_static` filled (``_static`` for a
+    page beside it, ``../_static`` one folder down).
+    """
     from nbconvert import HTMLExporter  # imported here: slow to import, and only this step needs it
 
-    body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
-    return body
+    exporter = HTMLExporter(
+        template_name="lab",
+        mathjax_url=f"{static_url}/mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full,Safe",
+        require_js_url=f"{static_url}/require.min.js",
+    )
+    body, _ = exporter.from_notebook_node(snapshot_widgets(nb))
+    marker = "<!-- Load mathjax -->"
+    if marker not in body:
+        raise RuntimeError("nbconvert's lab template changed: no MathJax block to configure")
+    return body.replace(marker, MATHJAX_FONTS + marker, 1)
 
 
 def build(paths: list[Path], out_dir: Path, notebook_dir: Path = NOTEBOOK_DIR) -> list[Path]:
     """Execute each notebook in ``paths`` and write ``out_dir/<relative path>.html``; return failures."""
     failures: list[Path] = []
+    copy_static(out_dir)
     for path in paths:
         start = time.perf_counter()
         try:
@@ -84,7 +243,8 @@ def build(paths: list[Path], out_dir: Path, notebook_dir: Path = NOTEBOOK_DIR) -
             status = "ERROR"
         target = out_dir / path.relative_to(notebook_dir).with_suffix(".html")
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(to_html(nb), encoding="utf-8")
+        depth = len(path.relative_to(notebook_dir).parts) - 1
+        target.write_text(to_html(nb, "../" * depth + STATIC), encoding="utf-8")
         took = time.perf_counter() - start
         print(f"{status:<6}{took:6.1f} s  {target.relative_to(out_dir)}")
     return failures
