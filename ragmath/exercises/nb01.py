@@ -58,6 +58,7 @@ register(
     "01.1",
     _ex1,
     kind="close",
+    decimals=2,
     hint="map the run to clause IDs (4.2-a and 4.2-b become one clause), lift the labels, then count",
 )
 register(

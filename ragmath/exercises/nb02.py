@@ -65,12 +65,14 @@ register(
     "02.1",
     lambda: recall_at_k(list(EX1_RANKING), EX1_RELEVANT, 3, exact=True),
     kind="close",
+    decimals=2,
     hint="count the relevant IDs among the first 3 results, divide by the number of relevant IDs",
 )
 register(
     "02.2",
     _ex2,
     kind="close",
+    decimals=2,
     hint="Hit@3 is 1 if any relevant ID is in the first 3 results, else 0; then average over questions",
 )
 register(
@@ -83,6 +85,7 @@ register(
     "02.4",
     _ex4,
     kind="close",
+    decimals=2,
     hint="leave out the questions with no relevant ID, then average Recall@3 over the rest",
 )
 

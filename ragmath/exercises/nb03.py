@@ -57,18 +57,21 @@ register(
     "03.1",
     lambda: reciprocal_rank(list(EX1_RANKING), EX1_RELEVANT, 5, exact=True),
     kind="close",
+    decimals=2,
     hint="find the rank of the FIRST relevant ID within the top 5; the answer is 1 / that rank",
 )
 register(
     "03.2",
     lambda: evaluate(EX2_RUN, ARTICLE_QRELS, metrics=("MRR@3",)).means["MRR@3"],
     kind="close",
+    decimals=2,
     hint="q1 and q3 keep their reciprocal ranks; q2 now has its relevant item at rank 1",
 )
 register(
     "03.3",
     lambda: evaluate(EX3_RUN, EX3_QRELS, metrics=("MRR@5",)).means["MRR@5"],
     kind="close",
+    decimals=2,
     hint="a question whose first relevant ID is below rank 5 scores 0 in MRR@5",
 )
 register(

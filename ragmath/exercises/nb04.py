@@ -48,27 +48,27 @@ register(
     "04.1",
     lambda: dcg_at_k(list(EX1_RANKING), EX1_GRADES, 3),
     kind="close",
-    tol=1e-3,
+    decimals=3,
     hint="sum (2**grade - 1) / log2(rank + 1) over ranks 1..3",
 )
 register(
     "04.2",
     lambda: dcg_at_k(_ideal(EX1_GRADES), EX1_GRADES, 3),
     kind="close",
-    tol=1e-3,
+    decimals=3,
     hint="sort ALL labelled items by grade, best first, and take the DCG@3 of that order",
 )
 register(
     "04.3",
     lambda: ndcg_at_k(list(EX3_RANKING), EX3_GRADES, 3, gain="linear"),
     kind="close",
-    tol=1e-3,
+    decimals=3,
     hint="use the grade itself as the gain (not 2**grade - 1), for both DCG and IDCG",
 )
 register(
     "04.4",
     _ex4,
     kind="close",
-    tol=1e-3,
+    decimals=3,
     hint="average nDCG@3 within each type first, then combine the two type means with weights 1 and 2",
 )

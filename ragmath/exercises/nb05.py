@@ -78,7 +78,7 @@ register(
     "05.1",
     _ex1,
     kind="close",
-    tol=1e-4,
+    decimals=4,
     hint="add 1/(k + rank) over the lists that contain the item; ranks start at 1",
 )
 register(
