@@ -93,12 +93,12 @@ def test_last_cell_links_the_next_notebook(path):
 
 
 def _exercises(path: Path) -> list[tuple[int, str, str, str]]:
-    """(cell index, exercise id, title, text of the exercise up to the next heading)."""
+    """(cell index, exercise id, title, text from its heading up to the next exercise heading)."""
     cells = _cells(path)
     found = []
     for i, cell in enumerate(cells):
         for eid, title in EXERCISE_HEADING.findall(_source(cell)) if cell["cell_type"] == "markdown" else []:
-            body = []
+            body = [_source(cell)]
             for later in cells[i + 1:]:
                 if later["cell_type"] == "markdown" and EXERCISE_HEADING.search(_source(later)):
                     break
