@@ -80,3 +80,15 @@ register(
     kind="set",
     hint="RR@3 only looks at the first relevant item: which rankings start with a relevant ID?",
 )
+
+# 03.5 — predict, then run: the article's run with q3's list extended to 5 items, scored at K = 5.
+EX5_RUN = {**ARTICLE_RUN, "q3": ["U", "V", "W", "Q", "E"]}
+EX5_K = 5
+
+register(
+    "03.5",
+    lambda: evaluate(EX5_RUN, ARTICLE_QRELS, metrics=(f"MRR@{EX5_K}",)).means[f"MRR@{EX5_K}"],
+    kind="close",
+    decimals=2,
+    hint="q1 and q2 keep their reciprocal ranks; q3's first relevant ID is now inside the top 5",
+)
