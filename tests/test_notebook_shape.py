@@ -154,7 +154,7 @@ def test_numeric_exercises_say_their_precision(path):
     for _, eid, _, body in _exercises(path):
         exercise = selfcheck._load(eid)
         if exercise.kind == "close":
-            assert re.search(rf"to {exercise.decimals} decimals?", body), (
+            assert re.search(rf"to {exercise.decimals} decimals?", body, re.I), (
                 f"{path.name}: exercise {eid} must say 'to {exercise.decimals} decimals' (what check accepts)"
             )
 
