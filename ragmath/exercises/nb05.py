@@ -105,3 +105,19 @@ register(
     kind="exact",
     hint="map both lists to clause IDs with units.to_units first, then fuse; answer e.g. '6.1'",
 )
+
+# 05.6 — predict, then run: the vector list puts 6.1 first; which chunk leads the fused list at k = 60?
+EX6_LISTS = {"BM25": list(ARTICLE_LISTS["BM25"]), "vector": ["6.1", "5.3", "4.2"]}
+EX6_K = 60
+
+
+def _ex6() -> str:
+    return str(rrf(EX6_LISTS, k=EX6_K)["id"].iloc[0])
+
+
+register(
+    "05.6",
+    _ex6,
+    kind="exact",
+    hint="add 1/(60 + rank) per list for 4.2 and for 6.1 and compare; give the ID as a string",
+)
