@@ -1,0 +1,77 @@
+"""Chinese text in matplotlib charts, on any machine: :func:`use_cjk_font`.
+
+matplotlib's own fonts (DejaVu) have no Chinese glyphs, so a label such as 差旅费报销 draws as
+empty boxes unless a CJK font is configured. Rather than rely on a font the operating system may
+not have (and cannot always install), RAG Lab uses the Noto Sans SC font shipped inside the PyPI
+package ``pylopdf-fonts-zh-cn`` (SIL Open Font License 1.1, which allows redistribution; Simplified
+Chinese glyphs, plus Latin, Greek and the usual symbols). The ``lab`` extra installs it.
+
+Notebooks and the RRF k explorer call :func:`use_cjk_font` once before drawing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib as mpl
+from matplotlib import font_manager
+
+__all__ = ["FONT_PACKAGE", "cjk_font_path", "use_cjk_font"]
+
+#: The PyPI package that ships the Simplified Chinese font (install name, as pip spells it).
+FONT_PACKAGE: str = "pylopdf-fonts-zh-cn"
+
+#: Used when a glyph is missing from the Chinese font (matplotlib falls back glyph by glyph).
+_FALLBACK_FAMILY = "DejaVu Sans"
+
+
+def cjk_font_path() -> Path:
+    """Path of the Simplified Chinese font file shipped by :data:`FONT_PACKAGE`.
+
+    Raises ``RuntimeError`` naming the package to install if it is missing or its font file is gone.
+
+    >>> cjk_font_path().suffix
+    '.otf'
+    """
+    try:
+        import pylopdf_fonts_zh_cn
+    except ImportError as exc:
+        raise RuntimeError(
+            f"Chinese labels need the font package {FONT_PACKAGE!r}, which is not installed: run "
+            f"`pip install {FONT_PACKAGE}` (or `pip install -e '.[lab]'`, which `make lab` does)"
+        ) from exc
+    path = Path(pylopdf_fonts_zh_cn.sans_path())
+    if not path.is_file():
+        raise RuntimeError(
+            f"the font file {path.name} of {FONT_PACKAGE!r} is missing; reinstall it with "
+            f"`pip install --force-reinstall {FONT_PACKAGE}`"
+        )
+    return path
+
+
+def use_cjk_font() -> str:
+    """Make matplotlib draw Chinese: register the packaged Noto Sans SC font and make it the default.
+
+    Registers the font file from :func:`cjk_font_path` with matplotlib's font manager (once), puts
+    its family first in ``font.sans-serif`` (DejaVu Sans second, for the few glyphs it lacks), sets
+    ``font.family`` to sans-serif and ``axes.unicode_minus = False`` (draw the ASCII hyphen-minus,
+    so no axis label depends on the minus sign glyph). Calling it again changes nothing further.
+    Returns the family name. Raises ``RuntimeError`` naming the package to install if the font
+    package is missing.
+
+    >>> use_cjk_font()
+    'Noto Sans SC'
+    >>> import matplotlib
+    >>> matplotlib.rcParams["font.sans-serif"][0], matplotlib.rcParams["axes.unicode_minus"]
+    ('Noto Sans SC', False)
+    """
+    path = cjk_font_path()
+    registered = {Path(entry.fname).resolve() for entry in font_manager.fontManager.ttflist}
+    if path.resolve() not in registered:
+        font_manager.fontManager.addfont(str(path))
+    family = font_manager.FontProperties(fname=str(path)).get_name()
+    others = [name for name in mpl.rcParams["font.sans-serif"] if name not in (family, _FALLBACK_FAMILY)]
+    mpl.rcParams["font.sans-serif"] = [family, _FALLBACK_FAMILY, *others]
+    mpl.rcParams["font.family"] = ["sans-serif"]
+    mpl.rcParams["axes.unicode_minus"] = False
+    return family
