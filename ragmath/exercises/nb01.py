@@ -30,7 +30,7 @@ EX5_DEPTH = 5
 
 # 01.6 — change the data: one more clause labelled for Q07, the run scored at clause level.
 EX6_RUN = ("TRV26-4.2-b", "TRV26-4.2-a", "TRV25-4.2-a", "TRV26-4.3", "TRV26-7.4", "ATT25-6")
-EX6_EXTRA_LABEL = {"TRV26-4.3": 1}
+EX6_EXTRA_LABEL = {"TRV26-4.1": 1}
 
 
 def _ex1():

@@ -8,7 +8,7 @@ from ragmath.widgets import ARTICLE_LISTS, lead_changes
 
 # 05.1 — the fused score of one item at another k.
 EX1_LISTS = ARTICLE_LISTS
-EX1_K = 10
+EX1_K = 20
 EX1_ITEM = "6.1"
 
 # 05.2 — which item leads when each list is cut to its top 2 (the recall window).
