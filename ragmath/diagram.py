@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,6 +70,10 @@ class PipelineDiagram:
 
     def _repr_svg_(self) -> str:
         return self.svg
+
+    def __repr__(self) -> str:
+        marked = re.findall(r'data-stage="([^"]+)" class="stage highlight"', self.svg)
+        return f"<RAG pipeline diagram; marked: {', '.join(marked) or 'nothing'}>"
 
     def save(self, path: str | Path) -> Path:
         """Write the SVG text to ``path`` (UTF-8) and return the path; the parent folder must exist."""

@@ -3,6 +3,12 @@
 Exercise definitions live in ``ragmath.exercises.nbNN`` (``NN`` = the notebook number); each registers
 a function that *computes* the expected answer with ragmath on the workbook's data. ``check("02.1", x)``
 imports the module for notebook 02 on first use.
+
+A numeric exercise may state a precision: ``register("02.4", f, decimals=2)`` accepts any answer that
+rounds to the expected value at 2 decimals, i.e. ``|answer - expected| <= 0.5 * 10**-2`` (plus a
+hair for floating point), and the question must say "to 2 decimals". An exact fraction is always
+accepted. An answer that is the expected value rounded to fewer decimals, or cut off (truncated)
+instead of rounded, is told that only its rounding differs, not that its method is wrong.
 """
 
 from __future__ import annotations
@@ -26,9 +32,20 @@ class _Exercise:
     kind: str
     tol: float
     hint: str
+    decimals: int | None = None
+
+    @property
+    def tolerance(self) -> float:
+        """The accepted distance: ``tol``, widened to half a unit of the stated last decimal."""
+        if self.decimals is None:
+            return self.tol
+        return max(self.tol, 0.5 * 10.0 ** -self.decimals + _FLOAT_SLACK)
 
 
 _REGISTRY: dict[str, _Exercise] = {}
+
+#: Room for binary floating point: 0.835 rounds to 0.83 or 0.84 depending on its last bit.
+_FLOAT_SLACK = 1e-9
 
 
 def register(
@@ -38,17 +55,27 @@ def register(
     kind: str = "close",
     tol: float = 1e-6,
     hint: str = "",
+    decimals: int | None = None,
 ) -> None:
     """Register an exercise: ``expected`` computes the right answer when a reader checks one.
 
     ``kind``: ``"close"`` (numbers within ``tol``), ``"exact"`` (equality, e.g. a Fraction or an ID
-    list in order) or ``"set"`` (same members, any order).
+    list in order) or ``"set"`` (same members, any order). ``decimals`` (``"close"`` only): the
+    precision the question asks for; an answer rounded to it is accepted.
+
+    Raises ``ValueError`` for an unknown kind or a ``decimals`` that is not a non-negative integer or
+    is given for a non-numeric kind, ``TypeError`` when ``expected`` is not a function.
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
     if not callable(expected):
         raise TypeError("expected must be a function computing the answer, not the answer itself")
-    _REGISTRY[exercise_id] = _Exercise(expected, kind, tol, hint)
+    if decimals is not None:
+        if kind != "close":
+            raise ValueError(f"decimals only applies to kind='close', not {kind!r}")
+        if isinstance(decimals, bool) or not isinstance(decimals, int) or decimals < 0:
+            raise ValueError(f"decimals must be a non-negative integer (e.g. 2), got {decimals!r}")
+    _REGISTRY[exercise_id] = _Exercise(expected, kind, tol, hint, decimals)
 
 
 def _load(exercise_id: str) -> _Exercise:
@@ -70,11 +97,15 @@ def known_exercises() -> list[str]:
     return sorted(_REGISTRY)
 
 
+def _is_number(answer: Any) -> bool:
+    return not isinstance(answer, bool) and isinstance(answer, (numbers.Real, Fraction))
+
+
 def _matches(exercise: _Exercise, answer: Any, expected: Any) -> bool:
     if exercise.kind == "close":
-        if isinstance(answer, bool) or not isinstance(answer, (numbers.Real, Fraction)):
+        if not _is_number(answer) or math.isnan(float(answer)):
             return False
-        return math.isclose(float(answer), float(expected), rel_tol=0, abs_tol=exercise.tol)
+        return abs(float(answer) - float(expected)) <= exercise.tolerance
     if exercise.kind == "set":
         try:
             return set(answer) == set(expected)
@@ -91,9 +122,38 @@ def check(exercise_id: str, answer: Any) -> bool:
     Raises ``ValueError`` for an unknown exercise id.
     """
     exercise = _load(exercise_id)
-    right = _matches(exercise, answer, exercise.expected())
+    expected = exercise.expected()
+    right = _matches(exercise, answer, expected)
     if right:
         print(f"✅ Correct ({exercise_id}).")
+    elif _only_rounding_differs(exercise, answer, expected):
+        print(
+            f"🔶 Almost ({exercise_id}): your number is close, so the method looks right, but it is "
+            f"not rounded to {exercise.decimals} decimals. Round (do not cut off) to "
+            f"{exercise.decimals} decimals."
+        )
+    elif answer is None:
+        print(f"❌ Not yet ({exercise_id}): replace None with your answer.")
     else:
         print(f"❌ Not yet ({exercise_id})." + (f" Hint: {exercise.hint}" if exercise.hint else ""))
     return right
+
+
+def _only_rounding_differs(exercise: _Exercise, answer: Any, expected: Any) -> bool:
+    """The expected value rounded to fewer decimals, or truncated to at most ``decimals``: a rounding slip.
+
+    >>> slip = _Exercise(lambda: 0, "close", 1e-6, "", decimals=2)
+    >>> _only_rounding_differs(slip, 0.8, 5 / 6), _only_rounding_differs(slip, 0.83, 5 / 6)
+    (True, True)
+    >>> _only_rounding_differs(slip, 0.7, 5 / 6)
+    False
+    """
+    if exercise.kind != "close" or exercise.decimals is None or not _is_number(answer):
+        return False
+    value, given = float(expected), float(answer)
+    for places in range(exercise.decimals + 1):
+        scale = 10**places
+        rounded, truncated = round(value, places), math.trunc(value * scale) / scale
+        if min(abs(given - rounded), abs(given - truncated)) <= _FLOAT_SLACK:
+            return True
+    return False

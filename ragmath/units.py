@@ -14,10 +14,13 @@ from typing import Any
 
 from ragmath._validation import check_grades, check_ranking
 
-__all__ = ["LEVELS", "dedupe", "to_units", "lift_labels", "UnitMap", "check_levels"]
+__all__ = ["LEVELS", "dedupe", "to_units", "lift_labels", "UnitMap", "check_levels", "to_level", "at_level"]
 
 #: Evaluation levels, finest first.
 LEVELS = ("chunk", "clause", "document")
+
+#: The corpus column that names each level's unit.
+LEVEL_COLUMNS = {"chunk": "chunk_id", "clause": "clause_id", "document": "doc_id"}
 
 
 def dedupe(ranking: Iterable[Hashable]) -> list[Hashable]:
@@ -169,3 +172,61 @@ class UnitMap:
             self._up["clause"][c]: self._up["document"][c] for c in self._up["chunk"]
         }
         return units, lift_labels(grades, clause_to_document)
+
+
+def _level_mapping(corpus: Any, level: str) -> dict[Hashable, Hashable]:
+    """Chunk ID -> unit ID at ``level``, read from the corpus table's columns."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; choose one of {LEVELS}")
+    needed = ["chunk_id", LEVEL_COLUMNS[level]]
+    missing = [column for column in needed if column not in getattr(corpus, "columns", ())]
+    if missing:
+        raise ValueError(f"the corpus table has no column {missing[0]!r}; pass the rows of load_corpus()")
+    return dict(zip(corpus["chunk_id"], corpus[LEVEL_COLUMNS[level]], strict=True))
+
+
+def to_level(ranking: Sequence[Hashable], level: str, corpus: Any) -> list[Hashable]:
+    """Map a ranking of chunk IDs to ``level`` ("chunk", "clause" or "document"), deduplicated.
+
+    ``corpus`` is a table with the columns ``chunk_id``, ``clause_id`` and ``doc_id`` (the rows of
+    ``load_corpus()``); each unit keeps its first (best) rank.
+
+    >>> import pandas as pd
+    >>> corpus = pd.DataFrame({"chunk_id": ["4.2-a", "4.2-b", "6.1"], "clause_id": ["4.2", "4.2", "6.1"],
+    ...                        "doc_id": ["TRV", "TRV", "TRV"]})
+    >>> to_level(["4.2-b", "4.2-a", "6.1"], "clause", corpus)
+    ['4.2', '6.1']
+
+    Raises ``ValueError`` for an unknown level, a missing column or a chunk ID the corpus lacks.
+    """
+    return to_units(ranking, _level_mapping(corpus, level))
+
+
+def at_level(
+    ranking: Sequence[Hashable],
+    grades: Mapping[Hashable, float],
+    level: str,
+    corpus: Any,
+    *,
+    label_level: str = "chunk",
+) -> tuple[list[Hashable], dict[Hashable, float]]:
+    """Put a chunk ranking and its labels at one evaluation ``level``: ``(ranking, grades)``.
+
+    The ranking is mapped and deduplicated (:func:`to_level`); labels given at ``label_level`` are
+    lifted, each unit taking the highest grade of what it contains (:func:`lift_labels`).
+
+    >>> import pandas as pd
+    >>> corpus = pd.DataFrame({"chunk_id": ["4.2-a", "4.2-b", "6.1"], "clause_id": ["4.2", "4.2", "6.1"],
+    ...                        "doc_id": ["TRV", "TRV", "TRV"]})
+    >>> at_level(["4.2-b", "6.1"], {"4.2-a": 2}, "clause", corpus)
+    (['4.2', '6.1'], {'4.2': 2})
+
+    Raises ``ValueError`` when ``level`` is finer than ``label_level`` (a document label cannot say
+    which chunk answers; see :func:`check_levels`), and as :func:`to_level` does.
+    """
+    check_levels(level, label_level)
+    mapped = to_level(ranking, level, corpus)
+    if label_level == level:
+        return mapped, check_grades(grades)
+    up = dict(zip(corpus[LEVEL_COLUMNS[label_level]], corpus[LEVEL_COLUMNS[level]], strict=True))
+    return mapped, lift_labels(grades, up)

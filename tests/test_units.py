@@ -74,3 +74,52 @@ def test_dedupe_keeps_first_occurrence_and_input():
     ranking = ["b", "a", "b", "c", "a"]
     assert units.dedupe(ranking) == ["b", "a", "c"]
     assert ranking == ["b", "a", "b", "c", "a"]
+
+
+# --- the light functions notebook 01 uses: to_level / at_level on a corpus table ---------------
+
+def _tiny_corpus():
+    import pandas as pd
+
+    return pd.DataFrame(
+        {
+            "chunk_id": ["4.2-a", "4.2-b", "7.4", "H-1"],
+            "clause_id": ["T§4.2", "T§4.2", "T§7.4", "H§1"],
+            "doc_id": ["T", "T", "T", "H"],
+        }
+    )
+
+
+def test_to_level_maps_and_dedupes_keeping_the_best_rank():
+    corpus = _tiny_corpus()
+    assert units.to_level(["4.2-b", "H-1", "4.2-a", "7.4"], "clause", corpus) == ["T§4.2", "H§1", "T§7.4"]
+    assert units.to_level(["4.2-b", "H-1", "4.2-a", "7.4"], "document", corpus) == ["T", "H"]
+    assert units.to_level(["4.2-b", "4.2-a"], "chunk", corpus) == ["4.2-b", "4.2-a"]
+
+
+def test_at_level_lifts_chunk_labels_to_the_highest_grade():
+    ranking, grades = units.at_level(["4.2-b", "H-1"], {"4.2-a": 2, "4.2-b": 1, "7.4": 1}, "clause",
+                                     _tiny_corpus())
+    assert ranking == ["T§4.2", "H§1"]
+    assert grades == {"T§4.2": 2, "T§7.4": 1}
+
+
+def test_at_level_refuses_scoring_finer_than_the_labels():
+    with pytest.raises(ValueError, match="cannot score at chunk level with document-level labels"):
+        units.at_level(["4.2-a"], {"T": 1}, "chunk", _tiny_corpus(), label_level="document")
+
+
+def test_to_level_names_an_unknown_chunk_and_a_missing_column():
+    with pytest.raises(ValueError, match="'X-9'"):
+        units.to_level(["X-9"], "clause", _tiny_corpus())
+    with pytest.raises(ValueError, match="no column 'doc_id'"):
+        units.to_level(["4.2-a"], "document", _tiny_corpus().drop(columns="doc_id"))
+    with pytest.raises(ValueError, match="unknown level 'section'"):
+        units.to_level(["4.2-a"], "section", _tiny_corpus())
+
+
+def test_at_level_leaves_the_inputs_unchanged():
+    corpus, labels, run = _tiny_corpus(), {"4.2-a": 2}, ["4.2-b", "4.2-a"]
+    before = corpus.copy()
+    units.at_level(run, labels, "document", corpus)
+    assert labels == {"4.2-a": 2} and run == ["4.2-b", "4.2-a"] and corpus.equals(before)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from ragmath import recall_at_k, units
-from ragmath.corpus import load_corpus, qrels_for
-from ragmath.index import build_index, permission_filter
+from ragmath import hit_at_k, recall_at_k, units
+from ragmath.corpus import load_corpus, load_questions, qrels_for
+from ragmath.index import in_index, permission_filter
+from ragmath.retrieval import BM25Retriever
 from ragmath.selfcheck import register
 
 # 01.1 — Recall@3 at clause level for Q07 (its chunk labels lifted to clauses).
@@ -14,50 +15,65 @@ EX1_RUN = ("TRV26-4.2-a", "TRV26-4.2-b", "TRV26-4.3", "TRV26-7.4", "TRV26-5.3")
 # 01.2 — number of distinct documents among the top 5 chunks.
 EX2_RUN = ("XBR26-3", "XBR26-5", "TRV26-8.1", "XBR26-6", "TRV26-7.1", "LEV24-10")
 
-# 01.3 — the clause-4.2-a chunk live on this date (the 2026 edition is published but not yet in force).
+# 01.3 — how many chunks of travel-policy clause 4.2 (any edition) a "published" index holds on this date.
 EX3_AS_OF = "2025-12-15"
+EX3_CLAUSE_SUFFIX = "§4.2"
 
 # 01.4 — the top 3 after filtering an unfiltered run for a P6 employee.
 EX4_IDENTITY = "p6_employee"
 EX4_RUN = ("APR26-1", "APR26-2", "TRV26-7.4", "INV-127", "LEV24-9", "PRC25-2")
 
+# 01.5 — predict, then run: Q21 retrieved by BM25 from a live index built before 2026, Hit@3 on the labels.
+EX5_QUESTION = "Q21"
+EX5_AS_OF = "2025-12-15"
+EX5_DEPTH = 5
 
-def _unit_map() -> units.UnitMap:
-    return units.UnitMap.from_records(load_corpus().to_dict("records"))
+# 01.6 — change the data: one more clause labelled for Q07, the run scored at clause level.
+EX6_RUN = ("TRV26-4.2-b", "TRV26-4.2-a", "TRV25-4.2-a", "TRV26-4.3", "TRV26-7.4", "ATT25-6")
+EX6_EXTRA_LABEL = {"TRV26-4.1": 1}
 
 
 def _ex1():
-    ranking, grades = _unit_map().align(
-        list(EX1_RUN), qrels_for([EX1_QUESTION])[EX1_QUESTION], level="clause"
+    ranking, grades = units.at_level(
+        list(EX1_RUN), qrels_for([EX1_QUESTION])[EX1_QUESTION], "clause", load_corpus()
     )
     return recall_at_k(ranking, grades, 3, exact=True)
 
 
 def _ex2() -> int:
-    return len(_unit_map().map(list(EX2_RUN[:5]), "document"))
+    return len(units.to_level(list(EX2_RUN[:5]), "document", load_corpus()))
 
 
-def _ex3() -> str:
+def _ex3() -> int:
     corpus = load_corpus()
-    snap = build_index(corpus, as_of=EX3_AS_OF, editions="live")
-    clause_42a = set(
-        corpus.loc[
-            corpus["doc_id"].str.startswith("TRV") & corpus["chunk_id"].str.endswith("-4.2-a"),
-            "chunk_id",
-        ]
-    )
-    (chunk,) = [c for c in snap.chunk_ids if c in clause_42a]
-    return chunk
+    index = corpus[in_index(corpus, EX3_AS_OF, "published")]
+    travel = index["doc_id"].str.startswith("TRV") & index["clause_id"].str.endswith(EX3_CLAUSE_SUFFIX)
+    return int(travel.sum())
 
 
 def _ex4() -> set[str]:
     return set(list(permission_filter(list(EX4_RUN), EX4_IDENTITY))[:3])
 
 
+def _ex5() -> int:
+    corpus = load_corpus()
+    index = corpus[in_index(corpus, EX5_AS_OF, "live")]
+    question = load_questions().set_index("question_id").loc[EX5_QUESTION, "text"]
+    ranking = [chunk for chunk, _ in BM25Retriever(index).retrieve(question, EX5_DEPTH)]
+    return hit_at_k(ranking, qrels_for([EX5_QUESTION])[EX5_QUESTION], 3, exact=True)
+
+
+def _ex6():
+    labels = {**qrels_for(["Q07"])["Q07"], **EX6_EXTRA_LABEL}
+    ranking, grades = units.at_level(list(EX6_RUN), labels, "clause", load_corpus())
+    return recall_at_k(ranking, grades, 3, exact=True)
+
+
 register(
     "01.1",
     _ex1,
     kind="close",
+    decimals=2,
     hint="map the run to clause IDs (4.2-a and 4.2-b become one clause), lift the labels, then count",
 )
 register(
@@ -70,11 +86,25 @@ register(
     "01.3",
     _ex3,
     kind="exact",
-    hint="'live' keeps chunks with effective_from <= date < effective_to; when does the 2026 edition start?",
+    hint="'published' keeps every chunk with published_on <= date, in force or not: count both editions",
 )
 register(
     "01.4",
     _ex4,
     kind="set",
     hint="remove every chunk the identity may not read, THEN take the first 3 (K counts after the filter)",
+)
+register(
+    "01.5",
+    _ex5,
+    kind="exact",
+    hint="build the index with in_index(corpus, date, 'live'), retrieve, then compare the top 3 with Q21's "
+    "labels: which edition do the labels name?",
+)
+register(
+    "01.6",
+    _ex6,
+    kind="close",
+    decimals=2,
+    hint="add the label to Q07's labels, lift them to clauses with units.at_level, then Recall@3",
 )

@@ -65,12 +65,14 @@ register(
     "02.1",
     lambda: recall_at_k(list(EX1_RANKING), EX1_RELEVANT, 3, exact=True),
     kind="close",
+    decimals=2,
     hint="count the relevant IDs among the first 3 results, divide by the number of relevant IDs",
 )
 register(
     "02.2",
     _ex2,
     kind="close",
+    decimals=2,
     hint="Hit@3 is 1 if any relevant ID is in the first 3 results, else 0; then average over questions",
 )
 register(
@@ -83,6 +85,35 @@ register(
     "02.4",
     _ex4,
     kind="close",
+    decimals=2,
     hint="leave out the questions with no relevant ID, then average Recall@3 over the rest",
 )
 
+
+# 02.5 — predict, then run: q3's retriever finds F at rank 3 (the article's run otherwise unchanged).
+ARTICLE_QRELS = {"q1": {"A": 1, "B": 1, "C": 1}, "q2": {"D": 1}, "q3": {"E": 1, "F": 1}}
+ARTICLE_RUN = {"q1": ["A", "X", "B"], "q2": ["Y", "Z", "D"], "q3": ["U", "V", "W"]}
+EX5_RUN = {**ARTICLE_RUN, "q3": ["U", "V", "F"]}
+
+# 02.6 — change the data: the annotator adds the lodging clause X to q1's evidence.
+EX6_QRELS = {**ARTICLE_QRELS, "q1": {**ARTICLE_QRELS["q1"], "X": 1}}
+
+
+def _mean_recall(run, qrels) -> float:
+    return float(evaluate(run, qrels, metrics=("Recall@3",)).means["Recall@3"])
+
+
+register(
+    "02.5",
+    lambda: _mean_recall(EX5_RUN, ARTICLE_QRELS),
+    kind="close",
+    decimals=2,
+    hint="only q3 changes: one of its two relevant IDs is now in the top 3; average the three Recall@3",
+)
+register(
+    "02.6",
+    lambda: _mean_recall(ARTICLE_RUN, EX6_QRELS),
+    kind="close",
+    decimals=2,
+    hint="q1 now has four relevant IDs, and X is one of them; recompute q1's Recall@3, then the mean",
+)

@@ -9,9 +9,9 @@ from ragmath.selfcheck import register
 EX1_GRADES = {"P": 1, "Q": 2, "R": 0, "S": 1, "T": 1}
 EX1_RANKING = ("R", "P", "Q")
 
-# 04.3 — q1 of the article under the linear gain.
+# 04.3 — q1's grades, another ranking, under the linear gain.
 EX3_GRADES = {"A": 2, "B": 1, "C": 2, "X": 0}
-EX3_RANKING = ("A", "X", "B")
+EX3_RANKING = ("B", "C", "X")
 
 # 04.4 — weighted mean over question types (weights per type, not per question).
 EX4_QRELS = {
@@ -48,27 +48,51 @@ register(
     "04.1",
     lambda: dcg_at_k(list(EX1_RANKING), EX1_GRADES, 3),
     kind="close",
-    tol=1e-3,
+    decimals=3,
     hint="sum (2**grade - 1) / log2(rank + 1) over ranks 1..3",
 )
 register(
     "04.2",
     lambda: dcg_at_k(_ideal(EX1_GRADES), EX1_GRADES, 3),
     kind="close",
-    tol=1e-3,
+    decimals=3,
     hint="sort ALL labelled items by grade, best first, and take the DCG@3 of that order",
 )
 register(
     "04.3",
     lambda: ndcg_at_k(list(EX3_RANKING), EX3_GRADES, 3, gain="linear"),
     kind="close",
-    tol=1e-3,
+    decimals=3,
     hint="use the grade itself as the gain (not 2**grade - 1), for both DCG and IDCG",
 )
 register(
     "04.4",
     _ex4,
     kind="close",
-    tol=1e-3,
+    decimals=3,
     hint="average nDCG@3 within each type first, then combine the two type means with weights 1 and 2",
+)
+
+# 04.5 — predict, then run: q1's run with binary labels (every piece of evidence graded 1).
+EX5_GRADES = {"A": 1, "B": 1, "C": 1, "X": 0}
+EX5_RANKING = ("A", "X", "B")
+
+# 04.6 — change the pipeline: the retriever returns five items and the run is scored at K = 5.
+EX6_GRADES = {"A": 2, "B": 1, "C": 2, "X": 0}
+EX6_RANKING = ("A", "X", "B", "Y", "C")
+EX6_K = 5
+
+register(
+    "04.5",
+    lambda: ndcg_at_k(list(EX5_RANKING), EX5_GRADES, 3),
+    kind="close",
+    decimals=3,
+    hint="with grades 0/1 every relevant item gains 1; IDCG puts the three relevant items at ranks 1-3",
+)
+register(
+    "04.6",
+    lambda: ndcg_at_k(list(EX6_RANKING), EX6_GRADES, EX6_K),
+    kind="close",
+    decimals=3,
+    hint="DCG over ranks 1-5 (C now adds 3 / log2(6)); IDCG@5 of the labels still has only three gains",
 )

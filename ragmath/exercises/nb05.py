@@ -8,7 +8,7 @@ from ragmath.widgets import ARTICLE_LISTS, lead_changes
 
 # 05.1 — the fused score of one item at another k.
 EX1_LISTS = ARTICLE_LISTS
-EX1_K = 10
+EX1_K = 20
 EX1_ITEM = "6.1"
 
 # 05.2 — which item leads when each list is cut to its top 2 (the recall window).
@@ -78,7 +78,7 @@ register(
     "05.1",
     _ex1,
     kind="close",
-    tol=1e-4,
+    decimals=4,
     hint="add 1/(k + rank) over the lists that contain the item; ranks start at 1",
 )
 register(
@@ -104,4 +104,20 @@ register(
     _ex5,
     kind="exact",
     hint="map both lists to clause IDs with units.to_units first, then fuse; answer e.g. '6.1'",
+)
+
+# 05.6 — predict, then run: the vector list puts 6.1 first; which chunk leads the fused list at k = 60?
+EX6_LISTS = {"BM25": list(ARTICLE_LISTS["BM25"]), "vector": ["6.1", "5.3", "4.2"]}
+EX6_K = 60
+
+
+def _ex6() -> str:
+    return str(rrf(EX6_LISTS, k=EX6_K)["id"].iloc[0])
+
+
+register(
+    "05.6",
+    _ex6,
+    kind="exact",
+    hint="add 1/(60 + rank) per list for 4.2 and for 6.1 and compare; give the ID as a string",
 )

@@ -8,9 +8,11 @@ from ragmath.selfcheck import register
 
 # 06.1 — predict, then run: D's Recall@5 minus C's with the frozen design but a deeper rerank.
 EX1_DEPTH = 20
-# 06.2 — the over-limit amount for a 95 元 fare, given clause 4.2-a of the 2026 edition.
-EX2_QUESTION = "上海打车一次花了 95 元，超出标准多少？"
-EX2_CHUNK = "TRV26-4.2-a"
+# 06.2 — change the data: the over-limit amount for the 118.5 元 fare from an index built in mid-2025,
+# which holds the 2025 edition's clause 4.2-a (60 元 per trip) instead of the 2026 one (80 元).
+EX2_QUESTION = "上海打车一次花了 118.5 元，超出标准多少？"
+EX2_CHUNK = "TRV25-4.2-a"
+EX2_AS_OF = "2025-06-30"
 # 06.3 — with the plain jieba tokenizer, how many dev exact-ID questions does A still rank first?
 EX3_TOKENIZER = "jieba_plain"
 # 06.4 — the Oracle with a generator that remembers a 60 元 limit: answerable dev questions right.
@@ -36,7 +38,7 @@ def _ex2() -> float:
 
     corpus = load_corpus()
     chunk = corpus[corpus["chunk_id"] == EX2_CHUNK].to_dict("records")
-    answer = ExtractiveAnswerer(refuse_below=0.0, as_of="2026-06-30")(EX2_QUESTION, chunk)
+    answer = ExtractiveAnswerer(refuse_below=0.0, as_of=EX2_AS_OF)(EX2_QUESTION, chunk)
     if answer.number is None:
         raise AssertionError("exercise 06.2 data: the answerer found no amount")
     return answer.number
@@ -61,10 +63,10 @@ def _ex4() -> int:
     return int(run_ablation(_frozen(), generator=generator).table.loc["Oracle", "answers correct"])
 
 
-register("06.1", _ex1, kind="close", tol=5e-4,
+register("06.1", _ex1, kind="close", decimals=3,
          hint="with M = 20 the reranker may bring chunks from ranks 6-20 into the top 5; give D − C")
-register("06.2", _ex2, kind="close", tol=5e-3,
-         hint="the limit in clause 4.2-a is a number of 元 per trip; subtract it from the fare")
+register("06.2", _ex2, kind="close", decimals=2,
+         hint="read the limit in the chunk you were given (the 2025 clause), not the one in force today")
 register("06.3", _ex3, kind="exact",
          hint="count the exact-id rows of per_question.loc['A'] whose first relevant rank is 1 (an int)")
 register("06.4", _ex4, kind="exact",

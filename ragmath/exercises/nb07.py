@@ -62,7 +62,7 @@ def _ex4() -> int:
     return int((leak["difference (random − grouped)"] > 0).sum())
 
 
-register("07.1", _ex1, kind="close", tol=5e-4,
+register("07.1", _ex1, kind="close", decimals=3,
          hint="wilson_interval(x, N) returns (low, high); give low to 3 decimals")
 register("07.2", _ex2, kind="exact",
          hint="scan N = 5, 10, 15, ... (0.8 × N must be whole) and compare high − low with 0.2")

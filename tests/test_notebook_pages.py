@@ -1,0 +1,100 @@
+"""Notebooks 01-05 as a reader sees them: executed, rendered to HTML, opened in Chromium at 1280 px.
+
+- nothing is wider than the 1280 px window, and no output is cut off inside a scrolling box;
+- every chart (``img`` in an output) has loaded;
+- screenshots of each notebook's opening and of a chart with Chinese labels go to ``build/screenshots/``.
+
+Debian's Chromium (``/usr/bin/chromium``) is driven through ``playwright`` with every network request
+blocked, so the pages are judged as they render offline. Without the browser the tests skip (fail on CI).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK_DIR = ROOT / "notebooks"
+SCREENSHOTS = ROOT / "build" / "screenshots"
+CHROMIUM = Path("/usr/bin/chromium")
+WIDTH = 1280
+CHROMIUM_FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]
+NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("0[1-5]_*.ipynb"))
+#: notebook -> a phrase of a chart title with Chinese characters, for the screenshot of that chart.
+CJK_CHARTS = {"01_unit_of_evaluation.ipynb": "三种口径", "02_recall_vs_hit.ipynb": "每题的"}
+
+_spec = importlib.util.spec_from_file_location("build_html", ROOT / "tools" / "build_html.py")
+build_html = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(build_html)
+
+#: JavaScript: outputs whose content is wider than their box, and the page's own width.
+_MEASURE = """() => {
+  const cut = [];
+  for (const el of document.querySelectorAll('.jp-OutputArea-output, .jp-RenderedHTMLCommon table')) {
+    if (el.scrollWidth > el.clientWidth + 1) cut.push(el.innerText.slice(0, 60));
+  }
+  const images = [...document.querySelectorAll('.jp-OutputArea-output img')];
+  return {page: document.documentElement.scrollWidth, cut: cut,
+          images: images.length, broken: images.filter(i => !i.complete || i.naturalWidth === 0).length};
+}"""
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"CI=true but the browser tests cannot run: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.is_file():
+        _unavailable(f"{CHROMIUM} not found; install Debian's chromium (apt-get install -y chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the python package playwright is not installed; pip install -e '.[test]'")
+    with sync_playwright() as api:
+        chromium = api.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.mark.browser
+@pytest.mark.notebooks
+@pytest.mark.slow
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_page_fits_1280_px_and_shows_its_charts(path, browser, tmp_path):
+    page_file = tmp_path / path.with_suffix(".html").name
+    page_file.write_text(build_html.to_html(build_html.execute_notebook(path)), encoding="utf-8")
+    context = browser.new_context(viewport={"width": WIDTH, "height": 900})
+    try:
+        context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file:")
+                      else route.abort())
+        page = context.new_page()
+        page.goto(page_file.as_uri(), wait_until="load")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"opening_{path.stem}.png"))
+        measured = page.evaluate(_MEASURE)
+        if path.name in CJK_CHARTS:
+            index = page.evaluate(
+                "phrase => [...document.querySelectorAll('.jp-Cell')].findIndex("
+                "c => c.querySelector('img') && c.textContent.includes(phrase))",
+                CJK_CHARTS[path.name],
+            )
+            assert index >= 0, f"{path.name}: no chart cell with the title {CJK_CHARTS[path.name]!r}"
+            chart = page.locator(".jp-Cell").nth(index)
+            chart.scroll_into_view_if_needed()
+            chart.screenshot(path=str(SCREENSHOTS / f"chart_cjk_{path.stem}.png"))
+    finally:
+        context.close()
+    assert measured["page"] <= WIDTH, f"{path.name}: the page is {measured['page']} px wide at {WIDTH} px"
+    assert not measured["cut"], f"{path.name}: outputs cut off inside a scrolling box: {measured['cut']}"
+    assert measured["broken"] == 0, f"{path.name}: {measured['broken']} of {measured['images']} charts failed"
