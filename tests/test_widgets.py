@@ -404,7 +404,7 @@ def test_slider_callback_in_a_kernel_moves_k_from_60_to_1():
 @pytest.mark.parametrize(
     "exercise, right, wrong",
     [
-        ("05.1", 2 / 12, 2 / 11),  # 6.1 is second in both lists: 1/(10+2) + 1/(10+2)
+        ("05.1", 2 / 22, 2 / 21),  # 6.1 is second in both lists: 1/(20+2) + 1/(20+2)
         ("05.2", "6.1", "4.2"),  # window 2: 6.1 = 2/62 beats 4.2 = 5.3 = 1/61
         # 6.1 = 1/62 + 1/62 + 1/61; 4.2 = 5.3 = 1/61 + 1/63 (tie: smaller ID); 3.5 = 1/63 + 1/62
         ("05.3", ["6.1", "4.2", "5.3", "3.5"], ["6.1", "5.3", "4.2", "3.5"]),
