@@ -164,10 +164,11 @@ def _check_score(value: Any, where: _Where, field: str) -> float:
         text = value.strip(" ")
         if not _NUMBER_RE.fullmatch(text):
             raise where.fail(field, f"{_quote(value)} is not a number; write a decimal such as 0.25 or 1e-3")
-        value = float(text)
+        out = float(text)
     elif isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise where.fail(field, f"{_quote(repr(value))} is not a number; scores are decimals")
-    out = float(value)
+    else:
+        out = float(value)
     if not math.isfinite(out):
         raise where.fail(field, f"{_quote(str(value))} is not a finite number; scores must be finite")
     return out
@@ -190,6 +191,8 @@ def _check_int(value: Any, where: _Where, field: str, what: str, low: int, high:
         if not math.isfinite(as_float) or not as_float.is_integer():
             raise where.fail(field, f"{value!r} is not an integer; {what}s are whole numbers")
         number = int(as_float)
+    if what == "grade" and number < 0:
+        raise where.fail(field, f"grade {_quote(str(value))} is negative; grades are 0 (not relevant) to {high}")
     if not low <= number <= high:
         limit = f"from {low} to {high}" if what == "grade" else "that fits in 64 bits"
         raise where.fail(
@@ -769,17 +772,24 @@ def read_trec_qrels(path: Any) -> dict[str, dict[str, int]]:
 
 def read_run_frame(source: Any, format: str | None = None) -> pd.DataFrame:
     """A run file as a pandas DataFrame (question, id, rank, score), rows as in the file."""
-    return read_run_table(source, format).select("question", "id", "rank", "score").to_pandas()
+    return _to_pandas(read_run_table(source, format).select("question", "id", "rank", "score"))
 
 
 def read_qrels_frame(source: Any, format: str | None = None) -> pd.DataFrame:
     """A qrels file as a pandas DataFrame (question, id, grade)."""
-    return read_qrels_table(source, format).to_pandas()
+    return _to_pandas(read_qrels_table(source, format))
+
+
+def _to_pandas(table: pl.DataFrame) -> pd.DataFrame:
+    """A polars table as a pandas DataFrame, text as Python strings (no pyarrow needed)."""
+    return pd.DataFrame({name: table[name].to_numpy() for name in table.columns})
 
 
 def run_to_frame(run: Any) -> pd.DataFrame:
-    """A run as a pandas DataFrame (question, id, rank, score) in the order it is written."""
-    return _ordered_for_writing(run_table(run)).to_pandas()
+    """A run as a pandas DataFrame (question, id, rank and, if scored, score), best first."""
+    table = run_table(run)
+    frame = _to_pandas(_ordered_for_writing(table))
+    return frame.drop(columns="score") if _ranked_only(table) else frame
 
 
 def run_from_frame(frame: Any) -> dict[str, Any]:
@@ -789,7 +799,7 @@ def run_from_frame(frame: Any) -> dict[str, Any]:
 
 def qrels_to_frame(qrels: Any) -> pd.DataFrame:
     """Labels as a pandas DataFrame (question, id, grade)."""
-    return qrels_table(qrels).to_pandas()
+    return _to_pandas(qrels_table(qrels))
 
 
 def qrels_from_frame(frame: Any) -> dict[str, dict[str, int]]:
@@ -813,6 +823,10 @@ def _ordered_for_writing(table: pl.DataFrame) -> pl.DataFrame:
         "question", "id", pl.col("position").alias("rank"),
         pl.col("score").fill_null((size - pl.col("position") + 1).cast(pl.Float64)),
     )
+
+
+def _ranked_only(table: pl.DataFrame) -> bool:
+    return table.height > 0 and table["score"].null_count() == table.height
 
 
 def _check_tag(tag: Any) -> str:
@@ -884,15 +898,16 @@ def write_run(run: Any, path: Any, format: str | None = None, tag: str = "ragmat
     q2 Q0 x 1 1.0 demo
     """
     fmt = _format_of(path if not hasattr(path, "write") else "", format)
-    rows = _ordered_for_writing(run_table(run))
+    table = run_table(run)
+    rows = _ordered_for_writing(table)
     if fmt == "trec":
         tag = _check_tag(tag)
         _refuse_comment_questions(rows)
         q0, tag_column = pl.lit("Q0").alias("q0"), pl.lit(tag).alias("tag")
         rows = rows.select("question", q0, "id", "rank", "score", tag_column)
         data = rows.write_csv(separator=" ", include_header=False, quote_style="never").encode("utf-8")
-    else:
-        data = _table_bytes(rows, fmt, ["question", "id", "rank", "score"])
+    else:  # a run of ranked lists keeps no score column, so it reads back as ranked lists
+        data = _table_bytes(rows, fmt, ["question", "id", "rank"] + ([] if _ranked_only(table) else ["score"]))
     _atomic_write(path, data)
 
 
