@@ -8,9 +8,17 @@ import os
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
+#: The largest cut-off K (and RRF window W) accepted: deeper than any ranked list ragmath reads, so a
+#: larger value is a typo; refusing it keeps every array sized by the data, never by K.
+MAX_K = 1_000_000
+
 
 def check_k(k: Any, name: str = "k") -> int:
-    """Return ``k`` if it is a positive whole number, else raise naming the value and the fix."""
+    """Return ``k`` if it is a whole number from 1 to :data:`MAX_K`, else raise naming the value and the fix.
+
+    >>> check_k(10)
+    10
+    """
     if isinstance(k, bool) or not isinstance(k, numbers.Integral):
         raise TypeError(
             f"{name} must be a positive int (the cut-off K of top-K), got {k!r} of type "
@@ -18,6 +26,11 @@ def check_k(k: Any, name: str = "k") -> int:
         )
     if k <= 0:
         raise ValueError(f"{name} must be a positive int (1, 2, 3, ...), got {k!r}; pass e.g. {name}=3")
+    if k > MAX_K:
+        raise ValueError(
+            f"{name} = {k} is larger than {MAX_K:,}, deeper than any ranking ragmath reads; "
+            f"pass e.g. {name}=10"
+        )
     return int(k)
 
 
