@@ -192,7 +192,8 @@ def _check_int(value: Any, where: _Where, field: str, what: str, low: int, high:
             raise where.fail(field, f"{value!r} is not an integer; {what}s are whole numbers")
         number = int(as_float)
     if what == "grade" and number < 0:
-        raise where.fail(field, f"grade {_quote(str(value))} is negative; grades are 0 (not relevant) to {high}")
+        problem = f"grade {_quote(str(value))} is negative; grades are 0 (not relevant) to {high}"
+        raise where.fail(field, problem)
     if not low <= number <= high:
         limit = f"from {low} to {high}" if what == "grade" else "that fits in 64 bits"
         raise where.fail(
@@ -907,7 +908,8 @@ def write_run(run: Any, path: Any, format: str | None = None, tag: str = "ragmat
         rows = rows.select("question", q0, "id", "rank", "score", tag_column)
         data = rows.write_csv(separator=" ", include_header=False, quote_style="never").encode("utf-8")
     else:  # a run of ranked lists keeps no score column, so it reads back as ranked lists
-        data = _table_bytes(rows, fmt, ["question", "id", "rank"] + ([] if _ranked_only(table) else ["score"]))
+        columns = ["question", "id", "rank"] + ([] if _ranked_only(table) else ["score"])
+        data = _table_bytes(rows, fmt, columns)
     _atomic_write(path, data)
 
 
