@@ -114,8 +114,8 @@ def require_some_relevant(relevant: set[Hashable], function: str) -> None:
 
 
 
-#: Above this many (question, ID) rows, ``engine="auto"`` in ``evaluate`` and ``fuse_runs`` takes the
-#: vectorised path of ``ragmath._fast``.
+#: Above this many (question, ID) rows of a mapping, ``engine="auto"`` in ``evaluate`` and ``fuse_runs``
+#: takes the vectorised engine of ``ragmath.engine``.
 FAST_THRESHOLD = 20_000
 
 #: The engines of ``evaluate`` and ``fuse_runs``: ``auto`` picks by size.
