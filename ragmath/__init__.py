@@ -4,10 +4,10 @@ Per-question metrics (``recall_at_k``, ``hit_at_k``, ``reciprocal_rank``, ``dcg_
 whole-run evaluation (``evaluate``), Reciprocal Rank Fusion (``rrf`` for one question, ``fuse_runs`` for
 whole runs), the tie rule (``ragmath.ranking``), the vectorised engine behind ``evaluate`` and
 ``fuse_runs`` for large inputs (``ragmath.engine``), evaluation units (``units``) and honest
-statistics (``wilson_interval``, ``bootstrap_interval``, ``paired_bootstrap``, ``grouped_split``). File formats: ``ragmath.io``; the
-command line: ``python -m ragmath``; the workbook's corpus and pipeline: ``ragmath.corpus``,
-``ragmath.index``, ``ragmath.retrieval``, ``ragmath.rerank``, ``ragmath.generate``, ``ragmath.ablation``;
-the RRF k explorer: ``ragmath.widgets``.
+statistics (``wilson_interval``, ``bootstrap_interval``, ``paired_bootstrap``, ``grouped_split``).
+File formats: ``ragmath.io``; the command line: ``python -m ragmath``; the workbook's corpus and
+pipeline: ``ragmath.corpus``, ``ragmath.index``, ``ragmath.retrieval``, ``ragmath.rerank``,
+``ragmath.generate``, ``ragmath.ablation``; the RRF k explorer: ``ragmath.widgets``.
 """
 
 from ragmath import units

@@ -92,8 +92,8 @@ def fuse_runs(
     ):
         tables = [io.read_run_table(run) if _is_source(run) else io.run_table(run) for run in named.values()]
         fused = fuse_tables(tables, smoothing, window)
-        if as_frame:
-            return fused.to_pandas()
+        if as_frame:  # text as Python strings, as the definitions give it (no pyarrow needed)
+            return pd.DataFrame({name: fused[name].to_numpy() for name in fused.columns})
         out: dict[Hashable, dict[Hashable, float]] = {}
         for run, table in zip(named.values(), tables, strict=True):  # every question, in order
             questions = run if isinstance(run, Mapping) else table["question"].unique(maintain_order=True)
