@@ -51,7 +51,7 @@ class _UsageError(Exception):
     pass
 
 
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _METRIC = re.compile(r"[A-Za-z]+@[0-9]+")
 
 

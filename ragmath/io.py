@@ -110,7 +110,7 @@ _TREC_LAYOUT = {
 }
 
 # One definition of each token, used by the line reader (Python re) and the bulk checks (polars).
-_NUMBER = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+_NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"  # one way to match: linear time
 _INTEGER = r"[+-]?[0-9]+"
 _FORBIDDEN = r"[\x00-\x1f\x7f-\x9f\s]"  # control characters and every kind of whitespace
 _NUMBER_RE, _INTEGER_RE, _FORBIDDEN_RE = map(re.compile, (_NUMBER, _INTEGER, _FORBIDDEN))
@@ -297,7 +297,13 @@ def _csv_records(src: _Source, kind: str) -> Iterator[tuple[_Where, dict[str, st
     except StopIteration:
         raise ValueError(f"{src.name}: empty file; a CSV needs a header row") from None
     _check_header(header, src.name, kind)
-    for row in rows:
+    while True:
+        try:
+            row = next(rows)
+        except StopIteration:
+            return
+        except csv.Error as exc:  # e.g. a carriage return inside an unquoted field
+            raise _Where(src.name, "line", rows.line_num).fail(None, f"not valid CSV ({exc})") from None
         where = _Where(src.name, "line", rows.line_num)
         if not row or all(cell.strip() == "" for cell in row):
             continue
@@ -624,7 +630,7 @@ def _frame_table(frame: Any, kind: str) -> pl.DataFrame:
                 ]
             )
             integral = [c for c in ("rank", "grade") if c in columns and columns[c].dtype.is_float()]
-            exact = all(columns[c].fill_nan(0.5).drop_nulls().mod(1).eq(0).all() for c in integral)
+            exact = all(((columns[c].fill_nan(0.5).drop_nulls() % 1) == 0).all() for c in integral)
             if exact and not _odd_rows(table, kind):
                 return table
         except (pl.exceptions.PolarsError, TypeError, ValueError, OverflowError):
