@@ -18,7 +18,7 @@ orders runs by the one tie rule of :mod:`ragmath.ranking`.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from itertools import chain
 
@@ -172,7 +172,7 @@ def _exact_tiers(ranks: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
     return tiers[inverse], floats[inverse]
 
 
-def fuse_tables(tables: Sequence[pl.DataFrame], k: float = 60, window: int | None = None) -> pl.DataFrame:
+def fuse_tables(tables: Iterable[pl.DataFrame], k: float = 60, window: int | None = None) -> pl.DataFrame:
     """RRF of whole run tables: (question, id, rank, score), best first within each question.
 
     RRF(d) = Σ_{j : d ∈ L_j} 1 / (k + rank_j(d))
@@ -181,7 +181,8 @@ def fuse_tables(tables: Sequence[pl.DataFrame], k: float = 60, window: int | Non
     ``window`` when given) and rank_j(d) the 1-based position of d in it. As in
     :func:`ragmath.fusion.rrf`, fused ties are decided on the exact (rational) scores: score
     descending, then ID ascending. Questions come in order of first appearance across the tables.
-    ``k`` is assumed checked (> 0, finite), ``window`` too (>= 1 or None).
+    ``k`` is assumed checked (> 0, finite), ``window`` too (>= 1 or None). ``tables`` may be a
+    generator: each table is ordered and let go before the next is read, which keeps memory down.
 
     >>> a = pl.DataFrame({"question": ["q1", "q1"], "id": ["x", "y"], "score": None, "rank": [1, 2]})
     >>> b = pl.DataFrame({"question": ["q1", "q1"], "id": ["y", "z"], "score": None, "rank": [1, 2]})
@@ -189,7 +190,11 @@ def fuse_tables(tables: Sequence[pl.DataFrame], k: float = 60, window: int | Non
     [('q1', 'y', 1, 0.8333333333333334), ('q1', 'x', 2, 0.5), ('q1', 'z', 3, 0.3333333333333333)]
     """
     schema = {"question": pl.String, "id": pl.String, "rank": pl.Int64, "score": pl.Float64}
-    parts = [order_run_table(table, top=window) for table in tables]
+    parts = []  # each table as ranked lists: (question, id, position); a table is let go once ordered
+    for table in tables:
+        parts.append(order_run_table(table, top=window))
+        del table
+    n_lists = len(parts)
     parts = [part for part in parts if part.height]
     if not parts:
         return pl.DataFrame(schema=schema)
@@ -198,39 +203,92 @@ def fuse_tables(tables: Sequence[pl.DataFrame], k: float = 60, window: int | Non
     code_of = {question: code for code, question in enumerate(questions)}
 
     columns = []
-    for j, (part, head) in enumerate(zip(parts, heads, strict=True)):
+    while parts:
+        part, head = parts.pop(0), heads.pop(0)
         starts = np.flatnonzero(part["position"].to_numpy() == 1)
         lengths = np.diff(np.append(starts, part.height))
         codes = np.fromiter((code_of[q] for q in head.to_list()), dtype=np.int64, count=len(head))
         columns.append(part.select(
-            pl.Series("question", np.repeat(codes, lengths)), "id", "position", which=pl.lit(j, pl.Int64)
+            pl.Series("question", np.repeat(codes, lengths)), "id", "position",
+            which=pl.lit(len(columns), pl.Int64),
         ))
-    del parts
-    # Sorted by question, then ID (code-point order): the rows of one pair are neighbours, and pairs
-    # come out in the tie rule's order of IDs, so a stable sort by exact score keeps it for ties.
-    rows = pl.concat(columns).sort(["question", "id"])
+        del part
+    rows = pl.concat(columns)
     del columns
-    question = rows["question"].to_numpy()
-    ids = rows["id"]
-    new_pair = np.concatenate(([True], (question[1:] != question[:-1])
-                               | (ids.slice(1) != ids.slice(0, rows.height - 1)).to_numpy()))
-    pair = np.cumsum(new_pair) - 1
-    ranks = np.zeros((int(pair[-1]) + 1, len(tables)), dtype=np.int64)
+    question, ids = rows["question"].to_numpy(), rows["id"]
+    order, same = _group_pairs(question, ids)
+    new_pair = np.concatenate(([True], ~same))
+    pair = np.empty(len(order), dtype=np.int64)
+    pair[order] = np.cumsum(new_pair) - 1
+    ranks = np.zeros((int(pair.max()) + 1, n_lists), dtype=np.int64)
     ranks[pair, rows["which"].to_numpy()] = rows["position"].to_numpy()
     tier, score = _exact_tiers(ranks, k)
-    del ranks, pair
+    del ranks, pair, rows
 
-    pair_question = question[new_pair]
-    order = np.argsort(pair_question * (int(tier.max()) + 1) + tier, kind="stable")
+    first = order[new_pair]  # one row of each pair, pairs by question
+    pair_question, pair_ids = question[first], ids.gather(first)
+    order = _tie_rule_order(pair_question * (int(tier.max()) + 1) + tier, pair_ids)
     pair_question = pair_question[order]
     starts = np.flatnonzero(np.concatenate(([True], pair_question[1:] != pair_question[:-1])))
     rank = np.arange(1, len(order) + 1) - np.repeat(starts, np.diff(np.append(starts, len(order))))
     return pl.DataFrame(
         {
             "question": pl.Series(questions, dtype=pl.String).gather(pair_question),
-            "id": ids.filter(pl.Series(new_pair)).gather(order),
+            "id": pair_ids.gather(order),
             "rank": rank,
             "score": score[order],
         },
         schema=schema,
     )
+
+
+def _group_pairs(question: np.ndarray, ids: pl.Series) -> tuple[np.ndarray, np.ndarray]:
+    """An order of the rows that makes each (question, ID) pair a run of neighbours, by question.
+
+    Returns the order and, for each neighbour pair in it, whether the two rows are the same pair.
+    Rows are sorted on one 64-bit key: the question code in the high bits, a hash of the ID below.
+    Every run of equal keys is then checked against the text; after a hash collision (two IDs of
+    one question with equal keys) the next seed is tried, and in the end an exact sort on the text.
+    """
+    bits = max(int(question.max()).bit_length(), 1) if len(question) else 1
+    high = question.astype(np.uint64) << np.uint64(64 - bits)
+    for seed in (0, 1, 2):
+        key = high | (ids.hash(seed=seed).to_numpy() >> np.uint64(bits))
+        order = np.argsort(key)
+        sorted_key = key[order]
+        same = sorted_key[1:] == sorted_key[:-1]
+        if (ids.gather(order[:-1][same]) == ids.gather(order[1:][same])).all():
+            return order, same
+    order = pl.DataFrame({"question": question, "id": ids}).select(
+        pl.arg_sort_by(["question", "id"])).to_series().to_numpy()
+    sorted_ids = ids.gather(order)
+    same = (question[order][1:] == question[order][:-1]) & (sorted_ids.slice(1) == sorted_ids.slice(
+        0, len(order) - 1)).to_numpy()
+    return order, same
+
+
+def _tie_rule_order(primary: np.ndarray, ids: pl.Series) -> np.ndarray:
+    """The order by ``primary`` ascending, then ID ascending (code-point order) among equal ones.
+
+    Equal neighbours are put in ID order in bulk: pairs by one comparison, larger runs by a sort.
+    """
+    order = np.argsort(primary, kind="stable")
+    sorted_primary = primary[order]
+    tie = np.flatnonzero(sorted_primary[1:] == sorted_primary[:-1])  # positions i tied with i + 1
+    if not len(tie):
+        return order
+    run_start = np.concatenate(([True], np.diff(tie) != 1))  # runs of consecutive tied positions
+    run_id = np.cumsum(run_start) - 1
+    run_length = np.bincount(run_id) + 1  # rows in each run of equal primary values
+    two = run_length[run_id] == 2
+    first = tie[two]  # runs of exactly two rows: swap when the IDs are out of order
+    swap = (ids.gather(order[first]) > ids.gather(order[first + 1])).to_numpy()
+    swapped = first[swap]
+    order[swapped], order[swapped + 1] = order[swapped + 1], order[swapped].copy()
+    longer = tie[~two]
+    if len(longer):  # runs of three or more rows: sort each run's rows by ID
+        positions = np.unique(np.concatenate((longer, longer + 1)))
+        runs = pl.DataFrame({"primary": sorted_primary[positions], "id": ids.gather(order[positions])})
+        within = runs.select(pl.arg_sort_by(["primary", "id"])).to_series().to_numpy()
+        order[positions] = order[positions][within]
+    return order

@@ -19,6 +19,7 @@ import numbers
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 __all__ = ["ranking_from_scores", "order_run_table", "id_sort_key"]
@@ -74,22 +75,29 @@ def _order_keys(table: pl.DataFrame) -> tuple[list[pl.Expr], list[bool]]:
             pl.col("rank").fill_null(0)], [True, False, False]
 
 
-def _in_order(table: pl.DataFrame, keys: list[pl.Expr], descending: list[bool]) -> bool:
-    """True when every question is one block of rows already in the tie rule's order."""
+def _in_order(table: pl.DataFrame, new_block: np.ndarray) -> bool:
+    """True when every question is one block of rows already in the tie rule's order.
+
+    Checked in bulk: each row against the one before it, IDs compared only where scores tie.
+    """
     if table.height < 2:
         return True
-    same_question = pl.col("question") == pl.col("question").shift(1)
-    after = pl.lit(False)  # is this row strictly after the previous one under ``keys``?
-    for key, down in zip(reversed(keys), reversed(descending), strict=True):
-        before_key, this_key = key.shift(1), key
-        later = before_key > this_key if down else before_key < this_key
-        after = later | ((before_key == this_key) & after)
-    check = table.select(
-        bad=(same_question & ~after).fill_null(False).sum(),
-        blocks=(~same_question).fill_null(True).sum(),
-        questions=pl.col("question").n_unique(),
-    ).row(0)
-    return check[0] == 0 and check[1] == check[2]
+    heads = table["question"].filter(pl.Series(new_block))
+    if heads.n_unique() != len(heads):  # a question in two blocks
+        return False
+    within = ~new_block[1:]
+    missing_scores = table["score"].null_count()
+    if missing_scores == table.height:  # ranked lists
+        rank = table["rank"].to_numpy()
+        return bool(np.all((rank[1:] > rank[:-1]) | ~within))
+    if missing_scores:  # a mix of scored questions and ranked lists: sort
+        return False
+    score = table["score"].to_numpy()
+    if np.any(within & (score[1:] > score[:-1])):
+        return False
+    tied = np.flatnonzero(within & (score[1:] == score[:-1]))
+    ids = table["id"]
+    return bool((ids.gather(tied) < ids.gather(tied + 1)).all())
 
 
 def order_run_table(table: pl.DataFrame, top: int | None = None) -> pl.DataFrame:
@@ -107,17 +115,21 @@ def order_run_table(table: pl.DataFrame, top: int | None = None) -> pl.DataFrame
 
     A file written in this order (what programs usually write) is only checked, not sorted.
     """
-    keys, descending = _order_keys(table)
-    frame = table.lazy()
-    if not _in_order(table, keys, descending):
+    question = table["question"]
+    new_block = (question != question.shift(1)).fill_null(True).to_numpy()
+    if not _in_order(table, new_block):
+        keys, descending = _order_keys(table)
         first_row = pl.col("_row").min().over("question").alias("_first_row")
-        frame = frame.with_row_index("_row").with_columns(first_row).sort(
-            [pl.col("_first_row"), *keys], descending=[False, *descending], maintain_order=True
+        table = (
+            table.lazy().with_row_index("_row").with_columns(first_row)
+            .sort([pl.col("_first_row"), *keys], descending=[False, *descending])
+            .drop("_row", "_first_row").collect()
         )
-    row = pl.int_range(pl.len(), dtype=pl.Int64)
-    new_block = (pl.col("question") != pl.col("question").shift(1)).fill_null(True)
-    block_start = pl.when(new_block).then(row).forward_fill()
-    frame = frame.select("question", "id", position=row - block_start + 1)
+        question = table["question"]
+        new_block = (question != question.shift(1)).fill_null(True).to_numpy()
+    starts = np.flatnonzero(new_block)
+    position = np.arange(1, table.height + 1) - np.repeat(starts, np.diff(np.append(starts, table.height)))
+    frame = table.select("question", "id").with_columns(position=pl.Series(position, dtype=pl.Int64))
     if top is not None:
         frame = frame.filter(pl.col("position") <= top)
-    return frame.collect()
+    return frame

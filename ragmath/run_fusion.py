@@ -90,15 +90,18 @@ def fuse_runs(
     if engine == "fast" or (
         engine == "auto" and (tables or sum(run_rows(r) for r in named.values()) > FAST_THRESHOLD)
     ):
-        tables = [io.read_run_table(run) if _is_source(run) else io.run_table(run) for run in named.values()]
-        fused = fuse_tables(tables, smoothing, window)
+        # A generator: each file is read, ordered and let go before the next is read.
+        fused = fuse_tables(
+            (io.read_run_table(run) if _is_source(run) else io.run_table(run) for run in named.values()),
+            smoothing,
+            window,
+        )
         if as_frame:  # text as Python strings, as the definitions give it (no pyarrow needed)
             return pd.DataFrame({name: fused[name].to_numpy() for name in fused.columns})
         out: dict[Hashable, dict[Hashable, float]] = {}
-        for run, table in zip(named.values(), tables, strict=True):  # every question, in order
-            questions = run if isinstance(run, Mapping) else table["question"].unique(maintain_order=True)
-            out.update((str(q), {}) for q in questions)  # a mapping's empty rankings have no rows
-        del tables
+        if all(isinstance(run, Mapping) for run in named.values()):
+            for run in named.values():  # every question in order, empty rankings (no rows) included
+                out.update((str(q), {}) for q in run)
         for (question,), group in fused.group_by("question", maintain_order=True):
             out[question] = dict(zip(group["id"].to_list(), group["score"].to_list(), strict=True))
         return out

@@ -302,3 +302,12 @@ def test_questions_with_empty_rankings_stay_in_the_fused_run():
     runs = [{"q1": [], "q2": ["a"]}, {"q2": ["b"], "q3": []}]
     assert fuse_runs(runs, engine="fast") == fuse_runs(runs, engine="reference") == {
         "q1": {}, "q2": {"a": 1 / 61, "b": 1 / 61}, "q3": {}}
+
+
+def test_hash_collisions_never_merge_two_items(monkeypatch):
+    # Every ID hashes alike: each seed fails the check against the text, and the exact sort decides.
+    runs = _random_runs(random.Random(11), 3)
+    expected = fuse_runs(runs, k=60, engine="reference")
+    monkeypatch.setattr(pl.Series, "hash", lambda self, seed=0: pl.Series([7] * len(self), dtype=pl.UInt64))
+    fast = fuse_runs(runs, k=60, engine="fast")
+    assert [list(v.items()) for v in fast.values()] == [list(v.items()) for v in expected.values()]
