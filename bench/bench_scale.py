@@ -15,7 +15,8 @@ writes them as TREC files in a temporary folder, then times, median of several r
               time reported apart.
     nDCG here is linear-gain (trec_eval's ndcg_cut and ranx's ndcg), so all three compute the
     same quantity; the article's exponential gain is ragmath's default elsewhere.
-(b) RRF (k=60) of two such runs: ragmath fuse_runs vs ranx.fuse(method="rrf", norm=None).
+(b) RRF (k=60) of two such runs: ragmath fuse_runs(..., as_frame="polars") vs
+    ranx.fuse(method="rrf", norm=None); each gives the fused run in memory.
 
 Each tool runs in its own process (python bench_scale.py --worker ...), which reports its
 times and its peak resident memory (VmHWM, imports included). The scores are
@@ -230,14 +231,14 @@ def worker_ragmath(task: str, paths: dict, repeats: int, sample: list) -> dict:
             return load, clock.lap()
     else:
         times, fused = _timed(
-            lambda: fuse_runs([paths["run1"], paths["run2"]], k=RRF_K, as_frame=True), repeats
+            lambda: fuse_runs([paths["run1"], paths["run2"]], k=RRF_K, as_frame="polars"), repeats
         )
         out.update(times)
         out["peak_rss_mb"] = _rss_mb()  # before the checks below allocate anything
-        picked = fused[fused["question"].isin(set(sample))]
+        picked = fused.filter(fused["question"].is_in(sample))
         sample_out: dict = {}
-        for q, d, v in zip(picked["question"].astype(str), picked["id"].astype(str),
-                           picked["score"].tolist(), strict=True):
+        for q, d, v in zip(picked["question"].to_list(), picked["id"].to_list(),
+                           picked["score"].to_list(), strict=True):
             sample_out.setdefault(q, {})[d] = v
         out["fused"] = _fused_summary(len(fused), fused["score"].to_numpy(), sample_out)
         del fused, picked

@@ -57,8 +57,8 @@ def fuse_runs(
     window: int | None = None,
     *,
     engine: str = "auto",
-    as_frame: bool = False,
-) -> dict[Hashable, dict[Hashable, float]] | pd.DataFrame:
+    as_frame: bool | str = False,
+) -> dict[Hashable, dict[Hashable, float]] | pd.DataFrame | pl.DataFrame:
     """Fuse whole runs with RRF, question by question: question -> {ID: fused score}, best first.
 
     For each question, every run that has it contributes its ranking (a ``{ID: score}`` ranking is
@@ -73,7 +73,9 @@ def fuse_runs(
     DataFrames and mappings of more than ``FAST_THRESHOLD`` rows in all, and :func:`ragmath.rrf`
     question by question otherwise; ``"reference"`` always loops over :func:`ragmath.rrf`, ``"fast"``
     always uses the engine (where IDs are text: integer IDs come back as their decimal text).
-    ``as_frame=True`` returns a DataFrame with columns question, id, rank, score instead.
+    ``as_frame=True`` (or ``"pandas"``) returns a pandas DataFrame with columns question, id, rank,
+    score instead; ``as_frame="polars"`` the same as a polars DataFrame, straight from the engine
+    (for millions of rows the fastest: no Python object per ID).
 
     >>> fuse_runs([{"q1": ["a", "b"]}, {"q1": ["b", "c"]}], k=1)
     {'q1': {'b': 0.8333333333333334, 'a': 0.5, 'c': 0.3333333333333333}}
@@ -85,6 +87,8 @@ def fuse_runs(
     if window is not None:
         window = check_k(window, "window")
     engine = check_engine(engine)
+    if as_frame not in (False, True, "pandas", "polars"):
+        raise ValueError(f"as_frame must be False, True, 'pandas' or 'polars', got {as_frame!r}")
     named = _named_runs(runs)
     tables = any(not isinstance(run, Mapping) for run in named.values())
     if engine == "fast" or (
@@ -96,6 +100,8 @@ def fuse_runs(
             smoothing,
             window,
         )
+        if as_frame == "polars":
+            return fused
         if as_frame:  # text as Python strings, as the definitions give it (no pyarrow needed)
             return pd.DataFrame({name: fused[name].to_numpy() for name in fused.columns})
         out: dict[Hashable, dict[Hashable, float]] = {}
@@ -136,7 +142,7 @@ def _fuse_with_rrf(
         for question, scores in fused.items()
         for rank, (item, score) in enumerate(scores.items(), start=1)
     ]
-    return pd.DataFrame(
+    frame = pd.DataFrame(
         {
             "question": pd.Series([r[0] for r in rows], dtype=object),
             "id": pd.Series([r[1] for r in rows], dtype=object),
@@ -144,3 +150,4 @@ def _fuse_with_rrf(
             "score": np.array([r[3] for r in rows], dtype=np.float64),
         }
     )
+    return pl.from_pandas(frame) if as_frame == "polars" else frame
