@@ -27,10 +27,7 @@ import polars as pl
 
 from ragmath.ranking import order_run_table
 
-__all__ = ["evaluate_tables", "fuse_tables", "GROUPS"]
-
-#: The group of every question in :func:`evaluate_tables`' result (see :mod:`ragmath.evaluation`).
-GROUPS = ("scored", "missing", "no_answer", "unjudged")
+__all__ = ["evaluate_tables", "fuse_tables"]
 
 
 def _gain(grade: pl.Expr, gain: str) -> pl.Expr:
@@ -51,9 +48,10 @@ def evaluate_tables(
     """Per-question metrics of a run table against a qrels table, every question with its group.
 
     ``metrics`` holds (name, K) pairs, names among Recall, Hit, MRR, nDCG; ``gain`` is ``"exp"``
-    (2^g - 1) or ``"linear"`` (g). Returns columns ``question``, ``group`` (one of :data:`GROUPS`)
-    and one Float64 column per metric (``"Recall@10"``...), null outside the scored and missing
-    groups. Labelled questions come first, in the qrels' order, then unjudged ones in the run's.
+    (2^g - 1) or ``"linear"`` (g). Returns columns ``question``, ``group`` (``scored``,
+    ``missing``, ``no_answer`` or ``unjudged``, as in :mod:`ragmath.evaluation`) and one Float64
+    column per metric (``"Recall@10"``...), null outside the scored and missing groups.
+    Labelled questions come first, in the qrels' order, then unjudged ones in the run's.
 
     Recall@K = |R ∩ T_K| / |R|,  Hit@K = 1[|R ∩ T_K| > 0],  MRR@K = 1 / r_q (0 if r_q > K),
     nDCG@K = Σ_{i ≤ K} gain(rel_i) / log2(i + 1)  /  IDCG@K
