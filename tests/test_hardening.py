@@ -283,12 +283,14 @@ def test_output_path_equal_to_an_input_is_refused(tmp_path):
 # ---------------------------------------------------------------- a closed pipe
 
 
-def test_closed_pipe_ends_quietly(tmp_path):
-    path = tmp_path / "run.trec"
-    rio.write_run({f"q{i}": [f"d{j}" for j in range(50)] for i in range(2000)}, path)  # ~2.5 MB out
+@pytest.mark.parametrize("command", ["evaluate", "fuse"])
+def test_closed_pipe_ends_quietly(tmp_path, command):
+    run, qrels = tmp_path / "run.trec", tmp_path / "qrels.trec"
+    rio.write_run({f"q{i}": [f"d{j}" for j in range(50)] for i in range(2000)}, run)  # ~2.5 MB out
+    rio.write_qrels({f"q{i}": {"d3": 1} for i in range(2000)}, qrels)
+    argv = ["evaluate", run, qrels, "--per-question"] if command == "evaluate" else ["fuse", run]
     process = subprocess.Popen(
-        [sys.executable, "-m", "ragmath", "fuse", str(path)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [sys.executable, "-m", "ragmath", *map(str, argv)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
     process.stdout.readline()
     process.stdout.close()  # what `| head -1` does
@@ -309,12 +311,25 @@ def test_named_pipe_is_read(tmp_path):
         with open(fifo, "w") as handle:
             handle.write("q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 0.75 t\n")
 
-    writer = threading.Thread(target=feed)
-    writer.start()
-    try:
-        assert rio.read_run(fifo, format="trec") == {"q1": {"d2": 0.75, "d1": 0.5}}
-    finally:
-        writer.join(timeout=10)
+    qrels = tmp_path / "qrels.trec"
+    qrels.write_text("q1 0 d1 1\n")
+    readers = (
+        lambda: rio.read_run(fifo, format="trec"),
+        lambda: _cli(["evaluate", fifo, qrels, "-m", "MRR@10"]),
+    )
+    for read in readers:
+        writer = threading.Thread(target=feed)
+        writer.start()
+        try:
+            result = read()
+        finally:
+            writer.join(timeout=10)
+        if isinstance(result, dict):
+            assert result == {"q1": {"d2": 0.75, "d1": 0.5}}
+        else:  # d1 is second by score: MRR@10 = 1/2
+            status, out, err = result
+            assert status == 0, err
+            assert "MRR@10     0.5000" in out
 
 
 def test_dash_reads_standard_input(tmp_path):
