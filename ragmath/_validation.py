@@ -19,17 +19,18 @@ def check_k(k: Any, name: str = "k") -> int:
     >>> check_k(10)
     10
     """
+    example = f"pass e.g. {name}=3" if name.isidentifier() else "e.g. 3"
     if isinstance(k, bool) or not isinstance(k, numbers.Integral):
         raise TypeError(
             f"{name} must be a positive int (the cut-off K of top-K), got {k!r} of type "
-            f"{type(k).__name__}; pass e.g. {name}=3"
+            f"{type(k).__name__}; {example}"
         )
     if k <= 0:
-        raise ValueError(f"{name} must be a positive int (1, 2, 3, ...), got {k!r}; pass e.g. {name}=3")
+        raise ValueError(f"{name} must be a positive int (1, 2, 3, ...), got {k!r}; {example}")
     if k > MAX_K:
         raise ValueError(
             f"{name} = {k} is larger than {MAX_K:,}, deeper than any ranking ragmath reads; "
-            f"pass e.g. {name}=10"
+            + (f"pass e.g. {name}=10" if name.isidentifier() else "e.g. 10")
         )
     return int(k)
 

@@ -236,13 +236,13 @@ def _fuse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for path in args.runs:
         name = path if path not in named else f"{path}#{len(named) + 1}"
         named[name] = Path(path)
-    frame = fuse_runs(named, k=args.k, window=args.window, as_frame=True)
+    frame = fuse_runs(named, k=args.k, window=args.window, as_frame="polars")
     if args.output and args.output != "-":
         write_run(frame, args.output, format=args.format, tag=args.tag)
     else:
         out.flush()
         write_run(frame, out if out is not sys.stdout else "-", format=args.format or "trec", tag=args.tag)
-    n_questions = len(set(frame["question"]))
+    n_questions = frame["question"].n_unique()
     where = args.output if args.output else "standard output"
     err.write(
         f"fused {len(args.runs)} run(s) with k={args.k:g}"

@@ -65,6 +65,8 @@ def parse_metric(name: str) -> tuple[str, int]:
     key, cutoff = match.group(1).lower(), int(match.group(2))
     if key not in KNOWN_METRICS:
         raise ValueError(f"unknown metric {match.group(1)!r} in {name!r}; known: {known}")
+    if cutoff < 1:
+        raise ValueError(f"K in {name!r} must be at least 1, e.g. '{KNOWN_METRICS[key]}@10'; known: {known}")
     return KNOWN_METRICS[key], check_k(cutoff, f"K in {name!r}")
 
 
