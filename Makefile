@@ -19,12 +19,13 @@ $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "RAG Lab needs Python 3.10 or newer; set PYTHON=/path/to/python3.x")'
 	$(PYTHON) -m venv $(VENV)
 
+# ragmath alone needs numpy, pandas and polars; the workbook adds the [lab] extra, the checks [test].
 $(VENV)/.runtime-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e '.[lab]'
 	@touch $@
 
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[lab,test]'
 	@touch $@ $(VENV)/.runtime-installed
 
 venv: $(VENV)/.runtime-installed

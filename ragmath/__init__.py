@@ -2,17 +2,19 @@
 
 Per-question metrics (``recall_at_k``, ``hit_at_k``, ``reciprocal_rank``, ``dcg_at_k``, ``ndcg_at_k``),
 whole-run evaluation (``evaluate``), Reciprocal Rank Fusion (``rrf`` for one question, ``fuse_runs`` for
-whole runs), evaluation units (``units``) and honest statistics (``wilson_interval``,
-``bootstrap_interval``, ``paired_bootstrap``, ``grouped_split``). File formats: ``ragmath.io``; the
-command line: ``python -m ragmath``; the workbook's corpus and pipeline: ``ragmath.corpus``,
-``ragmath.index``, ``ragmath.retrieval``, ``ragmath.rerank``, ``ragmath.generate``, ``ragmath.ablation``;
-the RRF k explorer: ``ragmath.widgets``.
+whole runs), the tie rule (``ragmath.ranking``), the vectorised engine behind ``evaluate`` and
+``fuse_runs`` for large inputs (``ragmath.engine``), evaluation units (``units``) and honest
+statistics (``wilson_interval``, ``bootstrap_interval``, ``paired_bootstrap``, ``grouped_split``).
+File formats: ``ragmath.io``; the command line: ``python -m ragmath``; the workbook's corpus and
+pipeline: ``ragmath.corpus``, ``ragmath.index``, ``ragmath.retrieval``, ``ragmath.rerank``,
+``ragmath.generate``, ``ragmath.ablation``; the RRF k explorer: ``ragmath.widgets``.
 """
 
 from ragmath import units
 from ragmath.evaluation import Evaluation, evaluate
-from ragmath.fusion import fuse_runs, rrf
+from ragmath.fusion import rrf
 from ragmath.metrics import dcg_at_k, hit_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
+from ragmath.run_fusion import fuse_runs
 from ragmath.stats import bootstrap_interval, grouped_split, paired_bootstrap, wilson_interval
 
 __version__ = "0.1.0"

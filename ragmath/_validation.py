@@ -8,16 +8,30 @@ import os
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
+#: The largest cut-off K (and RRF window W) accepted: deeper than any ranked list ragmath reads, so a
+#: larger value is a typo; refusing it keeps every array sized by the data, never by K.
+MAX_K = 1_000_000
+
 
 def check_k(k: Any, name: str = "k") -> int:
-    """Return ``k`` if it is a positive whole number, else raise naming the value and the fix."""
+    """Return ``k`` if it is a whole number from 1 to :data:`MAX_K`, else raise naming the value and the fix.
+
+    >>> check_k(10)
+    10
+    """
+    example = f"pass e.g. {name}=3" if name.isidentifier() else "e.g. 3"
     if isinstance(k, bool) or not isinstance(k, numbers.Integral):
         raise TypeError(
             f"{name} must be a positive int (the cut-off K of top-K), got {k!r} of type "
-            f"{type(k).__name__}; pass e.g. {name}=3"
+            f"{type(k).__name__}; {example}"
         )
     if k <= 0:
-        raise ValueError(f"{name} must be a positive int (1, 2, 3, ...), got {k!r}; pass e.g. {name}=3")
+        raise ValueError(f"{name} must be a positive int (1, 2, 3, ...), got {k!r}; {example}")
+    if k > MAX_K:
+        raise ValueError(
+            f"{name} = {k} is larger than {MAX_K:,}, deeper than any ranking ragmath reads; "
+            + (f"pass e.g. {name}=10" if name.isidentifier() else "e.g. 10")
+        )
     return int(k)
 
 
@@ -101,8 +115,8 @@ def require_some_relevant(relevant: set[Hashable], function: str) -> None:
 
 
 
-#: Above this many (question, ID) rows, ``engine="auto"`` in ``evaluate`` and ``fuse_runs`` takes the
-#: vectorised path of ``ragmath._fast``.
+#: Above this many (question, ID) rows of a mapping, ``engine="auto"`` in ``evaluate`` and ``fuse_runs``
+#: takes the vectorised engine of ``ragmath.engine``.
 FAST_THRESHOLD = 20_000
 
 #: The engines of ``evaluate`` and ``fuse_runs``: ``auto`` picks by size.

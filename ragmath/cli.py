@@ -6,10 +6,14 @@ import argparse
 import contextlib
 import json
 import math
+import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
+
+from ragmath._validation import check_k
 
 __all__ = ["main", "build_parser", "CONVENTIONS", "DEFAULT_METRICS"]
 
@@ -19,7 +23,8 @@ CONVENTIONS = """\
 conventions (the workbook's, stated once):
   files     TREC run: qid Q0 docid rank score tag; TREC qrels: qid 0 docid grade;
             .csv / .jsonl: columns question,id,score (or rank) / question,id,grade.
-            A malformed line is refused, naming file, line and field; nothing is skipped.
+            A line starting with # is a comment. A malformed line is refused, naming
+            file, line and field; nothing is skipped. '-' reads standard input.
   order     a run is ordered by score, descending; ties by ID ascending (trec_eval: ID
             descending). The rank column is checked (an integer) but not used, as in trec_eval.
   metrics   Recall@K = found relevant / all relevant (not min(K, |R|)); Hit@K = any relevant
@@ -31,7 +36,8 @@ conventions (the workbook's, stated once):
             labelled: unjudged, not scored. Each group is listed (stderr for csv/json).
   fuse      RRF score = sum over runs of 1/(k + rank), rank from 1 after ordering each run as
             above; a run lacking an item adds nothing; ties by ID ascending.
-exit status: 0 done, 2 bad input or usage (a message, no traceback)."""
+exit status: 0 done; 2 bad input or usage (a message, no traceback); 1 an internal
+  error (one line; please report it); 141 the output pipe closed early (| head)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -43,6 +49,37 @@ class _Parser(argparse.ArgumentParser):
 
 class _UsageError(Exception):
     pass
+
+
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_METRIC = re.compile(r"[A-Za-z]+@[0-9]+")
+
+
+def _rrf_k(text: str) -> float:
+    """``--k``: a finite number > 0 written with ASCII digits."""
+    value = float(text) if _DECIMAL.fullmatch(text) else math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"k must be > 0, a finite number such as 60; got {text!r}")
+    return value
+
+
+def _window(text: str) -> int:
+    """``--window``: a whole number from 1 to MAX_K written with ASCII digits."""
+    if not re.fullmatch(r"[0-9]+", text):
+        raise argparse.ArgumentTypeError(f"window must be a whole number such as 20, got {text!r}")
+    try:
+        return check_k(int(text), "window")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _check_metrics(names: Sequence[str]) -> list[str]:
+    """Metric names ``Name@K`` with an ASCII K from 1 to MAX_K (the library parses the name)."""
+    for name in names:
+        if not _METRIC.fullmatch(name):
+            raise ValueError(f"cannot parse metric {name!r}: write Name@K with digits 0-9, e.g. nDCG@10")
+        check_k(int(name.split("@")[1]), f"K in {name}")
+    return list(names)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,8 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=CONVENTIONS,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    ev.add_argument("run", metavar="RUN", help="run file (TREC, .csv or .jsonl)")
-    ev.add_argument("qrels", metavar="QRELS", help="labels file (TREC qrels, .csv or .jsonl)")
+    ev.add_argument("run", metavar="RUN", help="run file (TREC, .csv or .jsonl; - for standard input)")
+    ev.add_argument("qrels", metavar="QRELS", help="labels file (TREC qrels, .csv or .jsonl; - for stdin)")
     ev.add_argument("-m", "--metric", action="append", dest="metrics", metavar="NAME@K",
                     help="Recall@K, Hit@K, MRR@K or nDCG@K; repeat for several "
                          f"(default: {' '.join(DEFAULT_METRICS)})")
@@ -77,8 +114,6 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--per-question", action="store_true", help="also print one row per question")
     ev.add_argument("--format", choices=("table", "csv", "json"), default="table",
                     help="output format (default: table)")
-    ev.add_argument("--engine", choices=("auto", "reference", "fast"), default="auto",
-                    help="auto (default): vectorised for large runs; reference: per-question loop")
 
     fu = sub.add_parser(
         "fuse",
@@ -89,8 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     fu.add_argument("runs", metavar="RUN", nargs="+", help="run files (TREC, .csv or .jsonl)")
-    fu.add_argument("--k", type=float, default=60.0, help="RRF constant k > 0 (default 60)")
-    fu.add_argument("--window", type=int, default=None,
+    fu.add_argument("--k", type=_rrf_k, default=60.0, help="RRF constant k > 0 (default 60)")
+    fu.add_argument("--window", type=_window, default=None,
                     help="use only each run's top N per question before fusing")
     fu.add_argument("-o", "--output", metavar="OUT",
                     help="output file (default: standard output); .csv/.jsonl by extension")
@@ -124,8 +159,10 @@ def _json_value(value):
 def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ragmath.evaluation import evaluate
 
-    metrics = args.metrics or list(DEFAULT_METRICS)
-    result = evaluate(Path(args.run), Path(args.qrels), metrics, gain=args.gain, engine=args.engine)
+    metrics = _check_metrics(args.metrics or DEFAULT_METRICS)
+    if args.run == "-" and args.qrels == "-":
+        raise ValueError("RUN and QRELS cannot both be '-': standard input can be read once")
+    result = evaluate(Path(args.run), Path(args.qrels), metrics, gain=args.gain)
     if args.format == "table":
         out.write(result.report() + "\n")
         if args.per_question:
@@ -172,19 +209,40 @@ def _groups_text(result) -> str:
     return "\n".join(lines)
 
 
-def _fuse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from ragmath.fusion import fuse_runs
-    from ragmath.io import write_run_frame
+def _refuse_output_among_inputs(output: str | None, inputs: Sequence[str]) -> None:
+    """Refuse ``-o`` naming one of the inputs: the output would destroy what it is made from."""
+    if output is None or output == "-":
+        return
+    for path in inputs:
+        if path == "-":
+            continue
+        same = os.path.abspath(output) == os.path.abspath(path)
+        if not same and os.path.exists(output) and os.path.exists(path):
+            same = os.path.samefile(output, path)
+        if same:
+            raise ValueError(
+                f"output {output} is also an input; write the fused run to a new file (e.g. -o fused.trec)"
+            )
 
+
+def _fuse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from ragmath import fuse_runs
+    from ragmath.io import write_run
+
+    _refuse_output_among_inputs(args.output, args.runs)
+    if args.runs.count("-") > 1:
+        raise ValueError("'-' (standard input) can be given once")
     named = {}
     for path in args.runs:
         name = path if path not in named else f"{path}#{len(named) + 1}"
         named[name] = Path(path)
-    frame = fuse_runs(named, k=args.k, window=args.window, as_frame=True)
-    target = args.output if args.output else out
-    write_run_frame(frame, target, format=args.format, tag=args.tag)
-    questions = frame.attrs.get("questions")
-    n_questions = len(questions) if questions is not None else frame["question"].nunique()
+    frame = fuse_runs(named, k=args.k, window=args.window, as_frame="polars")
+    if args.output and args.output != "-":
+        write_run(frame, args.output, format=args.format, tag=args.tag)
+    else:
+        out.flush()
+        write_run(frame, out if out is not sys.stdout else "-", format=args.format or "trec", tag=args.tag)
+    n_questions = frame["question"].n_unique()
     where = args.output if args.output else "standard output"
     err.write(
         f"fused {len(args.runs)} run(s) with k={args.k:g}"
@@ -220,10 +278,32 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None,
         if args.command == "evaluate":
             return _evaluate(args, out, err)
         return _fuse(args, out, err)
-    except (ValueError, TypeError, OSError) as exc:
-        err.write(f"ragmath {args.command}: error: {exc}\n")
+    except BrokenPipeError:
+        return _closed_pipe()
+    except (ValueError, OSError) as exc:  # bad input: a file, a line, a number, a name
+        err.write(f"ragmath {args.command}: error: {_one_line(exc)}\n")
         return 2
     except KeyboardInterrupt:
         err.write("interrupted\n")
         return 130
+    except Exception as exc:  # a bug, not bad input: one line, exit 1
+        err.write(
+            f"ragmath {args.command}: internal error ({type(exc).__name__}: {_one_line(exc)}); "
+            "please report it with the command you ran\n"
+        )
+        return 1
 
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text if len(text) <= 400 else text[:400] + " ..."
+
+
+def _closed_pipe() -> int:
+    """The reader of our output went away (``| head``): stop quietly, as Unix tools do."""
+    try:  # further writes (and the interpreter's final flush) must not fail again
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 141

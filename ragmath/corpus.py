@@ -118,9 +118,9 @@ def data_dir() -> Path:
     >>> (data_dir() / "corpus.jsonl").is_file()
     True
     """
-    from ragmath.paths import DATA_DIR
+    from ragmath.paths import data_dir as _checked_data_dir  # says where the data is expected
 
-    return Path(DATA_DIR)
+    return _checked_data_dir()
 
 
 def _resolve(path: PathLike | None, filename: str) -> Path:

@@ -22,25 +22,28 @@ trec_eval drops missing questions silently (which inflates its mean); ranx raise
 from __future__ import annotations
 
 import math
-import numbers
 import os
 import re
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 import pandas as pd
+import polars as pl
 
-from ragmath._validation import FAST_THRESHOLD, check_engine, check_grades, check_ranking, run_rows
+from ragmath import io
+from ragmath._validation import FAST_THRESHOLD, check_engine, check_grades, check_k, check_ranking, run_rows
+from ragmath.engine import evaluate_tables
 from ragmath.metrics import GAINS, hit_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
+from ragmath.ranking import ranking_from_scores
 
 __all__ = ["evaluate", "Evaluation", "parse_metric", "KNOWN_METRICS", "ranking_from_scores"]
 
 #: Metric names ``evaluate`` understands, each followed by ``@K`` (case-insensitive).
 KNOWN_METRICS = {"recall": "Recall", "hit": "Hit", "mrr": "MRR", "ndcg": "nDCG"}
 
-_METRIC_PATTERN = re.compile(r"^\s*([A-Za-z]+)\s*@\s*(\d+)\s*$")
+_METRIC_PATTERN = re.compile(r"^\s*([A-Za-z]+)\s*@\s*([0-9]+)\s*$")  # ASCII digits only
 
 
 def parse_metric(name: str) -> tuple[str, int]:
@@ -64,36 +67,7 @@ def parse_metric(name: str) -> tuple[str, int]:
         raise ValueError(f"unknown metric {match.group(1)!r} in {name!r}; known: {known}")
     if cutoff < 1:
         raise ValueError(f"K in {name!r} must be at least 1, e.g. '{KNOWN_METRICS[key]}@10'; known: {known}")
-    return KNOWN_METRICS[key], cutoff
-
-
-def _sort_key_for_ids(ids: Iterable[Hashable]):
-    ids = list(ids)
-    if all(isinstance(item, str) for item in ids):  # the common case: no trial sort needed
-        return lambda item: item
-    try:
-        sorted(ids)
-    except TypeError:
-        return str
-    return lambda item: item
-
-
-def ranking_from_scores(scores: Mapping[Hashable, float], name: str = "scores") -> list[Hashable]:
-    """Order ``{ID: score}`` best first: score descending, then ID ascending (the stated tie rule).
-
-    >>> ranking_from_scores({"b": 0.5, "a": 0.5, "c": 0.9})
-    ['c', 'a', 'b']
-
-    trec_eval breaks ties by ID descending and ranx by its dicts' order; the rule here is stated so
-    that the same table comes out on every run. Raises ``ValueError`` for a NaN score.
-    """
-    for item, score in scores.items():
-        if isinstance(score, bool) or not isinstance(score, numbers.Real):
-            raise TypeError(f"{name}[{item!r}] must be a number, got {score!r}")
-        if math.isnan(float(score)):
-            raise ValueError(f"{name}[{item!r}] is NaN; give every retrieved ID a real score")
-    id_key = _sort_key_for_ids(scores)
-    return sorted(scores, key=lambda item: (-float(scores[item]), id_key(item)))
+    return KNOWN_METRICS[key], check_k(cutoff, f"K in {name!r}")
 
 
 def _run_ranking(question: Hashable, value: Any) -> list[Hashable]:
@@ -178,30 +152,34 @@ def evaluate(
     >>> result.no_answer
     ['q3']
 
-    ``run`` and ``qrels`` may also be pandas DataFrames with columns question, id and score (or rank),
-    and question, id, grade, or paths of run / qrels files (TREC, CSV or JSONL, read as
-    :func:`ragmath.io.read_run` and :func:`ragmath.io.read_qrels` read them). ``engine="auto"`` computes
-    with the vectorised path in :mod:`ragmath._fast` when the run has more than ``FAST_THRESHOLD`` rows
-    or is a file (same numbers, same
-    errors: anything unusual defers to the reference), ``"reference"`` always loops over the
-    per-question functions of :mod:`ragmath.metrics` (the definitions), ``"fast"`` forces the
-    vectorised path where it applies. ``exact=True`` always uses the reference.
+    ``run`` and ``qrels`` may also be DataFrames (pandas or polars) with columns question, id and
+    score (or rank), and question, id, grade, or run / qrels files (TREC, CSV or JSONL; a path, a named
+    pipe or ``"-"``), read as :mod:`ragmath.io` reads them.
+
+    How it computes (same numbers either way, checked in the tests): ``engine="auto"`` loops over the
+    per-question definitions of :mod:`ragmath.metrics` for a mapping of at most ``FAST_THRESHOLD``
+    (question, ID) rows, and otherwise turns both inputs into tables (:func:`ragmath.io.run_table`,
+    :func:`ragmath.io.read_run_table`...) for the vectorised engine, :func:`ragmath.engine.evaluate_tables`;
+    files and DataFrames always take the engine. ``"reference"`` always uses the definitions,
+    ``"fast"`` always the engine. ``exact=True`` always uses the definitions. In the engine IDs are
+    text, so a large mapping with integer question IDs is reported with their decimal text.
 
     Raises ``ValueError`` for an unknown metric (listing the known ones), a duplicate ID in a ranking, a
-    negative or NaN grade, an unknown gain or engine; ``TypeError`` when run or qrels is not a mapping.
+    negative or NaN grade, an unknown gain or engine; ``TypeError`` when run or qrels is not a mapping,
+    a DataFrame or a file.
     """
     check_engine(engine)
     if exact and engine == "fast":
-        raise ValueError("exact=True gives Fractions, which only the reference computes; use engine='auto'")
-    run_is_path = _is_file(run)
-    qrels_is_path = _is_file(qrels)
-    if not isinstance(run, (Mapping, pd.DataFrame)) and not run_is_path:
+        raise ValueError("exact=True gives Fractions, which only the definitions compute; use engine='auto'")
+    run_is_file, qrels_is_file = _is_source(run), _is_source(qrels)
+    frames = (pd.DataFrame, pl.DataFrame)
+    if not isinstance(run, (Mapping, *frames)) and not run_is_file:
         raise TypeError(
             f"run must be a mapping question -> ranked IDs (or ID -> score), got {type(run).__name__}"
             + (f" {run!r}, which is not a file either (a run file path is also accepted)"
                if isinstance(run, str) else "")
         )
-    if not isinstance(qrels, (Mapping, pd.DataFrame)) and not qrels_is_path:
+    if not isinstance(qrels, (Mapping, *frames)) and not qrels_is_file:
         raise TypeError(
             f"qrels must be a mapping question -> {{ID: grade}}, got {type(qrels).__name__}"
             + (f" {qrels!r}, which is not a file either (a qrels file path is also accepted)"
@@ -215,41 +193,58 @@ def evaluate(
     names = tuple(f"{canonical}@{cutoff}" for canonical, cutoff in parsed)
     if len(set(names)) != len(names):
         raise ValueError(f"metrics repeats a name: {list(metrics)!r}; list each metric once")
+    if not names:
+        raise ValueError("metrics is empty; ask for at least one, e.g. ['Recall@10']")
 
-    use_fast = engine == "fast" or (
-        engine == "auto" and not exact and (run_is_path or run_rows(run) > FAST_THRESHOLD)
+    tables = run_is_file or qrels_is_file or isinstance(run, frames) or isinstance(qrels, frames)
+    use_engine = not exact and (
+        engine == "fast" or (engine == "auto" and (tables or run_rows(run) > FAST_THRESHOLD))
     )
-    if use_fast:
-        from ragmath import _fast
+    if use_engine:
+        run_table = io.read_run_table(run) if run_is_file else io.run_table(run)
+        qrels_table = io.read_qrels_table(qrels) if qrels_is_file else io.qrels_table(qrels)
+        return _from_engine(evaluate_tables(run_table, qrels_table, parsed, gain), names, gain)
+    if run_is_file:
+        run = io.read_run(run)
+    elif isinstance(run, frames):
+        run = io.run_mapping(io.run_table(run))
+    if qrels_is_file:
+        qrels = io.read_qrels(qrels)
+    elif isinstance(qrels, frames):
+        qrels = io.qrels_mapping(io.qrels_table(qrels))
+    return _from_definitions(run, qrels, parsed, names, gain, exact)
 
-        flat_run = _fast.read_run_flat(run) if run_is_path else _fast.prepare_run(run)
-        flat_qrels = None
-        if flat_run is not None:
-            flat_qrels = _fast.read_qrels_flat(qrels) if qrels_is_path else _fast.prepare_qrels(qrels)
-        if flat_run is not None and flat_qrels is not None:
-            fast = _fast.evaluate_flat(flat_run, flat_qrels, parsed, gain)
-            return Evaluation(
-                per_question=fast.per_question,
-                means=fast.means,
-                metrics=names,
-                gain=gain,
-                no_answer=fast.no_answer,
-                missing=fast.missing,
-                unjudged=fast.unjudged,
-                ndcg_undefined=list(fast.no_answer) if any(c == "nDCG" for c, _ in parsed) else [],
-            )
-    if run_is_path or qrels_is_path or isinstance(run, pd.DataFrame) or isinstance(qrels, pd.DataFrame):
-        from ragmath import io as _io
 
-        if run_is_path:
-            run = _io.read_run(run)
-        elif isinstance(run, pd.DataFrame):
-            run = _io.run_from_frame(run, name="run")
-        if qrels_is_path:
-            qrels = _io.read_qrels(qrels)
-        elif isinstance(qrels, pd.DataFrame):
-            qrels = _io.qrels_from_frame(qrels, name="qrels")
+def _from_engine(table: pl.DataFrame, names: tuple[str, ...], gain: str) -> Evaluation:
+    """An :class:`Evaluation` from :func:`ragmath.engine.evaluate_tables`' per-question table."""
+    def members(group: str) -> list:
+        return table.filter(pl.col("group") == group)["question"].to_list()
 
+    in_means = table.filter(pl.col("group").is_in(["scored", "missing"]))
+    per_question = pd.DataFrame(
+        {name: in_means[name].to_numpy() for name in names},
+        index=pd.Index(in_means["question"].to_list(), name="question", dtype=object),
+        columns=list(names),
+    )
+    no_answer = members("no_answer")
+    return Evaluation(
+        per_question=per_question,
+        means=pd.Series({name: _mean(per_question[name], False) for name in names}, dtype=float),
+        metrics=names,
+        gain=gain,
+        no_answer=no_answer,
+        missing=members("missing"),
+        unjudged=members("unjudged"),
+        ndcg_undefined=list(no_answer) if any(n.startswith("nDCG") for n in names) else [],
+    )
+
+
+def _from_definitions(run, qrels, parsed, names, gain: str, exact: bool) -> Evaluation:
+    """An :class:`Evaluation` computed question by question with :mod:`ragmath.metrics`."""
+    if not isinstance(run, Mapping):
+        raise TypeError(f"run must be a mapping question -> ranked IDs (or ID -> score), got {run!r}")
+    if not isinstance(qrels, Mapping):
+        raise TypeError(f"qrels must be a mapping question -> {{ID: grade}}, got {qrels!r}")
     labels = {question: check_grades(grades, f"qrels[{question!r}]") for question, grades in qrels.items()}
     no_answer = [q for q, grades in labels.items() if not any(g > 0 for g in grades.values())]
     no_answer_set = set(no_answer)
@@ -274,7 +269,6 @@ def evaluate(
     means = pd.Series({name: _mean(per_question[name], exact) for name in names}, dtype=object)
     if not exact:
         means = means.astype(float)
-    ndcg_undefined = list(no_answer) if any(c == "nDCG" for c, _ in parsed) else []
     return Evaluation(
         per_question=per_question,
         means=means,
@@ -283,15 +277,15 @@ def evaluate(
         no_answer=no_answer,
         missing=missing,
         unjudged=unjudged,
-        ndcg_undefined=ndcg_undefined,
+        ndcg_undefined=list(no_answer) if any(c == "nDCG" for c, _ in parsed) else [],
     )
 
 
-def _is_file(value: Any) -> bool:
-    """A path object, or a string naming an existing file (any other string is no path)."""
+def _is_source(value: Any) -> bool:
+    """A path object, ``"-"`` (standard input), or a string naming an existing file or named pipe."""
     if isinstance(value, os.PathLike):
         return True
-    return isinstance(value, str) and os.path.isfile(value)
+    return isinstance(value, str) and (value == "-" or os.path.exists(value))
 
 
 def _score(canonical: str, ranking, grades, cutoff: int, gain: str, exact: bool):

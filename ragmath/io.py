@@ -1,711 +1,750 @@
-"""Read and write runs and relevance labels: TREC files, CSV, JSONL and pandas tables.
+"""Read and write runs and relevance labels: TREC files, CSV, JSONL and DataFrames.
 
 A **run** is what a retriever returned: question -> ranked IDs (best first), or question ->
-{ID: score}. **Qrels** are the labels: question -> {ID: grade}, grades non-negative integers.
+{ID: score}. **Qrels** are the labels: question -> {ID: grade}, grades integers 0 to
+:data:`MAX_GRADE`. Every format is read into one **table** (a polars DataFrame) and written from one:
+
+- run table: ``question`` (text), ``id`` (text), ``score`` (float, null where only ranks are
+  given), ``rank`` (integer, null where the source gives none); one row per line, in file order.
+- qrels table: ``question``, ``id``, ``grade`` (integer).
 
 Formats
 -------
-- TREC run, one result a line: ``qid Q0 docid rank score tag`` (six fields).
-- TREC qrels, one label a line: ``qid 0 docid grade`` (four fields).
-- CSV (header row) or JSONL (one object a line) with keys ``question``, ``id`` and, for a run,
+- TREC run, one result a line: ``qid Q0 docid rank score tag`` (six fields). The rank must be an
+  integer but, as in trec_eval, the order comes from the score.
+- TREC qrels, one label a line: ``qid 0 docid grade`` (four fields; the second is ignored).
+- CSV (header row) or JSONL (one object a line) with ``question``, ``id`` and, for a run,
   ``score`` and/or ``rank``; for qrels, ``grade``. Other columns are ignored.
-- pandas DataFrames with the same columns (:func:`run_to_frame`, :func:`run_from_frame`, ...).
+- DataFrames (pandas or polars) with the same columns, and mappings (:func:`run_table`).
 
-Fields are separated by runs of spaces or tabs; blank lines are allowed; every other line must
-be complete. Files are UTF-8.
+In TREC files fields are separated by spaces or tabs (any number); blank lines are skipped, and so
+is a **comment line**, whose first non-blank character is ``#``. Files are UTF-8; a byte-order mark
+at the start is skipped. A source is a path, a named pipe, or ``"-"`` for standard input.
 
-Order and ties
---------------
-A run read from a TREC file is ordered by its **score**, descending, ties broken by **ID
-ascending** (the project's rule for scored runs). The file's rank column must be an integer but
-is otherwise ignored, as trec_eval ignores it. trec_eval breaks score ties the other way (docid
-descending), so on tied scores the two can order a run differently; ranx keeps whatever order
-its dicts hold. A table with a ``score`` column is ordered the same way; a table with only a
-``rank`` column is ordered by rank ascending (ranks must be distinct integers within a question;
-gaps are allowed, metrics then count positions 1, 2, 3, ...).
+How a file is read
+------------------
+polars parses the file (:func:`polars.read_csv`); ragmath then checks the table in bulk. A file the
+fast read refuses or finds odd (a bad number, a missing field, a forbidden character...) is read
+again line by line, only to name the file, line and field of the first mistake. Tabs and runs of
+spaces, which polars' one-byte separator cannot split, go through a second bulk read that splits
+each line on ``[ \\t]+``; no ID is ever cut short.
 
-Refused input
--------------
-Every malformed line raises ``ValueError`` naming the file, the line and the field: too few or too
-many fields, a score that is not a finite decimal number, a rank that is not an integer, a grade
-that is not an integer or is negative, a duplicate (question, id) pair, an empty or whitespace-
-containing ID on writing. Nothing is skipped silently.
+Refused input (``ValueError`` naming file, line and field; a line is quoted up to 200 characters)
+----------------------------------------------------------------------------------------------------
+Too few or too many fields; a score that is not a finite decimal number written with ASCII
+digits; a rank or grade that is not an ASCII integer, or does not fit (ranks: 64-bit, grades: 0 to
+:data:`MAX_GRADE`); an ID that is empty or holds whitespace or a control character (NUL, CR, tab,
+no-break space...); a duplicate (question, id) pair; in a table with ranks only, a rank used twice
+in a question; a CSV header naming a column twice; bytes that are not UTF-8. Nothing is skipped
+silently.
 
-Writers use ``repr`` precision for scores, so writing then reading gives back the same floats.
-A run given as ranked lists (no scores) is written with scores n, n-1, ..., 1 so any reader
-keeps its order. A question with an empty ranking (or no labels) has no line to write and
-reads back as absent.
+Writing
+-------
+Writers (:func:`write_run`, :func:`write_qrels`) write IDs exactly as read and scores at round-trip
+precision, so a written file reads back to the same table. A scored run is written in the tie
+rule's order (:mod:`ragmath.ranking`); a table that already holds both scores and ranks is written
+row for row. A run given as ranked lists is written with scores n, n-1, ..., 1. Writes are atomic:
+a temporary file in the target folder, renamed over the target when complete.
 """
 
 from __future__ import annotations
 
 import csv
+import io as _stdio
 import json
 import math
 import numbers
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import stat
+import sys
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import polars as pl
+
+from ragmath.ranking import order_run_table
 
 __all__ = [
+    "MAX_GRADE",
+    "read_run_table",
+    "read_qrels_table",
+    "run_table",
+    "qrels_table",
     "read_run",
-    "write_run",
     "read_qrels",
+    "write_run",
     "write_qrels",
     "read_trec_run",
-    "write_trec_run",
     "read_trec_qrels",
+    "write_trec_run",
     "write_trec_qrels",
+    "read_run_frame",
+    "read_qrels_frame",
+    "write_run_frame",
     "run_to_frame",
     "run_from_frame",
     "qrels_to_frame",
     "qrels_from_frame",
-    "read_run_frame",
-    "read_qrels_frame",
-    "order_scored",
-    "write_run_frame",
 ]
 
+#: The largest grade accepted. nDCG's gain 2^g - 1 is then below 2^30, and sums of up to 2^23
+#: such gains stay exact in float64 (53-bit mantissa); trec_eval itself keeps grades below 128.
+MAX_GRADE = 30
+
+#: At most this many characters of a line are quoted in an error message.
+QUOTE_LIMIT = 200
+
+FORMATS = ("trec", "csv", "jsonl")
+
 PathLike = str | os.PathLike[str]
-Ranking = Sequence[str] | Mapping[str, float]
-Run = Mapping[str, Ranking]
-Qrels = Mapping[str, Mapping[str, int]]
 
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-_INTEGER = re.compile(r"[+-]?\d+")
-_SEP = re.compile(r"[ \t]+")
-_WS = re.compile(r"\s")
+RUN_SCHEMA = {"question": pl.String, "id": pl.String, "score": pl.Float64, "rank": pl.Int64}
+QRELS_SCHEMA = {"question": pl.String, "id": pl.String, "grade": pl.Int64}
+_TREC_LAYOUT = {
+    "run": ("qid", "Q0", "docid", "rank", "score", "tag"),
+    "qrels": ("qid", "iteration", "docid", "grade"),
+}
 
-RUN_FIELDS = ("qid", "Q0", "docid", "rank", "score", "tag")
-QRELS_FIELDS = ("qid", "iteration", "docid", "grade")
+# One definition of each token, used by the line reader (Python re) and the bulk checks (polars).
+_NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"  # one way to match: linear time
+_INTEGER = r"[+-]?[0-9]+"
+_FORBIDDEN = r"[\x00-\x1f\x7f-\x9f\s]"  # control characters and every kind of whitespace
+_NUMBER_RE, _INTEGER_RE, _FORBIDDEN_RE = map(re.compile, (_NUMBER, _INTEGER, _FORBIDDEN))
+_INT64_MAX = 2**63 - 1
 
 
-# --------------------------------------------------------------------------- helpers
+# --------------------------------------------------------------------------- messages
+
+
+def _quote(text: str) -> str:
+    """``repr`` of ``text``, cut to :data:`QUOTE_LIMIT` characters."""
+    if len(text) <= QUOTE_LIMIT:
+        return repr(text)
+    return f"{text[:QUOTE_LIMIT]!r}... ({len(text)} characters)"
 
 
 class _Where:
-    """Where a value came from, for error messages: file + line, or a DataFrame row."""
+    """Where a value came from: a file line, a table row, or a mapping entry."""
 
-    __slots__ = ("source", "line", "kind")
+    def __init__(self, source: str, kind: str = "line", number: int | None = None) -> None:
+        self.source, self.kind, self.number = source, kind, number
 
-    def __init__(self, source: str, line: int | None = None, kind: str = "line") -> None:
-        self.source = source
-        self.line = line
-        self.kind = kind
-
-    def at(self, field: str | None) -> str:
-        where = self.source if self.line is None else f"{self.source}, {self.kind} {self.line}"
-        return where if field is None else f"{where}, {field}"
-
-
-def _fail(where: _Where, field: str | None, problem: str) -> ValueError:
-    return ValueError(f"{where.at(field)}: {problem}")
-
-
-def _name(path: PathLike) -> str:
-    return os.fspath(path)
-
-
-def _split_fields(line: str) -> list[str]:
-    stripped = line.rstrip("\r\n").strip(" \t")
-    return _SEP.split(stripped) if stripped else []
-
-
-def _text_lines(path: PathLike) -> Iterator[tuple[int, str]]:
-    """Yield (line number, text) for each line of a UTF-8 file, refusing bad bytes by line."""
-    source = _name(path)
-    with open(path, "rb") as handle:
-        for lineno, raw in enumerate(handle, start=1):
-            try:
-                yield lineno, raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise ValueError(
-                    f"{source}, line {lineno}: not UTF-8 text ({exc.reason} at byte "
-                    f"{exc.start}); save the file as UTF-8"
-                ) from None
-
-
-def _trec_records(path: PathLike, layout: str) -> Iterator[tuple[_Where, list[str]]]:
-    """Yield (where, fields) for each non-blank line of a TREC file with ``layout``'s field count.
-
-    Refuses a line with another number of fields, and a repeated (qid, docid) pair, by line.
-    """
-    source = _name(path)
-    expected = len(layout.split())
-    first_line: dict[tuple[str, str], int] = {}
-    for lineno, text in _text_lines(path):
-        fields = _split_fields(text)
-        if not fields:
-            continue
-        where = _Where(source, lineno)
-        if len(fields) != expected:
-            raise _fail(
-                where, None,
-                f"expected {expected} fields '{layout}' separated by spaces, "
-                f"found {len(fields)}: {text.strip()!r}",
-            )
-        key = (fields[0], fields[2])
-        if key in first_line:
-            raise _duplicate(where, "field 3 (docid)", key[0], key[1], first_line[key], "line")
-        first_line[key] = lineno
-        yield where, fields
-
-
-def _parse_score(text: str, where: _Where, field: str) -> float:
-    if not _NUMBER.fullmatch(text):
-        raise _fail(where, field, f"{text!r} is not a number; write a decimal such as 0.25 or 1e-3")
-    value = float(text)
-    if not math.isfinite(value):
-        raise _fail(where, field, f"{text!r} is not a finite number; scores must be finite")
-    return value
-
-
-def _parse_int(text: str, where: _Where, field: str, what: str) -> int:
-    if not _INTEGER.fullmatch(text):
-        if _NUMBER.fullmatch(text):
-            raise _fail(where, field, f"{text!r} is not an integer; {what} must be whole numbers")
-        raise _fail(where, field, f"{text!r} is not a number; {what} must be whole numbers")
-    return int(text)
-
-
-def _check_grade(value: int, text: Any, where: _Where, field: str) -> int:
-    if value < 0:
-        raise _fail(
-            where, field,
-            f"grade {text!r} is negative; grades are 0 (not relevant) or positive integers",
-        )
-    return value
+    def fail(self, field: str | None, problem: str) -> ValueError:
+        where = self.source if self.number is None else f"{self.source}, {self.kind} {self.number}"
+        return ValueError(f"{where}, {field}: {problem}" if field else f"{where}: {problem}")
 
 
 def _check_id(value: Any, where: _Where, field: str) -> str:
-    """Accept str or int IDs (ints become their decimal text); refuse everything else."""
+    """An ID as text: str, or an int written in decimal; refuse empty, whitespace, control chars."""
     if isinstance(value, (bool, np.bool_)):
-        raise _fail(where, field, f"{value!r} is a boolean, not an ID; IDs are text")
+        raise where.fail(field, f"{value!r} is a boolean, not an ID; IDs are text")
     if isinstance(value, numbers.Integral):
         value = str(int(value))
     if not isinstance(value, str):
-        raise _fail(
-            where, field,
-            f"{value!r} ({type(value).__name__}) is not an ID; IDs are text (or integers)",
-        )
-    if value == "" or _WS.search(value):
-        raise _fail(
-            where, field,
-            f"ID {value!r} is empty or contains whitespace; TREC fields are separated by "
-            "whitespace, so rename it",
+        raise where.fail(field, f"{_quote(repr(value))} ({type(value).__name__}) is not an ID; IDs are text")
+    if value == "":
+        raise where.fail(field, "empty ID; every row needs a question and an ID")
+    bad = _FORBIDDEN_RE.search(value)
+    if bad:
+        raise where.fail(
+            field,
+            f"ID {_quote(value)} holds U+{ord(bad.group()):04X} (whitespace or a control character) at "
+            f"position {bad.start() + 1}; IDs may not contain whitespace, NUL or control characters",
         )
     return value
 
 
-def _duplicate(where: _Where, field: str, question: str, doc: str, first: Any, kind: str) -> ValueError:
-    return _fail(
-        where, field,
-        f"duplicate (question {question!r}, id {doc!r}), first seen on {kind} {first}; each ID may "
-        "appear once per question (dedupe first, e.g. ragmath.units.dedupe)",
-    )
-
-
-def order_scored(scores: Mapping[str, float]) -> dict[str, float]:
-    """Return ``scores`` as a new dict ordered by score descending, then ID ascending.
-
-    >>> order_scored({"b": 1.0, "a": 1.0, "c": 2.0})
-    {'c': 2.0, 'a': 1.0, 'b': 1.0}
-    """
-    return dict(sorted(scores.items(), key=lambda item: (-item[1], item[0])))
-
-
-def _ranking_items(question: str, ranking: Any, where: _Where) -> list[tuple[str, float | None]]:
-    """(id, score-or-None) pairs best first, for writing; validates IDs, scores, duplicates."""
-    if isinstance(ranking, (str, bytes)):
-        raise TypeError(
-            f"run[{question!r}] is a string ({ranking!r}); give a list of IDs or a dict "
-            "{id: score}"
-        )
-    if isinstance(ranking, Mapping):
-        items: list[tuple[str, float | None]] = []
-        for doc, score in ranking.items():
-            doc = _check_id(doc, where, f"run[{question!r}] id")
-            if isinstance(score, (bool, np.bool_)) or not isinstance(score, numbers.Real):
-                raise TypeError(
-                    f"run[{question!r}][{doc!r}] = {score!r} is not a number; scores are floats"
-                )
-            value = float(score)
-            if not math.isfinite(value):
-                raise ValueError(
-                    f"run[{question!r}][{doc!r}] = {score!r} is not finite; scores must be finite"
-                )
-            items.append((doc, value))
-        items.sort(key=lambda item: (-item[1], item[0]))  # type: ignore[operator]
-        return items
-    if not isinstance(ranking, Iterable):
-        raise TypeError(
-            f"run[{question!r}] is {type(ranking).__name__}; give a list of IDs or a dict"
-        )
-    seen: set[str] = set()
-    out: list[tuple[str, float | None]] = []
-    for doc in ranking:
-        doc = _check_id(doc, where, f"run[{question!r}] id")
-        if doc in seen:
-            raise ValueError(
-                f"run[{question!r}] lists ID {doc!r} twice; each ID may appear once per question "
-                "(dedupe first, e.g. ragmath.units.dedupe)"
-            )
-        seen.add(doc)
-        out.append((doc, None))
+def _check_score(value: Any, where: _Where, field: str) -> float:
+    """A finite score: a number, or text written as a decimal with ASCII digits."""
+    if isinstance(value, str):
+        text = value.strip(" ")
+        if not _NUMBER_RE.fullmatch(text):
+            raise where.fail(field, f"{_quote(value)} is not a number; write a decimal such as 0.25 or 1e-3")
+        out = float(text)
+    elif isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise where.fail(field, f"{_quote(repr(value))} is not a number; scores are decimals")
+    else:
+        out = float(value)
+    if not math.isfinite(out):
+        raise where.fail(field, f"{_quote(str(value))} is not a finite number; scores must be finite")
     return out
 
 
-def _check_run_mapping(run: Any) -> None:
-    if not isinstance(run, Mapping):
-        raise TypeError(
-            f"run must be a mapping question -> ranking, got {type(run).__name__}; "
-            "for a DataFrame use run_from_frame()"
-        )
-
-
-def _check_qrels_mapping(qrels: Any) -> None:
-    if not isinstance(qrels, Mapping):
-        raise TypeError(
-            f"qrels must be a mapping question -> {{id: grade}}, got {type(qrels).__name__}; "
-            "for a DataFrame use qrels_from_frame()"
-        )
-
-
-def _grade_value(value: Any, where: _Where, field: str) -> int:
-    """A typed grade (JSON number, DataFrame cell, dict value): integral, non-negative."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise _fail(where, field, f"{value!r} is not a number; grades are non-negative integers")
-    if isinstance(value, numbers.Integral):
-        grade = int(value)
+def _check_int(value: Any, where: _Where, field: str, what: str, low: int, high: int) -> int:
+    """An integer in [low, high]: an int, an integral float, or ASCII digits."""
+    if isinstance(value, str):
+        text = value.strip(" ")
+        if not _INTEGER_RE.fullmatch(text):
+            kind = "not an integer" if _NUMBER_RE.fullmatch(text) else "not a number"
+            raise where.fail(field, f"{_quote(value)} is {kind}; {what}s are whole numbers written 0-9")
+        number = int(text)
+    elif isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise where.fail(field, f"{_quote(repr(value))} is not a number; {what}s are whole numbers")
+    elif isinstance(value, numbers.Integral):
+        number = int(value)
     else:
         as_float = float(value)
         if not math.isfinite(as_float) or not as_float.is_integer():
-            raise _fail(
-                where, field, f"{value!r} is not an integer; grades must be whole numbers"
-            )
-        grade = int(as_float)
-    return _check_grade(grade, value, where, field)
-
-
-# --------------------------------------------------------------------------- TREC
-
-
-def read_trec_run(path: PathLike) -> dict[str, dict[str, float]]:
-    """Read a TREC run file into question -> {id: score}, each ordered score desc, ID asc.
-
-    Questions keep the order of their first line. Raises ``ValueError`` naming file, line and
-    field for a malformed line (see the module docstring).
-
-    >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.txt"
-    >>> _ = p.write_text("q1 Q0 d2 1 0.5 bm25\\nq1 Q0 d1 2 0.5 bm25\\nq1 Q0 d3 3 0.9 bm25\\n")
-    >>> read_trec_run(p)
-    {'q1': {'d3': 0.9, 'd1': 0.5, 'd2': 0.5}}
-    """
-    run: dict[str, dict[str, float]] = {}
-    for where, (question, _q0, doc, rank_text, score_text, _tag) in _trec_records(
-        path, "qid Q0 docid rank score tag"
-    ):
-        _parse_int(rank_text, where, "field 4 (rank)", "ranks")
-        run.setdefault(question, {})[doc] = _parse_score(score_text, where, "field 5 (score)")
-    return {question: order_scored(scores) for question, scores in run.items()}
-
-
-def read_trec_qrels(path: PathLike) -> dict[str, dict[str, int]]:
-    """Read a TREC qrels file (``qid 0 docid grade``) into question -> {id: grade}.
-
-    Grades must be non-negative integers; the second field is ignored (trec_eval ignores it).
-
-    >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "qrels.txt"
-    >>> _ = p.write_text("q1 0 d1 2\\nq1 0 d7 0\\nq2 0 d3 1\\n")
-    >>> read_trec_qrels(p)
-    {'q1': {'d1': 2, 'd7': 0}, 'q2': {'d3': 1}}
-    """
-    qrels: dict[str, dict[str, int]] = {}
-    for where, (question, _iteration, doc, grade_text) in _trec_records(path, "qid 0 docid grade"):
-        field = "field 4 (grade)"
-        grade = _check_grade(_parse_int(grade_text, where, field, "grades"), grade_text, where, field)
-        qrels.setdefault(question, {})[doc] = grade
-    return qrels
-
-
-def _check_tag(tag: str) -> str:
-    if not isinstance(tag, str) or tag == "" or _WS.search(tag):
-        raise ValueError(f"tag {tag!r} must be a non-empty string without whitespace, e.g. 'rrf'")
-    return tag
-
-
-def write_trec_run(run: Run, path: PathLike, tag: str = "ragmath") -> None:
-    """Write a run as a TREC run file, best first, ranks 1..n, scores at ``repr`` precision.
-
-    ``run`` maps question -> ranked IDs or -> {id: score}; scored rankings are written in the
-    project's order (score desc, ID asc). Raises ``TypeError``/``ValueError`` on a bad run
-    (non-finite score, duplicate ID, ID with whitespace) before anything is written.
-
-    >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.txt"
-    >>> write_trec_run({"q1": ["d3", "d1"]}, p, tag="demo")
-    >>> print(p.read_text(), end="")
-    q1 Q0 d3 1 2.0 demo
-    q1 Q0 d1 2 1.0 demo
-    """
-    _check_run_mapping(run)
-    tag = _check_tag(tag)
-    lines: list[str] = []
-    for question, ranking in run.items():
-        q = _check_id(question, _Where("run"), "question")
-        items = _ranking_items(q, ranking, _Where("run"))
-        n = len(items)
-        for position, (doc, score) in enumerate(items, start=1):
-            value = float(n - position + 1) if score is None else score
-            lines.append(f"{q} Q0 {doc} {position} {value!r} {tag}\n")
-    with open(path, "w", encoding="utf-8", newline="\n") as handle:
-        handle.writelines(lines)
-
-
-def write_trec_qrels(qrels: Qrels, path: PathLike) -> None:
-    """Write labels as a TREC qrels file ``qid 0 docid grade``, in the mapping's order.
-
-    >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "qrels.txt"
-    >>> write_trec_qrels({"q1": {"d1": 2, "d7": 0}}, p)
-    >>> print(p.read_text(), end="")
-    q1 0 d1 2
-    q1 0 d7 0
-    """
-    lines = [
-        f"{question} 0 {doc} {grade}\n" for question, doc, grade in _qrels_records(qrels)
-    ]
-    with open(path, "w", encoding="utf-8", newline="\n") as handle:
-        handle.writelines(lines)
-
-
-def _qrels_records(qrels: Qrels) -> list[tuple[str, str, int]]:
-    _check_qrels_mapping(qrels)
-    records = []
-    for question, labels in qrels.items():
-        q = _check_id(question, _Where("qrels"), "question")
-        if not isinstance(labels, Mapping):
-            raise TypeError(
-                f"qrels[{q!r}] is {type(labels).__name__}; give a dict {{id: grade}}"
-            )
-        for doc, grade in labels.items():
-            d = _check_id(doc, _Where("qrels"), f"qrels[{q!r}] id")
-            records.append((q, d, _grade_value(grade, _Where("qrels"), f"qrels[{q!r}][{d!r}]")))
-    return records
-
-
-# --------------------------------------------------------------------------- tables
-
-
-def _run_records(run: Run) -> tuple[list[tuple[str, str, int, float | None]], bool]:
-    """Flatten a run to (question, id, rank, score) rows; second value: whether it has scores."""
-    _check_run_mapping(run)
-    rows: list[tuple[str, str, int, float | None]] = []
-    kinds = set()
-    for question, ranking in run.items():
-        q = _check_id(question, _Where("run"), "question")
-        items = _ranking_items(q, ranking, _Where("run"))
-        kinds.add(isinstance(ranking, Mapping))
-        rows.extend((q, doc, pos, score) for pos, (doc, score) in enumerate(items, start=1))
-    if len(kinds) > 1:
-        raise TypeError(
-            "run mixes ranked lists and {id: score} dicts; give every question the same kind"
+            raise where.fail(field, f"{value!r} is not an integer; {what}s are whole numbers")
+        number = int(as_float)
+    if what == "grade" and number < 0:
+        problem = f"grade {_quote(str(value))} is negative; grades are 0 (not relevant) to {high}"
+        raise where.fail(field, problem)
+    if not low <= number <= high:
+        limit = f"from {low} to {high}" if what == "grade" else "that fits in 64 bits"
+        raise where.fail(
+            field,
+            f"{what} {_quote(str(value))} is out of range; a {what} is an integer {limit}"
+            + ("; 0 means not relevant" if what == "grade" else ""),
         )
-    return rows, kinds == {True}
+    return number
 
 
-class _Table:
-    """Shared validation of table records (CSV rows, JSONL objects, DataFrame rows)."""
-
-    def __init__(self, source: str, kind: str, columns: Iterable[str], what: str) -> None:
-        self.source = source
-        self.kind = kind  # "line" or "row"
-        cols = set(columns)
-        self.columns = cols
-        missing = [c for c in ("question", "id") if c not in cols]
-        if what == "run":
-            if "score" not in cols and "rank" not in cols:
-                missing.append("score or rank")
-        elif "grade" not in cols:
-            missing.append("grade")
-        if missing:
-            raise ValueError(
-                f"{source}: missing column(s) {', '.join(missing)}; found {sorted(cols)}. A run "
-                "table needs question, id and score (or rank); a qrels table question, id, grade"
-            )
-
-    def where(self, line: int) -> _Where:
-        return _Where(self.source, line, self.kind)
+def _check_rank(value: Any, where: _Where, field: str) -> int:
+    return _check_int(value, where, field, "rank", -_INT64_MAX - 1, _INT64_MAX)
 
 
-def _typed_number(value: Any, where: _Where, field: str) -> float:
-    if isinstance(value, str):
-        return _parse_score(value.strip(), where, field)
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise _fail(where, field, f"{value!r} is not a number; scores are floats")
-    out = float(value)
-    if not math.isfinite(out):
-        raise _fail(where, field, f"{value!r} is not a finite number; scores must be finite")
-    return out
+def _check_grade(value: Any, where: _Where, field: str) -> int:
+    return _check_int(value, where, field, "grade", 0, MAX_GRADE)
 
 
-def _typed_int(value: Any, where: _Where, field: str, what: str) -> int:
-    if isinstance(value, str):
-        return _parse_int(value.strip(), where, field, what)
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise _fail(where, field, f"{value!r} is not a number; {what} must be whole numbers")
-    if isinstance(value, numbers.Integral):
-        return int(value)
-    as_float = float(value)
-    if not math.isfinite(as_float) or not as_float.is_integer():
-        raise _fail(where, field, f"{value!r} is not an integer; {what} must be whole numbers")
-    return int(as_float)
+# --------------------------------------------------------------------------- sources
 
 
-def _build_run(
-    table: _Table, records: Iterable[tuple[int, Mapping[str, Any]]]
-) -> dict[str, dict[str, float]] | dict[str, list[str]]:
-    has_score = "score" in table.columns
-    has_rank = "rank" in table.columns
-    scored: dict[str, dict[str, float]] = {}
-    ranked: dict[str, dict[str, int]] = {}
-    first: dict[tuple[str, str], int] = {}
-    rank_first: dict[tuple[str, int], int] = {}
-    for line, rec in records:
-        where = table.where(line)
-        question = _check_id(rec["question"], where, "column 'question'")
-        doc = _check_id(rec["id"], where, "column 'id'")
-        rank = _typed_int(rec["rank"], where, "column 'rank'", "ranks") if has_rank else None
-        if has_score:
-            score = _typed_number(rec["score"], where, "column 'score'")
-        key = (question, doc)
-        if key in first:
-            raise _duplicate(where, "column 'id'", question, doc, first[key], table.kind)
-        first[key] = line
-        if has_score:
-            scored.setdefault(question, {})[doc] = score
-        else:
-            assert rank is not None
-            rkey = (question, rank)
-            if rkey in rank_first:
-                raise _fail(
-                    where, "column 'rank'",
-                    f"rank {rank} of question {question!r} already used on {table.kind} "
-                    f"{rank_first[rkey]}; ranks must be distinct within a question (or give "
-                    "a score column)",
-                )
-            rank_first[rkey] = line
-            ranked.setdefault(question, {})[doc] = rank
-    if has_score:
-        return {q: order_scored(s) for q, s in scored.items()}
-    return {q: sorted(r, key=r.__getitem__) for q, r in ranked.items()}
+class _Source:
+    """A file to read: its name for messages and its data (a path, or the bytes of a pipe)."""
 
+    def __init__(self, source: Any) -> None:
+        if isinstance(source, (bytes, bytearray)):
+            self.name, self.data = "<bytes>", bytes(source)
+            return
+        if not isinstance(source, (str, os.PathLike)):
+            raise TypeError(f"source must be a path or '-', got {type(source).__name__}")
+        path = os.fspath(source)
+        if path == "-":
+            self.name, self.data = "<stdin>", sys.stdin.buffer.read()
+            return
+        self.name = path
+        mode = os.stat(path).st_mode  # FileNotFoundError names the path
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(f"{path}: is a folder, not a file")
+        # A named pipe (or /dev/stdin) can be read only once: keep its bytes for a second pass.
+        self.data = path if stat.S_ISREG(mode) else open(path, "rb").read()
 
-def _build_qrels(
-    table: _Table, records: Iterable[tuple[int, Mapping[str, Any]]]
-) -> dict[str, dict[str, int]]:
-    qrels: dict[str, dict[str, int]] = {}
-    first: dict[tuple[str, str], int] = {}
-    for line, rec in records:
-        where = table.where(line)
-        question = _check_id(rec["question"], where, "column 'question'")
-        doc = _check_id(rec["id"], where, "column 'id'")
-        raw = rec["grade"]
-        field = "column 'grade'"
-        if isinstance(raw, str):
-            grade = _check_grade(_parse_int(raw.strip(), where, field, "grades"), raw, where, field)
-        else:
-            grade = _grade_value(raw, where, field)
-        key = (question, doc)
-        if key in first:
-            raise _duplicate(where, "column 'id'", question, doc, first[key], table.kind)
-        first[key] = line
-        qrels.setdefault(question, {})[doc] = grade
-    return qrels
+    def polars_input(self) -> Any:
+        return self.data if isinstance(self.data, str) else _stdio.BytesIO(self.data)
 
+    def is_empty(self) -> bool:
+        return (os.path.getsize(self.data) if isinstance(self.data, str) else len(self.data)) == 0
 
-def _csv_records(path: PathLike, what: str) -> tuple[_Table, Iterator[tuple[int, dict]]]:
-    source = _name(path)
-    handle = open(path, encoding="utf-8", newline="")
-    reader = csv.reader(handle)
-    try:
-        header = next(reader)
-    except StopIteration:
-        handle.close()
-        raise ValueError(f"{source}: empty file; a CSV needs a header row") from None
-    except UnicodeDecodeError as exc:
-        handle.close()
-        raise ValueError(f"{source}: not UTF-8 text ({exc.reason}); save it as UTF-8") from None
-    header = [h.strip() for h in header]
-    try:
-        table = _Table(source, "line", header, what)
-    except ValueError:
-        handle.close()
-        raise
-
-    def rows() -> Iterator[tuple[int, dict]]:
+    def lines(self) -> Iterator[tuple[int, str]]:
+        """(line number, text without line ending) for each line, decoded as UTF-8."""
+        handle = open(self.data, "rb") if isinstance(self.data, str) else _stdio.BytesIO(self.data)
         with handle:
-            line = reader.line_num
-            try:
-                for row in reader:
-                    start, line = line + 1, reader.line_num
-                    if not row or all(cell.strip() == "" for cell in row):
-                        continue
-                    if len(row) != len(header):
-                        raise _fail(
-                            _Where(source, start), None,
-                            f"expected {len(header)} fields as in the header {header}, found "
-                            f"{len(row)}: {row!r}",
-                        )
-                    yield start, dict(zip(header, row, strict=False))
-            except UnicodeDecodeError as exc:
-                raise ValueError(
-                    f"{source}, after line {line}: not UTF-8 text ({exc.reason}); save as UTF-8"
-                ) from None
-            except csv.Error as exc:
-                raise ValueError(f"{source}, line {reader.line_num}: bad CSV ({exc})") from None
-
-    return table, rows()
+            for number, raw in enumerate(handle, start=1):
+                if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                    raw = raw[3:]
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise _Where(self.name, "line", number).fail(
+                        None, f"not UTF-8 text ({exc.reason} at byte {exc.start}); save the file as UTF-8"
+                    ) from None
+                yield number, text[:-1] if text.endswith("\n") else text
 
 
-def _jsonl_records(path: PathLike, what: str) -> tuple[_Table, Iterator[tuple[int, dict]]]:
-    source = _name(path)
-    parsed: list[tuple[int, dict]] = []
-    keys: set[str] | None = None
-    for lineno, text in _text_lines(path):
+def _format_of(source: Any, format: str | None) -> str:
+    if format is not None:
+        fmt = str(format).lower()
+        if fmt not in FORMATS:
+            raise ValueError(f"format {format!r} is unknown; use one of {', '.join(FORMATS)}")
+        return fmt
+    suffix = os.path.splitext(os.fspath(source))[1].lower() if isinstance(source, (str, os.PathLike)) else ""
+    return {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}.get(suffix, "trec")
+
+
+# --------------------------------------------------------------------------- the line reader
+
+
+def _trec_records(src: _Source, kind: str) -> Iterator[tuple[_Where, list[str]]]:
+    """(where, fields) per data line of a TREC file; blank and ``#`` comment lines skipped."""
+    layout = _TREC_LAYOUT[kind]
+    for number, text in src.lines():
+        line = text[:-1] if text.endswith("\r") else text
+        stripped = line.strip(" \t")
+        if not stripped or stripped.startswith("#"):
+            continue
+        fields = re.split(r"[ \t]+", stripped)
+        where = _Where(src.name, "line", number)
+        if len(fields) != len(layout):
+            raise where.fail(
+                None,
+                f"expected {len(layout)} fields '{' '.join(layout)}' separated by spaces or tabs, "
+                f"found {len(fields)}: {_quote(line)}",
+            )
+        yield where, fields
+
+
+def _csv_records(src: _Source, kind: str) -> Iterator[tuple[_Where, dict[str, str]]]:
+    lines = src.lines()
+    rows = csv.reader(text for _number, text in lines)
+    try:
+        header = [name.strip() for name in next(rows)]
+    except StopIteration:
+        raise ValueError(f"{src.name}: empty file; a CSV needs a header row") from None
+    _check_header(header, src.name, kind)
+    while True:
+        try:
+            row = next(rows)
+        except StopIteration:
+            return
+        except csv.Error as exc:  # e.g. a carriage return inside an unquoted field
+            raise _Where(src.name, "line", rows.line_num).fail(None, f"not valid CSV ({exc})") from None
+        where = _Where(src.name, "line", rows.line_num)
+        if not row or all(cell.strip() == "" for cell in row):
+            continue
+        if len(row) != len(header):
+            raise where.fail(
+                None,
+                f"expected {len(header)} fields as in the header, found {len(row)}: {_quote(','.join(row))}",
+            )
+        yield where, dict(zip(header, row, strict=True))
+
+
+def _jsonl_records(src: _Source, kind: str) -> Iterator[tuple[_Where, dict[str, Any]]]:
+    needed: list[str] | None = None
+    for number, text in src.lines():
         if not text.strip():
             continue
+        where = _Where(src.name, "line", number)
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise ValueError(
-                f"{source}, line {lineno}: not JSON ({exc.msg}, column {exc.colno})"
-            ) from None
+            raise where.fail(None, f"not JSON ({exc.msg}, column {exc.colno}): {_quote(text)}") from None
         if not isinstance(obj, dict):
-            raise ValueError(
-                f"{source}, line {lineno}: expected a JSON object {{\"question\": ..., \"id\": "
-                f"...}}, found {type(obj).__name__}"
-            )
-        if keys is None:
-            keys = set(obj)
-        parsed.append((lineno, obj))
-    table = _Table(source, "line", keys or set(), what)
-    needed = ["question", "id"] + [c for c in ("score", "rank", "grade") if c in table.columns]
-    for lineno, obj in parsed:
+            raise where.fail(None, f'expected a JSON object {{"question": ..., "id": ...}}: {_quote(text)}')
+        if needed is None:
+            _check_header(list(obj), src.name, kind)
+            needed = [c for c in ("question", "id", "score", "rank", "grade") if c in obj]
         for key in needed:
             if key not in obj:
-                raise _fail(
-                    _Where(source, lineno), f"field {key!r}",
-                    f"missing; the first line has {sorted(table.columns)}, every line needs them",
+                raise where.fail(
+                    f"field {key!r}", f"missing; the first object has {needed}, every line needs them"
                 )
-    return table, iter(parsed)
+        yield where, obj
 
 
-def _frame_records(frame: pd.DataFrame, needed: Sequence[str]) -> Iterator[tuple[int, dict]]:
-    columns = [c for c in needed if c in frame.columns]
-    arrays = [frame[c].tolist() for c in columns]
-    for position, values in enumerate(zip(*arrays, strict=False), start=1):
-        yield position, dict(zip(columns, values, strict=False))
+def _check_header(columns: list[str], name: str, kind: str) -> None:
+    repeated = sorted({c for c in columns if columns.count(c) > 1})
+    if repeated:
+        raise ValueError(f"{name}: the header names column(s) {repeated} more than once; keep one of each")
+    missing = [c for c in ("question", "id") if c not in columns]
+    if kind == "run" and "score" not in columns and "rank" not in columns:
+        missing.append("score or rank")
+    if kind == "qrels" and "grade" not in columns:
+        missing.append("grade")
+    if missing:
+        raise ValueError(
+            f"{name}: missing column(s) {', '.join(missing)}; found {columns}. A run table needs "
+            "question, id and score (or rank); a qrels table question, id, grade"
+        )
 
 
-def run_to_frame(run: Run) -> pd.DataFrame:
-    """Flatten a run to a DataFrame with columns question, id, rank (1..n) and score if scored.
+def _records(src: _Source, fmt: str, kind: str) -> Iterator[tuple[_Where, dict[str, Any]]]:
+    if fmt == "trec":
+        for where, fields in _trec_records(src, kind):
+            if kind == "run":
+                yield where, {"question": fields[0], "id": fields[2], "rank": fields[3], "score": fields[4]}
+            else:
+                yield where, {"question": fields[0], "id": fields[2], "grade": fields[3]}
+        return
+    yield from (_csv_records if fmt == "csv" else _jsonl_records)(src, kind)
 
-    >>> run_to_frame({"q1": {"a": 0.2, "b": 0.9}})
-      question id  rank  score
-    0       q1  b     1    0.9
-    1       q1  a     2    0.2
+
+def _field_names(fmt: str, kind: str) -> dict[str, str]:
+    if fmt != "trec":
+        return {c: f"column {c!r}" for c in ("question", "id", "score", "rank", "grade")}
+    layout = _TREC_LAYOUT[kind]
+    return {
+        "question": "field 1 (qid)",
+        "id": "field 3 (docid)",
+        "rank": "field 4 (rank)",
+        "score": "field 5 (score)",
+        "grade": f"field {len(layout)} (grade)",
+    }
+
+
+def _table_from_records(
+    records: Iterable[tuple[_Where, Mapping[str, Any]]], kind: str, names: dict[str, str]
+) -> pl.DataFrame:
+    """Check every record, in order, and build the table: the reference for every reader."""
+    columns: dict[str, list] = {c: [] for c in (RUN_SCHEMA if kind == "run" else QRELS_SCHEMA)}
+    first: dict[tuple[str, str], _Where] = {}
+    rank_first: dict[tuple[str, int], _Where] = {}
+    for where, record in records:
+        question = _check_id(record["question"], where, names["question"])
+        doc = _check_id(record["id"], where, names["id"])
+        if (question, doc) in first:
+            raise where.fail(
+                names["id"],
+                f"duplicate (question {_quote(question)}, id {_quote(doc)}), first seen on "
+                f"{first[question, doc].kind} {first[question, doc].number}; each ID may appear once "
+                "per question (dedupe first, e.g. ragmath.units.dedupe)",
+            )
+        first[question, doc] = where
+        columns["question"].append(question)
+        columns["id"].append(doc)
+        if kind == "qrels":
+            columns["grade"].append(_check_grade(record["grade"], where, names["grade"]))
+            continue
+        score = record.get("score")
+        rank = record.get("rank")
+        columns["score"].append(None if score is None else _check_score(score, where, names["score"]))
+        columns["rank"].append(None if rank is None else _check_rank(rank, where, names["rank"]))
+        if score is None and rank is not None:
+            key = (question, columns["rank"][-1])
+            if key in rank_first:
+                raise where.fail(
+                    names["rank"],
+                    f"rank {key[1]} of question {_quote(question)} already used on "
+                    f"{rank_first[key].kind} {rank_first[key].number}; ranks must be distinct within a "
+                    "question (or give a score column)",
+                )
+            rank_first[key] = where
+        if score is None and rank is None:
+            raise where.fail(names["score"], "no score and no rank; give one of them")
+    return pl.DataFrame(columns, schema=RUN_SCHEMA if kind == "run" else QRELS_SCHEMA)
+
+
+def _line_reader(src: _Source, fmt: str, kind: str) -> pl.DataFrame:
+    """Read ``src`` line by line: slow, and the one place that words a file's errors."""
+    return _table_from_records(_records(src, fmt, kind), kind, _field_names(fmt, kind))
+
+
+# --------------------------------------------------------------------------- the bulk reader
+
+
+def _odd_rows(table: pl.DataFrame, kind: str) -> bool:
+    """True if any row breaks a rule: then the line reader (or the row checker) names it.
+
+    Duplicates are found through a 64-bit hash of each (question, id) pair: no repeated hash means
+    no repeated pair; a repeated hash (a duplicate, or a one-in-2^64 collision) sends the table to
+    the exact check of the line reader.
     """
-    rows, scored = _run_records(run)
-    frame = pd.DataFrame(
-        {
-            "question": pd.Series([r[0] for r in rows], dtype=object),
-            "id": pd.Series([r[1] for r in rows], dtype=object),
-            "rank": np.array([r[2] for r in rows], dtype=np.int64),
-        }
+    checks = [
+        pl.col("question").is_null() | pl.col("id").is_null(),
+        pl.col("question").str.contains(_FORBIDDEN) | pl.col("id").str.contains(_FORBIDDEN),
+        pl.col("question").str.len_bytes().eq(0) | pl.col("id").str.len_bytes().eq(0),
+    ]
+    if kind == "run":
+        checks += [
+            pl.col("score").is_not_null() & ~pl.col("score").is_finite(),
+            pl.col("score").is_null() & pl.col("rank").is_null(),
+        ]
+    else:
+        checks.append(pl.col("grade").is_null() | ~pl.col("grade").is_between(0, MAX_GRADE))
+    pair = pl.col("question").hash(seed=0).xor(pl.col("id").hash(seed=1))
+    found = table.select(pl.any_horizontal(checks).any().alias("odd"), pair.n_unique().alias("distinct"))
+    odd, distinct = found.row(0)
+    if odd or (table.height and distinct != table.height):
+        return True
+    if kind == "run" and table["score"].null_count() > 0:
+        ranked = table.filter(pl.col("score").is_null())
+        pair = pl.col("question").hash(seed=0).xor(pl.col("rank").hash(seed=1))
+        return ranked.select(pair.n_unique()).item() != ranked.height
+    return False
+
+
+def _bulk_trec(src: _Source, kind: str) -> pl.DataFrame | None:
+    """Parse a TREC file with polars; None where it cannot (the caller then reads line by line)."""
+    layout = _TREC_LAYOUT[kind]
+    names = ["question", "_iter", "id"] + (["rank", "score", "_tag"] if kind == "run" else ["grade"])
+    types = {"question": pl.String, "_iter": pl.String, "id": pl.String, "rank": pl.Int64,
+             "score": pl.Float64, "_tag": pl.String, "grade": pl.Int64}
+    schema = {name: types[name] for name in names}
+    try:  # one space between fields: the common case, parsed and typed by polars
+        table = pl.read_csv(src.polars_input(), separator=" ", has_header=False, quote_char=None,
+                            comment_prefix="#", schema=schema)
+        table = table.filter(~pl.all_horizontal(pl.all().is_null()))  # blank lines
+        if table.select(pl.any_horizontal(pl.all().is_null()).any()).item():
+            raise pl.exceptions.ComputeError("a missing field")
+    except pl.exceptions.PolarsError:
+        table = _bulk_trec_split(src, layout, names, types)
+        if table is None:
+            return None
+    return table.select([c for c in names if not c.startswith("_")])
+
+
+def _bulk_trec_split(src: _Source, layout: tuple, names: list[str], types: dict) -> pl.DataFrame | None:
+    """Tabs and runs of spaces: read whole lines, split each on ``[ \\t]+``, then type the fields."""
+    try:
+        lines = pl.read_csv(src.polars_input(), separator="\x1f", has_header=False, quote_char=None,
+                            new_columns=["line"], schema={"line": pl.String})
+    except pl.exceptions.PolarsError:
+        return None
+    text = pl.col("line").str.strip_chars(" \t\r")
+    lines = lines.select(text.alias("line")).filter(
+        pl.col("line").is_not_null() & (pl.col("line") != "") & ~pl.col("line").str.starts_with("#")
     )
-    if scored:
-        frame["score"] = np.array([r[3] for r in rows], dtype=np.float64)
-    return frame
-
-
-def run_from_frame(frame: pd.DataFrame, *, name: str = "DataFrame"):
-    """Build a run from a DataFrame with columns question, id and score (or rank only).
-
-    With a ``score`` column: question -> {id: score} ordered score desc, ID asc (a ``rank``
-    column, if any, must hold integers and is otherwise ignored). With ``rank`` only: question ->
-    IDs ordered by rank. Errors name the row (1 = first row).
-
-    >>> df = pd.DataFrame({"question": ["q1", "q1"], "id": ["a", "b"], "rank": [2, 1]})
-    >>> run_from_frame(df)
-    {'q1': ['b', 'a']}
-    """
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
-    table = _Table(name, "row", [str(c) for c in frame.columns], "run")
-    return _build_run(table, _frame_records(frame, ("question", "id", "rank", "score")))
-
-
-def qrels_to_frame(qrels: Qrels) -> pd.DataFrame:
-    """Flatten labels to a DataFrame with columns question, id, grade.
-
-    >>> qrels_to_frame({"q1": {"d1": 2}})
-      question  id  grade
-    0       q1  d1      2
-    """
-    records = _qrels_records(qrels)
-    return pd.DataFrame(
-        {
-            "question": pd.Series([r[0] for r in records], dtype=object),
-            "id": pd.Series([r[1] for r in records], dtype=object),
-            "grade": np.array([r[2] for r in records], dtype=np.int64),
-        }
+    pattern = r"^" + r"[ \t]+".join([r"([^ \t]+)"] * len(layout)) + r"$"
+    fields = pl.col("line").str.extract_groups(pattern).struct.rename_fields(names)
+    parts = lines.select(fields).unnest("line")
+    if parts.select(pl.any_horizontal(pl.all().is_null()).any()).item():
+        return None
+    typed = parts.with_columns(
+        [pl.col(c).str.strip_chars().cast(types[c], strict=False) for c in names if types[c] != pl.String]
     )
+    if typed.select(pl.any_horizontal(pl.all().is_null()).any()).item():
+        return None
+    return typed
 
 
-def qrels_from_frame(frame: pd.DataFrame, *, name: str = "DataFrame") -> dict[str, dict[str, int]]:
-    """Build labels question -> {id: grade} from a DataFrame with columns question, id, grade.
+def _bulk_csv(src: _Source, kind: str) -> pl.DataFrame | None:
+    first = next(src.lines(), (1, ""))[1]
+    header = [name.strip() for name in next(csv.reader([first]), [])]
+    _check_header(header, src.name, kind)  # a repeated or missing column is refused by name here
+    try:
+        raw = pl.read_csv(src.polars_input(), infer_schema=False)
+    except pl.exceptions.PolarsError:
+        return None
+    if header != raw.columns:
+        return None
+    schema = RUN_SCHEMA if kind == "run" else QRELS_SCHEMA
+    out = []
+    for name, dtype in schema.items():
+        if name not in raw.columns:
+            out.append(pl.lit(None, dtype=dtype).alias(name))
+        elif dtype == pl.String:
+            out.append(pl.col(name))
+        else:  # polars' number parser, then the ASCII pattern of the line reader
+            text = pl.col(name).str.strip_chars(" ")
+            pattern = _INTEGER if dtype == pl.Int64 else _NUMBER
+            number = text.cast(dtype, strict=False)
+            out.append(pl.when(text.str.contains(f"^{pattern}$")).then(number).alias(name))
+    table = raw.select(out)
+    present = [c for c in schema if c in raw.columns]
+    if table.select(pl.any_horizontal([pl.col(c).is_null() for c in present]).any()).item():
+        return None
+    return table
 
-    >>> qrels_from_frame(pd.DataFrame({"question": ["q1"], "id": ["d1"], "grade": [3]}))
-    {'q1': {'d1': 3}}
+
+def _read_table(source: Any, format: str | None, kind: str) -> pl.DataFrame:
+    fmt = _format_of(source, format)
+    src = _Source(source)
+    if fmt == "trec" and src.is_empty():
+        return pl.DataFrame(schema=RUN_SCHEMA if kind == "run" else QRELS_SCHEMA)
+    table = None
+    if fmt == "trec":
+        table = _bulk_trec(src, kind)
+    elif fmt == "csv" and not src.is_empty():
+        table = _bulk_csv(src, kind)
+    if table is not None:
+        table = table.select(list(RUN_SCHEMA if kind == "run" else QRELS_SCHEMA))
+        if not _odd_rows(table, kind):
+            return table
+    return _line_reader(src, fmt, kind)
+
+
+def read_run_table(source: Any, format: str | None = None) -> pl.DataFrame:
+    """Read a run file (TREC, CSV or JSONL) into a run table, one row per line in file order.
+
+    ``format`` is taken from the extension unless given (``.csv``, ``.jsonl``/``.ndjson``, else
+    TREC); ``source`` may be a path, a named pipe or ``"-"`` (standard input). Raises
+    ``ValueError`` naming file, line and field for malformed input (see the module docstring).
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.trec"
+    >>> _ = p.write_text("q1 Q0 d2 1 0.5 bm25\\nq1\\tQ0\\td1  2 0.25 bm25\\n")
+    >>> read_run_table(p).rows()
+    [('q1', 'd2', 0.5, 1), ('q1', 'd1', 0.25, 2)]
     """
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
-    table = _Table(name, "row", [str(c) for c in frame.columns], "qrels")
-    return _build_qrels(table, _frame_records(frame, ("question", "id", "grade")))
+    return _read_table(source, format, "run")
 
 
-# --------------------------------------------------------------------------- dispatch
+def read_qrels_table(source: Any, format: str | None = None) -> pl.DataFrame:
+    """Read a qrels file (TREC, CSV or JSONL) into a qrels table (question, id, grade).
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "qrels.trec"
+    >>> _ = p.write_text("# judged by two people\\nq1 0 d1 2\\nq1 0 d7 0\\n")
+    >>> read_qrels_table(p).rows()
+    [('q1', 'd1', 2), ('q1', 'd7', 0)]
+    """
+    return _read_table(source, format, "qrels")
 
 
-_FORMATS = ("trec", "csv", "jsonl")
+# --------------------------------------------------------------------------- DataFrames and mappings
 
 
-def _format_of(path: PathLike, format: str | None) -> str:
-    if format is not None:
-        fmt = format.lower()
-        if fmt not in _FORMATS:
-            raise ValueError(f"format {format!r} is unknown; use one of {', '.join(_FORMATS)}")
-        return fmt
-    suffix = os.path.splitext(_name(path))[1].lower()
-    if suffix == ".csv":
-        return "csv"
-    if suffix in (".jsonl", ".ndjson"):
-        return "jsonl"
-    return "trec"
+def _frame_columns(frame: Any, kind: str) -> tuple[str, dict[str, pl.Series]]:
+    """The wanted columns of a pandas or polars DataFrame as polars Series (IDs as text)."""
+    if isinstance(frame, pl.DataFrame):
+        names = frame.columns
+        get = frame.get_column
+    else:
+        names = [str(c) for c in frame.columns]
+        get = None
+    if len(set(names)) != len(names):
+        repeated = sorted({c for c in names if names.count(c) > 1})
+        raise ValueError(f"DataFrame names column(s) {repeated} more than once; keep one of each")
+    _check_header(names, "DataFrame", kind)
+    out: dict[str, pl.Series] = {}
+    for name in RUN_SCHEMA if kind == "run" else QRELS_SCHEMA:
+        if name not in names:
+            continue
+        if get is not None:
+            out[name] = get(name)
+            continue
+        column = frame[name]
+        if name in ("question", "id"):  # factorize in C, then one label per distinct value
+            codes, uniques = pd.factorize(column, use_na_sentinel=True)
+            labels = list(uniques)
+            if not all(type(label) is str for label in labels):
+                integral = (numbers.Integral,)
+                labels = [str(int(v)) if isinstance(v, integral) and not _is_bool(v) else v for v in labels]
+            if (codes < 0).any() or not all(isinstance(label, str) for label in labels):
+                return "rows", {}
+            out[name] = pl.Series(name, labels, dtype=pl.String).gather(pl.Series(codes, dtype=pl.Int64))
+        else:
+            values = column.to_numpy()
+            if values.dtype.kind not in "iuf":
+                return "rows", {}
+            out[name] = pl.Series(name, values)
+    return "columns", out
 
 
-def read_run(path: PathLike, format: str | None = None):
-    """Read a run from a TREC, CSV or JSONL file (format from the extension unless given).
+def _frame_table(frame: Any, kind: str) -> pl.DataFrame:
+    schema = RUN_SCHEMA if kind == "run" else QRELS_SCHEMA
+    how, columns = _frame_columns(frame, kind)
+    if how == "columns":
+        try:
+            table = pl.DataFrame(
+                [
+                    columns[c].cast(dtype, strict=True).alias(c) if c in columns
+                    else pl.Series(c, [None] * len(frame), dtype)
+                    for c, dtype in schema.items()
+                ]
+            )
+            integral = [c for c in ("rank", "grade") if c in columns and columns[c].dtype.is_float()]
+            exact = all(((columns[c].fill_nan(0.5).drop_nulls() % 1) == 0).all() for c in integral)
+            if exact and not _odd_rows(table, kind):
+                return table
+        except (pl.exceptions.PolarsError, TypeError, ValueError, OverflowError):
+            pass
+    # Something is wrong (or unusual): check row by row, naming the first bad row.
+    rows = frame.to_dicts() if isinstance(frame, pl.DataFrame) else frame.to_dict("records")
+    names = {c: f"column {c!r}" for c in ("question", "id", "score", "rank", "grade")}
+    records = (
+        (_Where("DataFrame", "row", position), {k: (None if _is_missing(v) and k in ("score", "rank") else v)
+                                                for k, v in row.items() if str(k) in schema})
+        for position, row in enumerate(rows, start=1)
+    )
+    return _table_from_records(records, kind, names)
 
-    ``.csv`` -> CSV, ``.jsonl``/``.ndjson`` -> JSONL, anything else -> TREC. Returns question ->
-    {id: score} (ordered score desc, ID asc), or question -> [ids] for a table with ranks only.
+
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, (bool, np.bool_))
+
+
+def _is_missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def run_table(run: Any) -> pl.DataFrame:
+    """A run as a run table: from a pandas/polars DataFrame or a mapping, checked as files are.
+
+    A DataFrame has columns ``question``, ``id`` and ``score`` and/or ``rank`` (errors name the
+    row, 1 = first). A mapping gives question -> [IDs, best first] (rank 1, 2, ...; score null) or
+    question -> {ID: score} (rank null). Integer IDs become their decimal text, so ``1`` and
+    ``"1"`` in one question are a duplicate.
+
+    >>> run_table({"q1": {"a": 0.5, "b": 0.75}, "q2": ["x", "y"]}).rows()
+    [('q1', 'a', 0.5, None), ('q1', 'b', 0.75, None), ('q2', 'x', None, 1), ('q2', 'y', None, 2)]
+    """
+    if isinstance(run, (pl.DataFrame, pd.DataFrame)):
+        return _frame_table(run, "run")
+    if not isinstance(run, Mapping):
+        raise TypeError(
+            f"run must be a mapping question -> ranking, a DataFrame or a file path, got {type(run).__name__}"
+        )
+
+    def records() -> Iterator[tuple[_Where, dict[str, Any]]]:
+        for question, ranking in run.items():
+            q = _check_id(question, _Where("run", "question", None), "question")
+            where = _Where(f"run[{q!r}]", "entry", None)
+            if isinstance(ranking, Mapping):
+                for doc, score in ranking.items():
+                    yield where, {"question": q, "id": doc, "score": score, "rank": None}
+            elif isinstance(ranking, (str, bytes)) or not isinstance(ranking, Iterable):
+                raise TypeError(
+                    f"run[{q!r}] is {type(ranking).__name__}; give a list of IDs or a dict {{id: score}}"
+                )
+            else:
+                for position, doc in enumerate(ranking, start=1):
+                    yield where, {"question": q, "id": doc, "score": None, "rank": position}
+
+    return _table_from_records(records(), "run", {c: c for c in RUN_SCHEMA})
+
+
+def qrels_table(qrels: Any) -> pl.DataFrame:
+    """Labels as a qrels table: from a DataFrame (question, id, grade) or question -> {ID: grade}.
+
+    >>> qrels_table({"q1": {"d1": 2, "d7": 0}}).rows()
+    [('q1', 'd1', 2), ('q1', 'd7', 0)]
+    """
+    if isinstance(qrels, (pl.DataFrame, pd.DataFrame)):
+        return _frame_table(qrels, "qrels")
+    if not isinstance(qrels, Mapping):
+        raise TypeError(
+            f"qrels must be a mapping question -> {{id: grade}} or a DataFrame, got {type(qrels).__name__}"
+        )
+
+    def records() -> Iterator[tuple[_Where, dict[str, Any]]]:
+        for question, labels in qrels.items():
+            q = _check_id(question, _Where("qrels", "question", None), "question")
+            if not isinstance(labels, Mapping):
+                raise TypeError(f"qrels[{q!r}] is {type(labels).__name__}; give a dict {{id: grade}}")
+            for doc, grade in labels.items():
+                yield _Where(f"qrels[{q!r}]", "entry", None), {"question": q, "id": doc, "grade": grade}
+
+    return _table_from_records(records(), "qrels", {c: c for c in QRELS_SCHEMA})
+
+
+# --------------------------------------------------------------------------- mappings (views)
+
+
+def run_mapping(table: pl.DataFrame) -> dict[str, Any]:
+    """A run table as question -> {ID: score} in the tie rule's order, or -> [IDs] for ranks only.
+
+    >>> run_mapping(run_table({"q1": {"b": 0.5, "a": 0.5, "c": 0.9}}))
+    {'q1': {'c': 0.9, 'a': 0.5, 'b': 0.5}}
+    """
+    ordered = order_run_table(table)
+    scored = table["score"].null_count() < table.height or table.height == 0
+    if not scored:
+        return {q: ids for q, ids in ordered.group_by("question", maintain_order=True).agg("id").iter_rows()}
+    scores = ordered.join(table.select("question", "id", "score"), on=["question", "id"], how="left",
+                          maintain_order="left")
+    run: dict[str, Any] = {}
+    for question, doc, score in scores.select("question", "id", "score").iter_rows():
+        run.setdefault(question, {})[doc] = score
+    return run
+
+
+def qrels_mapping(table: pl.DataFrame) -> dict[str, dict[str, int]]:
+    """A qrels table as question -> {ID: grade}, in file order."""
+    qrels: dict[str, dict[str, int]] = {}
+    for question, doc, grade in table.iter_rows():
+        qrels.setdefault(question, {})[doc] = grade
+    return qrels
+
+
+def read_run(source: Any, format: str | None = None) -> dict[str, Any]:
+    """Read a run file into question -> {ID: score} (tie rule's order), or -> [IDs] for ranks only.
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.csv"
@@ -713,15 +752,11 @@ def read_run(path: PathLike, format: str | None = None):
     >>> read_run(p)
     {'q1': ['a', 'b']}
     """
-    fmt = _format_of(path, format)
-    if fmt == "trec":
-        return read_trec_run(path)
-    table, records = (_csv_records if fmt == "csv" else _jsonl_records)(path, "run")
-    return _build_run(table, records)
+    return run_mapping(read_run_table(source, format))
 
 
-def read_qrels(path: PathLike, format: str | None = None) -> dict[str, dict[str, int]]:
-    """Read labels from a TREC qrels, CSV or JSONL file (format from the extension unless given).
+def read_qrels(source: Any, format: str | None = None) -> dict[str, dict[str, int]]:
+    """Read a qrels file into question -> {ID: grade}.
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "qrels.jsonl"
@@ -729,48 +764,163 @@ def read_qrels(path: PathLike, format: str | None = None) -> dict[str, dict[str,
     >>> read_qrels(p)
     {'q1': {'d1': 2}}
     """
-    fmt = _format_of(path, format)
-    if fmt == "trec":
-        return read_trec_qrels(path)
-    table, records = (_csv_records if fmt == "csv" else _jsonl_records)(path, "qrels")
-    return _build_qrels(table, records)
+    return qrels_mapping(read_qrels_table(source, format))
 
 
-def write_run(run: Run, path: PathLike, format: str | None = None, tag: str = "ragmath") -> None:
-    """Write a run as TREC, CSV or JSONL (format from the extension unless given).
+def read_trec_run(path: Any) -> dict[str, Any]:
+    """:func:`read_run` of a TREC run file."""
+    return read_run(path, "trec")
 
-    Tables get columns question, id, rank and, for a scored run, score (``repr`` precision).
+
+def read_trec_qrels(path: Any) -> dict[str, dict[str, int]]:
+    """:func:`read_qrels` of a TREC qrels file."""
+    return read_qrels(path, "trec")
+
+
+def read_run_frame(source: Any, format: str | None = None) -> pd.DataFrame:
+    """A run file as a pandas DataFrame (question, id, rank, score), rows as in the file."""
+    return _to_pandas(read_run_table(source, format).select("question", "id", "rank", "score"))
+
+
+def read_qrels_frame(source: Any, format: str | None = None) -> pd.DataFrame:
+    """A qrels file as a pandas DataFrame (question, id, grade)."""
+    return _to_pandas(read_qrels_table(source, format))
+
+
+def _to_pandas(table: pl.DataFrame) -> pd.DataFrame:
+    """A polars table as a pandas DataFrame, text as Python strings (no pyarrow needed)."""
+    return pd.DataFrame({name: table[name].to_numpy() for name in table.columns})
+
+
+def run_to_frame(run: Any) -> pd.DataFrame:
+    """A run as a pandas DataFrame (question, id, rank and, if scored, score), best first."""
+    table = run_table(run)
+    frame = _to_pandas(_ordered_for_writing(table))
+    return frame.drop(columns="score") if _ranked_only(table) else frame
+
+
+def run_from_frame(frame: Any) -> dict[str, Any]:
+    """A run DataFrame as a mapping (see :func:`run_mapping`)."""
+    return run_mapping(run_table(frame))
+
+
+def qrels_to_frame(qrels: Any) -> pd.DataFrame:
+    """Labels as a pandas DataFrame (question, id, grade)."""
+    return _to_pandas(qrels_table(qrels))
+
+
+def qrels_from_frame(frame: Any) -> dict[str, dict[str, int]]:
+    """A qrels DataFrame as question -> {ID: grade}."""
+    return qrels_mapping(qrels_table(frame))
+
+
+# --------------------------------------------------------------------------- writers
+
+
+def _ordered_for_writing(table: pl.DataFrame) -> pl.DataFrame:
+    """(question, id, rank, score) rows as written: a table with scores and ranks row for row,
+    else in the tie rule's order with ranks 1..n; ranked lists get scores n, n-1, ..., 1."""
+    if table.height and table["score"].null_count() == 0 and table["rank"].null_count() == 0:
+        return table.select("question", "id", "rank", "score")
+    ordered = order_run_table(table).join(
+        table.select("question", "id", "score"), on=["question", "id"], how="left", maintain_order="left"
+    )
+    size = pl.len().over("question")
+    return ordered.select(
+        "question", "id", pl.col("position").alias("rank"),
+        pl.col("score").fill_null((size - pl.col("position") + 1).cast(pl.Float64)),
+    )
+
+
+def _ranked_only(table: pl.DataFrame) -> bool:
+    return table.height > 0 and table["score"].null_count() == table.height
+
+
+def _check_tag(tag: Any) -> str:
+    if not isinstance(tag, str) or tag == "" or _FORBIDDEN_RE.search(tag) or tag.startswith("#"):
+        raise ValueError(f"tag {tag!r} must be non-empty text without whitespace, e.g. 'rrf'")
+    return tag
+
+
+def _refuse_comment_questions(table: pl.DataFrame) -> None:
+    hashed = table.filter(pl.col("question").str.starts_with("#"))
+    if hashed.height:
+        raise ValueError(
+            f"question {_quote(hashed['question'][0])} starts with '#', which a TREC file reads as a "
+            "comment line; rename it or write CSV/JSONL"
+        )
+
+
+def _atomic_write(target: Any, data: bytes) -> None:
+    """Write ``data`` to ``target``: a stream, ``"-"`` (standard output), or a path written atomically."""
+    if hasattr(target, "write"):
+        target.write(data.decode("utf-8") if isinstance(target, _stdio.TextIOBase) else data)
+        return
+    path = os.fspath(target)
+    if path == "-":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    prefix = f".{os.path.basename(path)}."
+    handle = tempfile.NamedTemporaryFile(dir=folder, prefix=prefix, suffix=".tmp", delete=False)
+    try:
+        with handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if os.path.exists(path):
+            os.chmod(handle.name, stat.S_IMODE(os.stat(path).st_mode))
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(handle.name, 0o666 & ~umask)
+        os.replace(handle.name, path)
+    except BaseException:
+        if os.path.exists(handle.name):
+            os.unlink(handle.name)
+        raise
+
+
+def _table_bytes(table: pl.DataFrame, fmt: str, columns: list[str]) -> bytes:
+    if fmt == "jsonl":
+        return table.select(columns).write_ndjson().encode("utf-8")
+    return table.select(columns).write_csv(quote_style="necessary").encode("utf-8")
+
+
+def write_run(run: Any, path: Any, format: str | None = None, tag: str = "ragmath") -> None:
+    """Write a run (mapping, DataFrame or run table) as TREC, CSV or JSONL, atomically.
+
+    ``path`` may be a file path (format from its extension unless given), ``"-"`` for standard
+    output, or an open stream (TREC unless ``format`` says otherwise). Raises ``ValueError`` or
+    ``TypeError`` on a bad run before anything is written.
 
     >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.csv"
-    >>> write_run({"q1": {"a": 0.25, "b": 0.5}}, p)
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.trec"
+    >>> write_run({"q1": {"a": 0.25, "b": 0.5}, "q2": ["x"]}, p, tag="demo")
     >>> print(p.read_text(), end="")
-    question,id,rank,score
-    q1,b,1,0.5
-    q1,a,2,0.25
+    q1 Q0 b 1 0.5 demo
+    q1 Q0 a 2 0.25 demo
+    q2 Q0 x 1 1.0 demo
     """
-    fmt = _format_of(path, format)
+    fmt = _format_of(path if not hasattr(path, "write") else "", format)
+    table = run_table(run)
+    rows = _ordered_for_writing(table)
     if fmt == "trec":
-        write_trec_run(run, path, tag=tag)
-        return
-    rows, scored = _run_records(run)
-    columns = ["question", "id", "rank"] + (["score"] if scored else [])
-    with open(path, "w", encoding="utf-8", newline="") as handle:
-        if fmt == "csv":
-            writer = csv.writer(handle, lineterminator="\n")
-            writer.writerow(columns)
-            for q, doc, rank, score in rows:
-                writer.writerow([q, doc, rank] + ([repr(score)] if scored else []))
-        else:
-            for q, doc, rank, score in rows:
-                obj: dict[str, Any] = {"question": q, "id": doc, "rank": rank}
-                if scored:
-                    obj["score"] = score
-                handle.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        tag = _check_tag(tag)
+        _refuse_comment_questions(rows)
+        q0, tag_column = pl.lit("Q0").alias("q0"), pl.lit(tag).alias("tag")
+        rows = rows.select("question", q0, "id", "rank", "score", tag_column)
+        data = rows.write_csv(separator=" ", include_header=False, quote_style="never").encode("utf-8")
+    else:  # a run of ranked lists keeps no score column, so it reads back as ranked lists
+        columns = ["question", "id", "rank"] + ([] if _ranked_only(table) else ["score"])
+        data = _table_bytes(rows, fmt, columns)
+    _atomic_write(path, data)
 
 
-def write_qrels(qrels: Qrels, path: PathLike, format: str | None = None) -> None:
-    """Write labels as TREC qrels, CSV or JSONL (format from the extension unless given).
+def write_qrels(qrels: Any, path: Any, format: str | None = None) -> None:
+    """Write labels (mapping, DataFrame or qrels table) as TREC qrels, CSV or JSONL, atomically.
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "qrels.csv"
@@ -779,161 +929,27 @@ def write_qrels(qrels: Qrels, path: PathLike, format: str | None = None) -> None
     question,id,grade
     q1,d1,2
     """
-    fmt = _format_of(path, format)
+    fmt = _format_of(path if not hasattr(path, "write") else "", format)
+    table = qrels_table(qrels)
     if fmt == "trec":
-        write_trec_qrels(qrels, path)
-        return
-    records = _qrels_records(qrels)
-    with open(path, "w", encoding="utf-8", newline="") as handle:
-        if fmt == "csv":
-            writer = csv.writer(handle, lineterminator="\n")
-            writer.writerow(["question", "id", "grade"])
-            writer.writerows(records)
-        else:
-            for q, doc, grade in records:
-                obj = {"question": q, "id": doc, "grade": grade}
-                handle.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        _refuse_comment_questions(table)
+        rows = table.select("question", pl.lit("0").alias("iteration"), "id", "grade")
+        data = rows.write_csv(separator=" ", include_header=False, quote_style="never").encode("utf-8")
+    else:
+        data = _table_bytes(table, fmt, ["question", "id", "grade"])
+    _atomic_write(path, data)
 
 
-# --------------------------------------------------------------------------- large files
+def write_trec_run(run: Any, path: Any, tag: str = "ragmath") -> None:
+    """:func:`write_run` as a TREC run file."""
+    write_run(run, path, "trec", tag=tag)
 
 
-def read_run_frame(path: PathLike, format: str | None = None) -> pd.DataFrame:
-    """Read a run file straight into a DataFrame (question, id, rank, score), for large runs.
-
-    Same rules and the same errors as :func:`read_run`: a TREC or plain CSV file is parsed in bulk (numpy)
-    and checked in bulk; if anything looks unusual it is read line by line, so an error names the
-    exact line. Rows come best first within each question (score desc, ID asc); question and id
-    are categorical columns; a table with ranks only has no score column.
-
-    >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.txt"
-    >>> _ = p.write_text("q1 Q0 d2 1 0.25 t\\nq1 Q0 d1 2 0.5 t\\n")
-    >>> read_run_frame(p)
-      question  id  rank  score
-    0       q1  d1     1   0.50
-    1       q1  d2     2   0.25
-    """
-    from ragmath import _fast
-
-    fmt = _format_of(path, format)
-    flat = _fast.read_run_bulk(path, fmt)
-    if flat is not None:
-        return _fast.flat_run_frame(flat)
-    frame = run_to_frame(read_run(path, fmt))
-    if fmt == "trec" and "score" not in frame.columns:  # an empty file
-        frame["score"] = np.zeros(0, dtype=np.float64)
-    for column in ("question", "id"):
-        frame[column] = pd.Categorical(frame[column], categories=pd.unique(frame[column]))
-    return frame
+def write_trec_qrels(qrels: Any, path: Any) -> None:
+    """:func:`write_qrels` as a TREC qrels file."""
+    write_qrels(qrels, path, "trec")
 
 
-def read_qrels_frame(path: PathLike, format: str | None = None) -> pd.DataFrame:
-    """Read a qrels file straight into a DataFrame (question, id, grade), for large label sets.
-
-    Same rules and errors as :func:`read_qrels` (bulk parse, line-by-line re-read on trouble);
-    question and id are categorical columns.
-
-    >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "qrels.txt"
-    >>> _ = p.write_text("q1 0 d1 2\\n")
-    >>> read_qrels_frame(p)
-      question  id  grade
-    0       q1  d1      2
-    """
-    from ragmath import _fast
-
-    fmt = _format_of(path, format)
-    flat = _fast.read_qrels_bulk(path, fmt)
-    if flat is not None:
-        return _fast.flat_qrels_frame(flat)
-    frame = qrels_to_frame(read_qrels(path, fmt))
-    for column in ("question", "id"):
-        frame[column] = pd.Categorical(frame[column], categories=pd.unique(frame[column]))
-    return frame
-
-
-def write_run_frame(
-    frame: pd.DataFrame, path: PathLike | Any, format: str | None = None, tag: str = "ragmath"
-) -> None:
-    """Write a run DataFrame (question, id, rank, score) as it stands, e.g. a fused run.
-
-    Rows are written in the frame's order with its ranks; TREC by default (``path`` may also be an
-    open text stream, then ``format`` defaults to TREC), or CSV/JSONL by extension or ``format``.
-    Scores are written at ``repr`` precision. Raises ``ValueError`` for a missing column, a
-    non-finite score or an ID that is empty or holds whitespace.
-
-    >>> import io as _io
-    >>> out = _io.StringIO()
-    >>> frame = pd.DataFrame({"question": ["q1"], "id": ["d1"], "rank": [1], "score": [0.5]})
-    >>> write_run_frame(frame, out, tag="rrf")
-    >>> out.getvalue()
-    'q1 Q0 d1 1 0.5 rrf\\n'
-    """
-    missing = [c for c in ("question", "id", "rank", "score") if c not in frame.columns]
-    if missing:
-        raise ValueError(f"frame lacks column(s) {missing}; a run frame has question, id, rank, score")
-    tag = _check_tag(tag)
-    is_stream = hasattr(path, "write")
-    fmt = "trec" if is_stream and format is None else _format_of(
-        "stream" if is_stream else path, format
-    )
-    score = frame["score"].to_numpy(dtype=np.float64)
-    if len(score) and not np.isfinite(score).all():
-        bad = int(np.flatnonzero(~np.isfinite(score))[0])
-        raise ValueError(f"frame row {bad + 1}: score {score[bad]!r} is not finite")
-    coded = {}
-    for name in ("question", "id"):
-        col = frame[name]
-        if len(col) and col.isna().any():
-            bad = int(np.flatnonzero(col.isna().to_numpy())[0])
-            raise ValueError(f"frame row {bad + 1}: column {name!r} is empty (NaN); every row needs an ID")
-        if isinstance(col.dtype, pd.CategoricalDtype):
-            codes, labels = col.cat.codes.to_numpy(), list(col.cat.categories)
-        else:
-            codes, uniques = pd.factorize(col, use_na_sentinel=False)
-            labels = list(uniques)
-        if not (set(map(type, labels)) <= {str} and all(labels) and not _WS.search("\0".join(labels))):
-            labels = [_check_id(label, _Where("frame"), f"column {name!r}") for label in labels]
-        coded[name] = (codes, labels)
-    no_nul = "\0" not in tag and not any("\0" in "".join(labels) for _, labels in coded.values())
-    if fmt == "trec" and no_nul:  # NUL is the bulk formatter's padding byte
-        from ragmath._trec_bulk import format_run_lines
-
-        lines = format_run_lines(*coded["question"], *coded["id"],
-                                 frame["rank"].to_numpy(dtype=np.int64), score, tag)
-        if is_stream:
-            for block in lines:
-                path.write(block.decode("utf-8"))
-        else:
-            with open(path, "wb") as binary:
-                for block in lines:
-                    binary.write(block)
-        return
-    columns = {name: [labels[c] for c in codes.tolist()] for name, (codes, labels) in coded.items()}
-    ranks = frame["rank"].to_numpy(dtype=np.int64).tolist()
-    scores = score.tolist()
-    rows = zip(columns["question"], columns["id"], ranks, scores, strict=True)
-    handle = path if is_stream else open(path, "w", encoding="utf-8", newline="")
-    try:
-        if fmt == "trec":
-            step = 100_000
-            batch: list[str] = []
-            for q, d, r, s in rows:
-                batch.append(f"{q} Q0 {d} {r} {s!r} {tag}\n")
-                if len(batch) >= step:
-                    handle.write("".join(batch))
-                    batch.clear()
-            handle.write("".join(batch))
-        elif fmt == "csv":
-            writer = csv.writer(handle, lineterminator="\n")
-            writer.writerow(["question", "id", "rank", "score"])
-            for q, d, r, s in rows:
-                writer.writerow([q, d, r, repr(s)])
-        else:
-            for q, d, r, s in rows:
-                obj = {"question": q, "id": d, "rank": r, "score": s}
-                handle.write(json.dumps(obj, ensure_ascii=False) + "\n")
-    finally:
-        if not is_stream:
-            handle.close()
+def write_run_frame(frame: Any, path: Any, format: str | None = None, tag: str = "ragmath") -> None:
+    """:func:`write_run` of a run DataFrame (e.g. a fused run), kept for older code."""
+    write_run(frame, path, format, tag=tag)

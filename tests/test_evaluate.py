@@ -111,3 +111,14 @@ def test_inputs_are_not_modified():
     evaluate(run, qrels)
     assert run == {"q": {"B": 0.5, "A": 0.9}} and list(run["q"]) == ["B", "A"]
     assert qrels == {"q": {"A": 1}}
+
+
+def test_a_cut_off_too_large_to_honour_is_refused():
+    with pytest.raises(ValueError, match="larger than"):
+        parse_metric("nDCG@100000000")
+
+
+def test_only_ascii_digits_make_a_cut_off():
+    for name in ("Recall@١٠", "Recall@１０"):  # Arabic-Indic and full-width digits
+        with pytest.raises(ValueError, match="cannot parse"):
+            parse_metric(name)

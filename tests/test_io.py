@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from ragmath import io as rio
 from ragmath.cli import main
+from ragmath.ranking import ranking_from_scores
 
 # ---------------------------------------------------------------- data
 
@@ -39,7 +40,7 @@ def _random_qrels(rng: random.Random) -> dict:
 
 
 def _ordered(run: dict) -> dict:
-    return {q: rio.order_scored(s) for q, s in run.items()}
+    return {q: {d: s[d] for d in ranking_from_scores(s)} for q, s in run.items()}
 
 
 FORMATS = ["run.trec", "run.csv", "run.jsonl"]
@@ -118,26 +119,20 @@ def test_any_finite_float_score_survives_trec(tmp_path_factory, scores):
     assert dict(zip(frame["id"].astype(str), frame["score"], strict=True)) == run["q"]
 
 
-def test_bulk_frame_reader_gives_the_line_reader_data(tmp_path):
+def test_bulk_reader_gives_the_line_reader_table(tmp_path):
     run = _random_run(random.Random(11))
     path = tmp_path / "run.trec"
     rio.write_trec_run(run, path)
-    frame = rio.read_run_frame(path)
-    rebuilt = {}
-    for q, d, s in zip(frame["question"].astype(str), frame["id"].astype(str), frame["score"],
-                       strict=True):
-        rebuilt.setdefault(q, {})[d] = s
-    expected = rio.read_trec_run(path)
-    assert rebuilt == expected
-    assert {q: list(v) for q, v in rebuilt.items()} == {q: list(v) for q, v in expected.items()}
-    assert list(frame.columns) == ["question", "id", "rank", "score"]
+    table = rio.read_run_table(path)
+    assert table.equals(rio._line_reader(rio._Source(path), "trec", "run"))
+    assert table.columns == ["question", "id", "score", "rank"]
 
 
 def test_reader_accepts_tabs_runs_of_spaces_crlf_and_blank_lines(tmp_path):
     path = tmp_path / "run.trec"
     path.write_bytes(b"q1\tQ0  d2 1 0.5 t\r\n\n   \nq1 Q0 d1 2 0.75 t\r\n")
     assert rio.read_trec_run(path) == {"q1": {"d1": 0.75, "d2": 0.5}}
-    assert rio.read_run_frame(path)["id"].astype(str).tolist() == ["d1", "d2"]
+    assert rio.read_run_table(path)["id"].to_list() == ["d2", "d1"]  # file order
 
 
 def test_trec_ties_follow_score_desc_then_id_asc_not_the_rank_column(tmp_path):
@@ -330,7 +325,7 @@ def test_writer_refuses_an_id_with_whitespace_before_writing(tmp_path):
 
 
 def test_writer_refuses_a_non_finite_score(tmp_path):
-    with pytest.raises(ValueError, match="not finite"):
+    with pytest.raises(ValueError, match="not a finite number"):
         rio.write_trec_run({"q1": {"a": float("nan")}}, tmp_path / "run.trec")
 
 
@@ -343,6 +338,18 @@ def test_writers_do_not_modify_their_input(tmp_path):
 
 
 # ---------------------------------------------------------------- bulk reader == line reader
+
+def _same_table_or_error(reader, path, kind):
+    """The bulk reader returns the line reader's table, or raises the line reader's error."""
+    try:
+        expected = rio._line_reader(rio._Source(path), "trec", kind)
+    except ValueError as exc:
+        with pytest.raises(ValueError) as info:
+            reader(path)
+        assert str(info.value) == str(exc)
+        return
+    assert reader(path).equals(expected)
+
 
 _FIELD_POOLS = [
     ["q1", "q2", "问题", "q1", "q2"],  # qid
@@ -369,20 +376,7 @@ def test_bulk_reader_returns_what_the_line_reader_returns_or_the_same_error(
     text = newline.join("".join(tok + sep for tok, sep in line).rstrip(" ") for line in lines)
     path = tmp_path_factory.mktemp("weird") / "run.trec"
     path.write_bytes(text.encode("utf-8"))
-    try:
-        expected = rio.read_trec_run(path)
-    except ValueError as exc:
-        with pytest.raises(ValueError) as info:
-            rio.read_run_frame(path)
-        assert str(info.value) == str(exc)
-        return
-    frame = rio.read_run_frame(path)
-    got: dict = {}
-    for q, d, s in zip(frame["question"].astype(str), frame["id"].astype(str), frame["score"],
-                       strict=True):
-        got.setdefault(q, {})[d] = s
-    assert got == {q: v for q, v in expected.items() if v}
-    assert [list(v) for v in got.values()] == [list(v) for v in expected.values() if v]
+    _same_table_or_error(rio.read_run_table, path, "run")
 
 
 @settings(max_examples=100, deadline=None)
@@ -393,16 +387,4 @@ def test_bulk_reader_returns_what_the_line_reader_returns_or_the_same_error(
 def test_bulk_qrels_reader_agrees_with_the_line_reader(tmp_path_factory, rows):
     path = tmp_path_factory.mktemp("qrels") / "qrels.trec"
     path.write_text("".join(" ".join(r) + "\n" for r in rows), encoding="utf-8")
-    try:
-        expected = rio.read_trec_qrels(path)
-    except ValueError as exc:
-        with pytest.raises(ValueError) as info:
-            rio.read_qrels_frame(path)
-        assert str(info.value) == str(exc)
-        return
-    frame = rio.read_qrels_frame(path)
-    got: dict = {}
-    for q, d, g in zip(frame["question"].astype(str), frame["id"].astype(str), frame["grade"],
-                       strict=True):
-        got.setdefault(q, {})[d] = int(g)
-    assert got == expected
+    _same_table_or_error(rio.read_qrels_table, path, "qrels")

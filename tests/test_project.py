@@ -22,7 +22,8 @@ def _split_requirement(text):
 
 def _pyproject_requirements():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    listed = project["dependencies"] + project["optional-dependencies"]["test"]
+    extras = project["optional-dependencies"]
+    listed = project["dependencies"] + extras["lab"] + extras["test"]
     return dict(_split_requirement(r) for r in listed)
 
 
@@ -125,3 +126,45 @@ def test_numbered_notebooks_have_consecutive_sections_and_end_with_exercises():
         numbers = [int(re.match(r"## (\d+)\.", h).group(1)) for h in headings]
         assert numbers == list(range(1, len(numbers) + 1)), (path.name, numbers)
         assert headings[-1].startswith(f"## {len(numbers)}. Exercises"), (path.name, headings[-1])
+
+
+# ---------------------------------------------------------------- the dependency split
+
+_LAB_ONLY = ("matplotlib", "jieba", "ipywidgets", "rank_bm25", "voila", "jupyterlab")
+
+
+def test_base_install_needs_only_numpy_pandas_and_polars():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    base = {_split_requirement(r)[0] for r in project["dependencies"]}
+    assert base == {"numpy", "pandas", "polars"}
+    lab = {_split_requirement(r)[0] for r in project["optional-dependencies"]["lab"]}
+    assert {"jupyterlab", "ipywidgets", "matplotlib", "rank-bm25", "jieba", "voila"} <= lab
+
+
+def test_make_lab_installs_the_lab_extra_and_make_test_adds_the_test_extra():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    runtime = makefile.split("$(VENV)/.runtime-installed:", 1)[1].split("\n\n", 1)[0]
+    tests = makefile.split("$(VENV)/.test-installed:", 1)[1].split("\n\n", 1)[0]
+    assert "-e '.[lab]'" in runtime
+    assert "-e '.[lab,test]'" in tests
+
+
+def test_importing_the_metrics_files_and_command_line_loads_no_lab_package():
+    code = (
+        "import sys, ragmath, ragmath.io, ragmath.cli, ragmath.__main__, ragmath.metrics, "
+        "ragmath.evaluation, ragmath.fusion, ragmath.stats, ragmath.units, ragmath.paths\n"
+        f"loaded = [m for m in {_LAB_ONLY!r} if m in sys.modules]\n"
+        "print(loaded)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_missing_data_folder_is_named_with_the_fix(tmp_path):
+    code = "from ragmath.paths import data_dir\ndata_dir()\n"
+    env = {"RAGMATH_DATA": str(tmp_path / "nowhere"), "PATH": ""}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode != 0
+    assert "FileNotFoundError" in done.stderr
+    assert str(tmp_path / "nowhere") in done.stderr and "RAGMATH_DATA" in done.stderr

@@ -1,0 +1,292 @@
+"""The vectorised engine: evaluate and fuse whole run tables at once (polars, and numpy for fusion).
+
+The per-question definitions in :mod:`ragmath.metrics` and :func:`ragmath.fusion.rrf` are the
+reference; this module computes the same numbers for every question of a table at once and is
+checked against them on random data (``tests/test_engine.py``). It takes the tables of
+:mod:`ragmath.io` (run: question, id, score, rank; qrels: question, id, grade), already checked, and
+orders runs by the one tie rule of :mod:`ragmath.ranking`.
+
+- :func:`evaluate_tables`: each question's top K is joined with its relevant labels; Recall, Hit,
+  MRR and nDCG at every K are sums and minima over those few rows, IDCG a sum over the labels.
+- :func:`fuse_tables`: RRF. All rows are sorted once by question and ID (polars), so each
+  (question, ID) pair is a run of neighbours; its ranks in the runs go into one row of a small
+  matrix (numpy), and the exact fused score of every distinct rank combination is ranked once with
+  fractions. A stable sort by that rank keeps the ID order within ties: the tie rule (exact score
+  descending, then ID ascending) without a fraction per item.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from itertools import chain
+
+import numpy as np
+import polars as pl
+
+from ragmath.ranking import order_run_table
+
+__all__ = ["evaluate_tables", "fuse_tables"]
+
+
+def _gain(grade: pl.Expr, gain: str) -> pl.Expr:
+    return pl.lit(2.0).pow(grade) - 1.0 if gain == "exp" else grade.cast(pl.Float64)
+
+
+def _discounts(max_k: int) -> pl.DataFrame:
+    """log2(position + 1) for positions 1..max_k, computed as the definitions compute it."""
+    return pl.DataFrame(
+        {"position": range(1, max_k + 1), "discount": [math.log2(p + 1) for p in range(1, max_k + 1)]},
+        schema={"position": pl.Int64, "discount": pl.Float64},
+    )
+
+
+def evaluate_tables(
+    run: pl.DataFrame, qrels: pl.DataFrame, metrics: Sequence[tuple[str, int]], gain: str = "exp"
+) -> pl.DataFrame:
+    """Per-question metrics of a run table against a qrels table, every question with its group.
+
+    ``metrics`` holds (name, K) pairs, names among Recall, Hit, MRR, nDCG; ``gain`` is ``"exp"``
+    (2^g - 1) or ``"linear"`` (g). Returns columns ``question``, ``group`` (``scored``,
+    ``missing``, ``no_answer`` or ``unjudged``, as in :mod:`ragmath.evaluation`) and one Float64
+    column per metric (``"Recall@10"``...), null outside the scored and missing groups.
+    Labelled questions come first, in the qrels' order, then unjudged ones in the run's.
+
+    Recall@K = |R ∩ T_K| / |R|,  Hit@K = 1[|R ∩ T_K| > 0],  MRR@K = 1 / r_q (0 if r_q > K),
+    nDCG@K = Σ_{i ≤ K} gain(rel_i) / log2(i + 1)  /  IDCG@K
+
+    where
+      - R is the question's set of IDs with grade > 0, T_K the top K of its ranking (tie rule of
+        :mod:`ragmath.ranking`), r_q the position of its first relevant ID,
+      - IDCG@K is the same sum over all its labelled grades sorted descending.
+
+    >>> run = pl.DataFrame({"question": ["q1", "q1", "q1"], "id": ["A", "X", "B"],
+    ...                     "score": [3.0, 2.0, 1.0], "rank": [1, 2, 3]})
+    >>> qrels = pl.DataFrame({"question": ["q1", "q1", "q1"], "id": ["A", "B", "C"], "grade": [1, 1, 1]})
+    >>> evaluate_tables(run, qrels, [("Recall", 3), ("MRR", 3)]).rows()
+    [('q1', 'scored', 0.6666666666666666, 1.0)]
+    """
+    names = [f"{name}@{k}" for name, k in metrics]
+    max_k = max(k for _, k in metrics)
+    top = order_run_table(run, top=max_k)
+    relevant = qrels.filter(pl.col("grade") > 0)
+
+    labelled = qrels.group_by("question", maintain_order=True).agg(
+        n_relevant=(pl.col("grade") > 0).sum().cast(pl.Int64)
+    )
+    run_questions = top.filter(pl.col("position") == 1).select("question")
+    in_run = run_questions.with_columns(in_run=pl.lit(True))
+    groups = labelled.join(in_run, on="question", how="left", maintain_order="left").select(
+        "question",
+        "n_relevant",
+        group=pl.when(pl.col("n_relevant") == 0).then(pl.lit("no_answer"))
+        .when(pl.col("in_run").is_null()).then(pl.lit("missing"))
+        .otherwise(pl.lit("scored")),
+    )
+
+    hits = top.join(relevant, on=["question", "id"], how="inner").join(
+        _discounts(max_k), on="position", how="left"
+    )
+    ideal = (
+        relevant.sort(["question", "grade"], descending=[False, True])
+        .with_columns(position=pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("question"))
+        .filter(pl.col("position") <= max_k)
+        .join(_discounts(max_k), on="position", how="left")
+    )
+    hit_sums, ideal_sums = [], []
+    for (name, k), column in zip(metrics, names, strict=True):
+        within = pl.col("position") <= k
+        if name == "Recall":
+            hit_sums.append(within.sum().cast(pl.Float64).alias(column))
+        elif name == "Hit":
+            hit_sums.append(within.any().cast(pl.Float64).alias(column))
+        elif name == "MRR":
+            hit_sums.append((1.0 / pl.col("position").filter(within).min()).alias(column))
+        elif name == "nDCG":
+            term = _gain(pl.col("grade"), gain) / pl.col("discount")
+            hit_sums.append(term.filter(within).sum().alias(column))
+            ideal_sums.append(term.filter(within).sum().alias(f"_ideal {column}"))
+        else:
+            raise ValueError(f"unknown metric {name!r}; known: Recall, Hit, MRR, nDCG")
+    per_hit = hits.group_by("question").agg(hit_sums) if hits.height else None
+    per_ideal = ideal.group_by("question").agg(ideal_sums) if ideal_sums else None
+
+    table = groups
+    if per_hit is not None:
+        table = table.join(per_hit, on="question", how="left", maintain_order="left")
+    else:
+        table = table.with_columns(pl.lit(None, pl.Float64).alias(c) for c in names)
+    if per_ideal is not None:
+        table = table.join(per_ideal, on="question", how="left", maintain_order="left")
+    scored = pl.col("group").is_in(["scored", "missing"])
+    values = []
+    for (name, _), column in zip(metrics, names, strict=True):
+        value = pl.col(column).fill_null(0.0)
+        if name == "Recall":
+            value = value / pl.col("n_relevant")
+        elif name == "nDCG":
+            value = value / pl.col(f"_ideal {column}")
+        values.append(pl.when(scored).then(value).otherwise(None).alias(column))
+    table = table.select("question", "group", *values)
+
+    unjudged = run_questions.join(labelled.select("question"), on="question", how="anti",
+                                  maintain_order="left")
+    unjudged = unjudged.select(
+        "question", pl.lit("unjudged").alias("group"), *[pl.lit(None, pl.Float64).alias(c) for c in names]
+    )
+    return pl.concat([table, unjudged], how="vertical")
+
+
+# --------------------------------------------------------------------------- fusion
+
+def _exact_tiers(ranks: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
+    """For each row of ranks (0 = absent), the tier of its exact RRF score and the score as a float.
+
+    Tier 0 is the highest exact score; rows with mathematically equal scores share a tier. The
+    exact score of every distinct rank combination is computed once, as a fraction.
+    """
+    n_rows, n_lists = ranks.shape
+    base = int(ranks.max()) + 1 if n_rows else 1
+    if base**n_lists <= 4_000_000:  # index every possible combination directly: no sort
+        combo = np.zeros(n_rows, dtype=np.int64)
+        for j in range(n_lists):
+            combo = combo * base + ranks[:, j]
+        present = np.flatnonzero(np.bincount(combo, minlength=base**n_lists))
+        digits = [(present // base ** (n_lists - 1 - j)) % base for j in range(n_lists)]
+        combos = np.stack(digits, axis=1) if n_lists else np.zeros((0, 0), dtype=np.int64)
+        lookup = np.zeros(base**n_lists, dtype=np.int64)
+        lookup[present] = np.arange(len(present))
+        inverse = lookup[combo]
+    else:
+        combos, inverse = np.unique(ranks, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+    exact_k = Fraction(k)
+    exact = [sum((1 / (exact_k + int(r)) for r in row if r > 0), Fraction(0)) for row in combos.tolist()]
+    distinct = sorted(set(exact), reverse=True)
+    tier_of = {value: tier for tier, value in enumerate(distinct)}
+    tiers = np.array([tier_of[value] for value in exact], dtype=np.int64)
+    floats = np.array([float(value) for value in exact], dtype=np.float64)
+    return tiers[inverse], floats[inverse]
+
+
+def fuse_tables(tables: Iterable[pl.DataFrame], k: float = 60, window: int | None = None) -> pl.DataFrame:
+    """RRF of whole run tables: (question, id, rank, score), best first within each question.
+
+    RRF(d) = Σ_{j : d ∈ L_j} 1 / (k + rank_j(d))
+
+    where L_j is question's ranking in table j (tie rule of :mod:`ragmath.ranking`, cut to its top
+    ``window`` when given) and rank_j(d) the 1-based position of d in it. As in
+    :func:`ragmath.fusion.rrf`, fused ties are decided on the exact (rational) scores: score
+    descending, then ID ascending. Questions come in order of first appearance across the tables.
+    ``k`` is assumed checked (> 0, finite), ``window`` too (>= 1 or None). ``tables`` may be a
+    generator: each table is ordered and let go before the next is read, which keeps memory down.
+
+    >>> a = pl.DataFrame({"question": ["q1", "q1"], "id": ["x", "y"], "score": None, "rank": [1, 2]})
+    >>> b = pl.DataFrame({"question": ["q1", "q1"], "id": ["y", "z"], "score": None, "rank": [1, 2]})
+    >>> fuse_tables([a, b], k=1).rows()
+    [('q1', 'y', 1, 0.8333333333333334), ('q1', 'x', 2, 0.5), ('q1', 'z', 3, 0.3333333333333333)]
+    """
+    schema = {"question": pl.String, "id": pl.String, "rank": pl.Int64, "score": pl.Float64}
+    parts = []  # each table as ranked lists: (question, id, position); a table is let go once ordered
+    for table in tables:
+        parts.append(order_run_table(table, top=window))
+        del table
+    n_lists = len(parts)
+    parts = [part for part in parts if part.height]
+    if not parts:
+        return pl.DataFrame(schema=schema)
+    heads = [part.filter(pl.col("position") == 1)["question"] for part in parts]
+    questions = list(dict.fromkeys(chain.from_iterable(head.to_list() for head in heads)))
+    code_of = {question: code for code, question in enumerate(questions)}
+
+    columns = []
+    while parts:
+        part, head = parts.pop(0), heads.pop(0)
+        starts = np.flatnonzero(part["position"].to_numpy() == 1)
+        lengths = np.diff(np.append(starts, part.height))
+        codes = np.fromiter((code_of[q] for q in head.to_list()), dtype=np.int64, count=len(head))
+        columns.append(part.select(
+            pl.Series("question", np.repeat(codes, lengths)), "id", "position",
+            which=pl.lit(len(columns), pl.Int64),
+        ))
+        del part
+    rows = pl.concat(columns)
+    del columns
+    question, ids = rows["question"].to_numpy(), rows["id"]
+    order, same = _group_pairs(question, ids)
+    new_pair = np.concatenate(([True], ~same))
+    pair = np.empty(len(order), dtype=np.int64)
+    pair[order] = np.cumsum(new_pair) - 1
+    ranks = np.zeros((int(pair.max()) + 1, n_lists), dtype=np.int64)
+    ranks[pair, rows["which"].to_numpy()] = rows["position"].to_numpy()
+    tier, score = _exact_tiers(ranks, k)
+    del ranks, pair, rows
+
+    first = order[new_pair]  # one row of each pair, pairs by question
+    pair_question, pair_ids = question[first], ids.gather(first)
+    order = _tie_rule_order(pair_question * (int(tier.max()) + 1) + tier, pair_ids)
+    pair_question = pair_question[order]
+    starts = np.flatnonzero(np.concatenate(([True], pair_question[1:] != pair_question[:-1])))
+    rank = np.arange(1, len(order) + 1) - np.repeat(starts, np.diff(np.append(starts, len(order))))
+    return pl.DataFrame(
+        {
+            "question": pl.Series(questions, dtype=pl.String).gather(pair_question),
+            "id": pair_ids.gather(order),
+            "rank": rank,
+            "score": score[order],
+        },
+        schema=schema,
+    )
+
+
+def _group_pairs(question: np.ndarray, ids: pl.Series) -> tuple[np.ndarray, np.ndarray]:
+    """An order of the rows that makes each (question, ID) pair a run of neighbours, by question.
+
+    Returns the order and, for each neighbour pair in it, whether the two rows are the same pair.
+    Rows are sorted on one 64-bit key: the question code in the high bits, a hash of the ID below.
+    Every run of equal keys is then checked against the text; after a hash collision (two IDs of
+    one question with equal keys) the next seed is tried, and in the end an exact sort on the text.
+    """
+    bits = max(int(question.max()).bit_length(), 1) if len(question) else 1
+    high = question.astype(np.uint64) << np.uint64(64 - bits)
+    for seed in (0, 1, 2):
+        key = high | (ids.hash(seed=seed).to_numpy() >> np.uint64(bits))
+        order = np.argsort(key)
+        sorted_key = key[order]
+        same = sorted_key[1:] == sorted_key[:-1]
+        if (ids.gather(order[:-1][same]) == ids.gather(order[1:][same])).all():
+            return order, same
+    order = pl.DataFrame({"question": question, "id": ids}).select(
+        pl.arg_sort_by(["question", "id"])).to_series().to_numpy()
+    sorted_ids = ids.gather(order)
+    same = (question[order][1:] == question[order][:-1]) & (sorted_ids.slice(1) == sorted_ids.slice(
+        0, len(order) - 1)).to_numpy()
+    return order, same
+
+
+def _tie_rule_order(primary: np.ndarray, ids: pl.Series) -> np.ndarray:
+    """The order by ``primary`` ascending, then ID ascending (code-point order) among equal ones.
+
+    Equal neighbours are put in ID order in bulk: pairs by one comparison, larger runs by a sort.
+    """
+    order = np.argsort(primary, kind="stable")
+    sorted_primary = primary[order]
+    tie = np.flatnonzero(sorted_primary[1:] == sorted_primary[:-1])  # positions i tied with i + 1
+    if not len(tie):
+        return order
+    run_start = np.concatenate(([True], np.diff(tie) != 1))  # runs of consecutive tied positions
+    run_id = np.cumsum(run_start) - 1
+    run_length = np.bincount(run_id) + 1  # rows in each run of equal primary values
+    two = run_length[run_id] == 2
+    first = tie[two]  # runs of exactly two rows: swap when the IDs are out of order
+    swap = (ids.gather(order[first]) > ids.gather(order[first + 1])).to_numpy()
+    swapped = first[swap]
+    order[swapped], order[swapped + 1] = order[swapped + 1], order[swapped].copy()
+    longer = tie[~two]
+    if len(longer):  # runs of three or more rows: sort each run's rows by ID
+        positions = np.unique(np.concatenate((longer, longer + 1)))
+        runs = pl.DataFrame({"primary": sorted_primary[positions], "id": ids.gather(order[positions])})
+        within = runs.select(pl.arg_sort_by(["primary", "id"])).to_series().to_numpy()
+        order[positions] = order[positions][within]
+    return order

@@ -1,0 +1,313 @@
+"""The engine (ragmath.engine) against the definitions (ragmath.metrics, ragmath.fusion.rrf).
+
+Every case computes the same thing twice, once with engine="fast" (tables, vectorised) and once
+with engine="reference" (question by question through the definitions), and asks for the same
+per-question values, means, question groups, fused scores and order. Ties are made on purpose
+(a handful of score values, small ID pools, several runs), and so are questions that are missing,
+unjudged or without answer, K beyond every list and one-item lists. Files go through the readers
+with tabs, runs of spaces, CRLF and UTF-8 IDs of many lengths.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+
+import pandas as pd
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ragmath import evaluate, fuse_runs, rrf
+from ragmath.engine import evaluate_tables, fuse_tables
+from ragmath.ranking import order_run_table, ranking_from_scores
+
+METRICS = ["Recall@1", "Recall@5", "Hit@3", "MRR@4", "nDCG@2", "nDCG@10", "MRR@1000"]
+TIED_SCORES = [0.1, 0.2, 0.5, 0.9, 1 / 3, 2.0]
+# IDs of many lengths, ASCII and not (CJK, accents, an emoji), none with spaces or control characters.
+ID_STEMS = ["d", "文档", "é", "x" * 40, "🙂", "Ω-Ω", "doc-0001", "ā" * 200]
+
+
+def _random_case(rng: random.Random, *, stems=("d",)):
+    docs = [f"{rng.choice(stems)}{i}" for i in range(rng.randint(1, 14))]
+    run, qrels = {}, {}
+    for q in range(rng.randint(0, 9)):
+        name = f"q{q}"
+        if rng.random() < 0.8:  # else: missing from the run
+            ids = rng.sample(docs, rng.randint(1, len(docs)))  # one-item lists included
+            run[name] = ids if rng.random() < 0.4 else {d: rng.choice(TIED_SCORES) for d in ids}
+        if rng.random() < 0.85:  # else: unjudged (when in the run)
+            labelled = rng.sample(docs, rng.randint(0, len(docs)))
+            qrels[name] = {d: rng.choice([0, 0, 1, 2, 3]) for d in labelled}
+        if not qrels.get(name, True):
+            del qrels[name]  # a labelled question has at least one label in a table
+    return run, qrels
+
+
+def _assert_same_evaluation(fast, ref):
+    pd.testing.assert_frame_equal(fast.per_question, ref.per_question, check_exact=False,
+                                  rtol=1e-12, atol=1e-15, check_index_type=False, check_dtype=False)
+    assert list(fast.means.index) == list(ref.means.index)
+    for name in ref.means.index:
+        a, b = float(fast.means[name]), float(ref.means[name])
+        assert (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, rel=1e-12, abs=1e-15)
+    assert fast.no_answer == ref.no_answer
+    assert fast.missing == ref.missing
+    assert fast.unjudged == ref.unjudged
+    assert fast.ndcg_undefined == ref.ndcg_undefined
+    assert fast.report() == ref.report()
+
+
+# ---------------------------------------------------------------- evaluate
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), gain=st.sampled_from(["exp", "linear"]))
+def test_engine_evaluation_equals_the_definitions_on_random_runs_with_ties(seed, gain):
+    run, qrels = _random_case(random.Random(seed))
+    fast = evaluate(run, qrels, METRICS, gain=gain, engine="fast")
+    ref = evaluate(run, qrels, METRICS, gain=gain, engine="reference")
+    _assert_same_evaluation(fast, ref)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_engine_recall_hit_mrr_equal_the_exact_fractions(seed):
+    run, qrels = _random_case(random.Random(seed))
+    names = ["Recall@3", "Hit@2", "MRR@5"]
+    fast = evaluate(run, qrels, names, engine="fast")
+    exact = evaluate(run, qrels, names, exact=True)
+    assert list(fast.per_question.index) == list(exact.per_question.index)
+    for name in names:  # a quotient of two small integers is rounded once, either way
+        assert fast.per_question[name].tolist() == [float(v) for v in exact.per_question[name]]
+        if len(exact.per_question):
+            assert isinstance(exact.means[name], Fraction)
+
+
+def _write_run_file(path, run, rng, *, crlf: bool) -> None:
+    """A TREC run written by hand with random separators (tabs, runs of spaces)."""
+    end = "\r\n" if crlf else "\n"
+    lines = []
+    for question, ranking in run.items():
+        scores = ranking if isinstance(ranking, dict) else {d: float(len(ranking) - i)
+                                                             for i, d in enumerate(ranking)}
+        for rank, (doc, score) in enumerate(scores.items(), start=1):
+            fields = [question, "Q0", doc, str(rank), repr(score), "tag"]
+            line = ""
+            for i, field in enumerate(fields):
+                line += field if i == 0 else rng.choice([" ", "\t", "  ", " \t ", "\t\t"]) + field
+            lines.append(line)
+    rng.shuffle(lines)  # file order is not the tie rule's order: the engine must sort
+    path.write_bytes((end.join(lines) + end).encode("utf-8"))
+
+
+def _write_qrels_file(path, qrels, rng, *, crlf: bool) -> None:
+    end = "\r\n" if crlf else "\n"
+    lines = [
+        rng.choice([" ", "\t", "   "]).join([question, "0", doc, str(grade)])
+        for question, grades in qrels.items()
+        for doc, grade in grades.items()
+    ]
+    path.write_bytes((end.join(lines) + end).encode("utf-8"))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), crlf=st.booleans())
+def test_engine_evaluation_of_odd_files_equals_the_definitions(tmp_path_factory, seed, crlf):
+    rng = random.Random(seed)
+    run, qrels = _random_case(rng, stems=ID_STEMS)
+    run = {q: r for q, r in run.items() if r}
+    folder = tmp_path_factory.mktemp("files")
+    _write_run_file(folder / "run.trec", run, rng, crlf=crlf)
+    _write_qrels_file(folder / "qrels.trec", qrels, rng, crlf=crlf)
+    scored = {q: r if isinstance(r, dict) else {d: float(len(r) - i) for i, d in enumerate(r)}
+              for q, r in run.items()}
+    fast = evaluate(folder / "run.trec", folder / "qrels.trec", METRICS)
+    ref = evaluate(scored, qrels, METRICS, engine="reference")
+    # The file lists unjudged questions in file order (shuffled here); compare them as sets.
+    assert sorted(fast.unjudged) == sorted(ref.unjudged)
+    object.__setattr__(fast, "unjudged", ref.unjudged)
+    _assert_same_evaluation(fast, ref)
+
+
+def test_engine_evaluation_of_dataframes_equals_the_definitions():
+    rng = random.Random(7)
+    for _ in range(20):
+        run, qrels = _random_case(rng)
+        run = {q: r for q, r in run.items() if isinstance(r, dict)}
+        rows = [(q, d, s) for q, r in run.items() for d, s in r.items()]
+        labels = [(q, d, g) for q, g_ in qrels.items() for d, g in g_.items()]
+        ref = evaluate(run, qrels, METRICS, engine="reference")
+        for frame_type in (pd.DataFrame, pl.DataFrame):
+            run_frame = frame_type({"question": [r[0] for r in rows], "id": [r[1] for r in rows],
+                                    "score": [r[2] for r in rows]})
+            qrels_frame = frame_type({"question": [r[0] for r in labels], "id": [r[1] for r in labels],
+                                      "grade": [r[2] for r in labels]})
+            _assert_same_evaluation(evaluate(run_frame, qrels_frame, METRICS), ref)
+
+
+def test_k_beyond_every_list_counts_what_is_there():
+    # Hand calculation: q1 ranks a (grade 2) first and c (grade 1) third of three; R = {a, b, c}.
+    run, qrels = {"q1": ["a", "x", "c"]}, {"q1": {"a": 2, "b": 1, "c": 1}}
+    result = evaluate(run, qrels, ["Recall@100", "MRR@100", "nDCG@100"], gain="linear", engine="fast")
+    assert result.means["Recall@100"] == pytest.approx(2 / 3)
+    assert result.means["MRR@100"] == 1.0
+    dcg = 2 / math.log2(2) + 1 / math.log2(4)
+    idcg = 2 / math.log2(2) + 1 / math.log2(3) + 1 / math.log2(4)
+    assert result.means["nDCG@100"] == pytest.approx(dcg / idcg, rel=1e-15)
+
+
+def test_groups_of_questions_in_the_engine_table():
+    run = pl.DataFrame({"question": ["q1", "q2", "q9"], "id": ["a", "b", "c"], "score": [1.0, 1.0, 1.0],
+                        "rank": [1, 1, 1]})
+    qrels = pl.DataFrame({"question": ["q1", "q2", "q3"], "id": ["a", "b", "z"], "grade": [1, 0, 2]})
+    table = evaluate_tables(run, qrels, [("Hit", 1)])
+    assert table.rows() == [("q1", "scored", 1.0), ("q2", "no_answer", None), ("q3", "missing", 0.0),
+                            ("q9", "unjudged", None)]
+
+
+BAD_INPUTS = [
+    ({"q1": ["a", "b", "a"]}, {"q1": {"a": 1}}),  # duplicate ID in a ranking
+    ({"q1": {"a": float("nan")}}, {"q1": {"a": 1}}),  # NaN score
+    ({"q1": ["a"]}, {"q1": {"a": -1}}),  # negative grade
+    ({"q1": "abc"}, {"q1": {"a": 1}}),  # a string instead of a ranking
+    ({"q1": ["a"], "q9": ["x", "x"]}, {"q1": {"a": 1}}),  # duplicate in an unjudged question
+]
+
+
+@pytest.mark.parametrize("run, qrels", BAD_INPUTS)
+def test_engine_refuses_what_the_definitions_refuse(run, qrels):
+    with pytest.raises((ValueError, TypeError)) as ref:
+        evaluate(run, qrels, METRICS, engine="reference")
+    with pytest.raises(type(ref.value)):
+        evaluate(run, qrels, METRICS, engine="fast")
+
+
+def test_exact_fractions_are_refused_by_the_engine():
+    with pytest.raises(ValueError, match="exact=True"):
+        evaluate({"q1": ["a"]}, {"q1": {"a": 1}}, ["Recall@1"], exact=True, engine="fast")
+
+
+def test_large_mappings_take_the_engine_small_ones_the_definitions(monkeypatch):
+    import ragmath.evaluation as evaluation
+
+    calls = []
+    original = evaluation.evaluate_tables
+    monkeypatch.setattr(evaluation, "evaluate_tables", lambda *a, **kw: calls.append(1) or original(*a, **kw))
+    small = {"q1": ["a", "b"]}
+    evaluate(small, {"q1": {"a": 1}}, ["Recall@1"])
+    assert calls == []
+    large = {f"q{i}": [f"d{j}" for j in range(100)] for i in range(evaluation.FAST_THRESHOLD // 100 + 1)}
+    evaluate(large, {"q1": {"d0": 1}}, ["Recall@1"])
+    assert calls == [1]
+
+
+# ---------------------------------------------------------------- the tie rule on tables
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), shuffle=st.booleans())
+def test_order_run_table_follows_ranking_from_scores(seed, shuffle):
+    rng = random.Random(seed)
+    run, _ = _random_case(rng, stems=ID_STEMS)
+    rows = [(q, d, s, None) if isinstance(r, dict) else (q, d, None, i)
+            for q, r in run.items()
+            for i, (d, s) in enumerate((r.items() if isinstance(r, dict) else ((d, None) for d in r)), 1)]
+    if shuffle:
+        rng.shuffle(rows)
+    table = pl.DataFrame(rows, schema={"question": pl.String, "id": pl.String, "score": pl.Float64,
+                                       "rank": pl.Int64}, orient="row")
+    expected = []
+    for question in dict.fromkeys(r[0] for r in rows):
+        ranking = run[question]
+        ranking = ranking_from_scores(ranking) if isinstance(ranking, dict) else ranking
+        expected += [(question, d, p) for p, d in enumerate(ranking, start=1)]
+    assert order_run_table(table).rows() == expected
+
+
+def test_ids_order_by_code_point_not_by_locale():
+    table = pl.DataFrame({"question": ["q"] * 4, "id": ["b", "B", "é", "z"], "score": [1.0] * 4,
+                          "rank": [None] * 4}, schema_overrides={"rank": pl.Int64})
+    assert order_run_table(table)["id"].to_list() == ["B", "b", "z", "é"] == sorted(["b", "B", "é", "z"])
+
+
+# ---------------------------------------------------------------- fusion
+
+
+def _random_runs(rng: random.Random, n_runs: int):
+    pool = [f"{rng.choice(ID_STEMS)}{i}" for i in range(rng.randint(1, 12))]
+    runs = []
+    for _ in range(n_runs):
+        run = {}
+        for q in rng.sample(range(6), rng.randint(1, 6)):
+            ids = rng.sample(pool, rng.randint(1, len(pool)))
+            run[f"q{q}"] = ids if rng.random() < 0.5 else {d: rng.choice(TIED_SCORES) for d in ids}
+        runs.append(run)
+    return runs
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n_runs=st.integers(1, 4),
+       k=st.sampled_from([60, 1, 0.5, 2.5, 1e-3, 7, 1e9]), window=st.sampled_from([None, 1, 3, 100]))
+def test_engine_fusion_equals_rrf_with_its_exact_tie_rule(seed, n_runs, k, window):
+    runs = _random_runs(random.Random(seed), n_runs)
+    fast = fuse_runs(runs, k=k, window=window, engine="fast")
+    ref = fuse_runs(runs, k=k, window=window, engine="reference")
+    assert list(fast) == list(ref)
+    for question in ref:  # same items, same order, same scores (both round the exact sum once)
+        assert list(fast[question].items()) == list(ref[question].items())
+    frame_fast = fuse_runs(runs, k=k, window=window, engine="fast", as_frame=True)
+    frame_ref = fuse_runs(runs, k=k, window=window, engine="reference", as_frame=True)
+    assert frame_fast.values.tolist() == frame_ref.values.tolist()
+
+
+def test_fused_ties_are_decided_on_exact_scores_not_float_noise():
+    # x has ranks (1, 2, 3) and y has (3, 1, 2) in three lists: equal sums of the same three fractions,
+    # which floats added in list order need not give bit for bit. The tie rule then puts x first.
+    lists = [["x", "z1", "y"], ["y", "x", "z2"], ["z3", "y", "x"]]
+    runs = [{"q": lst} for lst in lists]
+    for k in (0.1, 0.3, 60, 1e-3):
+        table = rrf(lists, k=k)
+        fused = fuse_runs(runs, k=k, engine="fast")["q"]
+        assert list(fused) == table["id"].tolist()
+        assert list(fused)[:2] == ["x", "y"]  # hand: both score 1/(k+1) + 1/(k+2) + 1/(k+3)
+
+
+def test_fusion_through_files_equals_rrf(tmp_path):
+    rng = random.Random(3)
+    runs = _random_runs(rng, 3)
+    paths = []
+    for i, run in enumerate(runs):
+        path = tmp_path / f"run{i}.trec"
+        _write_run_file(path, run, rng, crlf=i == 1)
+        paths.append(path)
+    scored = [{q: r if isinstance(r, dict) else {d: float(len(r) - i) for i, d in enumerate(r)}
+               for q, r in run.items()} for run in runs]
+    fast = fuse_runs(paths, k=60)
+    ref = fuse_runs(scored, k=60, engine="reference")
+    assert sorted(fast) == sorted(ref)
+    for question in ref:
+        assert list(fast[question].items()) == list(ref[question].items())
+
+
+def test_fuse_tables_of_nothing_is_an_empty_table():
+    empty = pl.DataFrame(schema={"question": pl.String, "id": pl.String, "score": pl.Float64,
+                                 "rank": pl.Int64})
+    assert fuse_tables([empty, empty], k=60).height == 0
+
+
+def test_questions_with_empty_rankings_stay_in_the_fused_run():
+    runs = [{"q1": [], "q2": ["a"]}, {"q2": ["b"], "q3": []}]
+    assert fuse_runs(runs, engine="fast") == fuse_runs(runs, engine="reference") == {
+        "q1": {}, "q2": {"a": 1 / 61, "b": 1 / 61}, "q3": {}}
+
+
+def test_hash_collisions_never_merge_two_items(monkeypatch):
+    # Every ID hashes alike: each seed fails the check against the text, and the exact sort decides.
+    runs = _random_runs(random.Random(11), 3)
+    expected = fuse_runs(runs, k=60, engine="reference")
+    monkeypatch.setattr(pl.Series, "hash", lambda self, seed=0: pl.Series([7] * len(self), dtype=pl.UInt64))
+    fast = fuse_runs(runs, k=60, engine="fast")
+    assert [list(v.items()) for v in fast.values()] == [list(v.items()) for v in expected.values()]

@@ -1,0 +1,98 @@
+"""The import graph of ragmath, read from the source: no cycle, and the definitions stay apart.
+
+Every ``import ragmath.x`` / ``from ragmath import x`` / ``from ragmath.x import y`` anywhere in a
+module counts, inside functions too.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import ragmath
+
+PACKAGE = Path(ragmath.__file__).parent
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the ragmath modules it imports (the package ``ragmath`` itself excluded)."""
+    modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets: set[str] = set()
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:  # relative import
+                    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join(anchor + ([node.module] if node.module else []))
+                targets.add(base)
+                targets.update(f"{base}.{alias.name}" for alias in node.names)
+        graph[name] = {t for t in targets if t in modules and t != name and t != "ragmath"}
+    return graph
+
+
+def _reaches(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen, todo = set(), [start]
+    while todo:
+        for target in graph.get(todo.pop(), ()):
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    for start in graph:
+        if start in _reaches(graph, start):
+            path, node = [start], start
+            while True:  # walk back to start along edges that still reach it
+                node = next(t for t in sorted(graph[node]) if t == start or start in _reaches(graph, t))
+                path.append(node)
+                if node == start:
+                    return path
+    return None
+
+
+def test_the_graph_is_read_from_the_source():
+    graph = import_graph()
+    assert "ragmath.engine" in graph["ragmath.evaluation"]
+    assert "ragmath.ranking" in graph["ragmath.engine"]
+
+
+def test_no_import_cycle():
+    assert _cycle(import_graph()) is None
+
+
+def test_a_cycle_would_be_found():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+
+
+def test_definitions_do_not_reach_the_engine():
+    graph = import_graph()
+    for definitions in ("ragmath.metrics", "ragmath.fusion", "ragmath.ranking"):
+        assert "ragmath.engine" not in _reaches(graph, definitions), definitions
+
+
+def test_formats_do_not_import_the_engine():
+    graph = import_graph()
+    assert "ragmath.engine" not in _reaches(graph, "ragmath.io")
+
+
+def test_the_engine_imports_only_the_tie_rule():
+    graph = import_graph()
+    assert graph["ragmath.engine"] == {"ragmath.ranking"}
+    assert graph["ragmath.ranking"] == set()
+
+
+if __name__ == "__main__":  # print the graph: python tests/test_imports.py
+    for module, targets in sorted(import_graph().items()):
+        print(f"{module:<28} -> {', '.join(sorted(targets)) or '-'}")
