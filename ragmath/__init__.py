@@ -7,7 +7,9 @@ whole runs), the tie rule (``ragmath.ranking``), the vectorised engine behind ``
 statistics (``wilson_interval``, ``bootstrap_interval``, ``paired_bootstrap``, ``grouped_split``).
 File formats: ``ragmath.io``; the command line: ``python -m ragmath``; the workbook's corpus and
 pipeline: ``ragmath.corpus``, ``ragmath.index``, ``ragmath.retrieval``, ``ragmath.rerank``,
-``ragmath.generate``, ``ragmath.ablation``; the RRF k explorer: ``ragmath.widgets``.
+``ragmath.generate``, ``ragmath.ablation``, the sealed holdout (``ragmath.holdout``) and the tables read
+aloud (``ragmath.readings``); the RRF k explorer: ``ragmath.widgets``; charts and diagrams:
+``ragmath.plotting`` (Chinese labels), ``ragmath.diagram`` (the two-stage pipeline).
 """
 
 from ragmath import units
