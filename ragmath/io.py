@@ -472,6 +472,11 @@ def _bulk_trec(src: _Source, kind: str) -> pl.DataFrame | None:
         table = table.filter(~pl.all_horizontal(pl.all().is_null()))  # blank lines
         if table.select(pl.any_horizontal(pl.all().is_null()).any()).item():
             raise pl.exceptions.ComputeError("a missing field")
+        # A tab inside a field polars split on single spaces means more fields than it saw.
+        unchecked = [c for c in ("_iter", "_tag") if c in table.columns]
+        if table.select(pl.any_horizontal([pl.col(c).str.contains("\t", literal=True) for c in unchecked])
+                        .any()).item():
+            raise pl.exceptions.ComputeError("a tab inside a field")
     except pl.exceptions.PolarsError:
         table = _bulk_trec_split(src, layout, names, types)
         if table is None:

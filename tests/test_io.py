@@ -388,3 +388,18 @@ def test_bulk_qrels_reader_agrees_with_the_line_reader(tmp_path_factory, rows):
     path = tmp_path_factory.mktemp("qrels") / "qrels.trec"
     path.write_text("".join(" ".join(r) + "\n" for r in rows), encoding="utf-8")
     _same_table_or_error(rio.read_qrels_table, path, "qrels")
+
+
+@pytest.mark.parametrize(
+    "reader, text",
+    [
+        (rio.read_run_table, "q1 Q0 d1 1 0.5 run\trun\n"),  # a 7th field after a tab, in the tag
+        (rio.read_qrels_table, "q1 0\tx d1 1\n"),  # a 5th field after a tab, in the iteration
+    ],
+)
+def test_a_tab_inside_a_single_space_field_is_an_extra_field(tmp_path, reader, text):
+    """Found by the bulk-vs-line-reader property: polars split on spaces only and took the tab as text."""
+    path = tmp_path / "file.trec"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"line 1: expected \d fields .* found \d"):
+        reader(path)
