@@ -269,20 +269,25 @@ def _wait_for_idle_kernel(page) -> None:
     raise TimeoutError("the notebook's kernel did not become idle within 120 s")
 
 
+def _jupyterlab_cmd(port: int, token: str, root_dir) -> list[str]:
+    """JupyterLab on 127.0.0.1 with no news, update check or extension manager (nothing fetched)."""
+    return [
+        sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
+        "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root_dir}",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.extension_manager=readonly",
+    ]
+
+
 # --------------------------------------------------------------------------------------- tests
 def test_jupyterlab_runs_notebook_05_and_the_k_slider_updates_the_table(
     playwright_api, workdir, tmp_path
 ):
     port, token = _free_port(), secrets.token_hex(16)
     env = _isolated_env(tmp_path / "home")
-    cmd = [
-        sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
-        "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
-        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={workdir}",
-        "--LabApp.news_url=None",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        "--LabApp.extension_manager=readonly",
-    ]
+    cmd = _jupyterlab_cmd(port, token, workdir)
     with _server(cmd, port, env, tmp_path / "jupyterlab.log"), _browser_page(
         playwright_api, tmp_path / "chromium"
     ) as page:
@@ -502,14 +507,7 @@ def test_jupyterlab_screenshots_of_every_notebooks_opening(playwright_api, tmp_p
     shutil.copytree(NOTEBOOKS, workdir, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     port, token = _free_port(), secrets.token_hex(16)
     env = _isolated_env(tmp_path / "home")
-    cmd = [
-        sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
-        "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
-        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={workdir}",
-        "--LabApp.news_url=None",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        "--LabApp.extension_manager=readonly",
-    ]
+    cmd = _jupyterlab_cmd(port, token, workdir)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     shots = []
     with _server(cmd, port, env, tmp_path / "jupyterlab.log"), _browser_page(
