@@ -4,7 +4,8 @@ Builds, with a fixed seed, N questions x 100 results (1-10 relevant per question
 writes them as TREC files in a temporary folder, then times, median of several repeats:
 
 (a) files on disk -> the four means at K=10 (Recall, Hit, MRR, nDCG):
-    ragmath   evaluate(run_path, qrels_path, ..., gain="linear") (phases: io.read_run_table +
+    ragmath   evaluate(run_path, qrels_path, ..., gain="linear") (phases: io.read_run_head, which
+              reads the run a slice at a time and keeps each question's top K, +
               io.read_qrels_table, then engine.evaluate_tables); also evaluate() on pandas
               DataFrames already in memory (io.read_run_frame / read_qrels_frame, not timed)
     pytrec_eval  parse_run + parse_qrel + cut the run to its top K (so trec_eval's recip_rank,
@@ -224,7 +225,7 @@ def worker_ragmath(task: str, paths: dict, repeats: int, sample: list) -> dict:
 
         def split():  # the same calls evaluate() makes for files, timed in two phases
             clock = _Clock()
-            run = io.read_run_table(paths["run1"])
+            run = io.read_run_head(paths["run1"], K)
             qrels = io.read_qrels_table(paths["qrels"])
             load = clock.lap()
             evaluate_tables(run, qrels, [parse_metric(m) for m in METRICS], "linear")

@@ -159,7 +159,7 @@ def evaluate(
     How it computes (same numbers either way, checked in the tests): ``engine="auto"`` loops over the
     per-question definitions of :mod:`ragmath.metrics` for a mapping of at most ``FAST_THRESHOLD``
     (question, ID) rows, and otherwise turns both inputs into tables (:func:`ragmath.io.run_table`,
-    :func:`ragmath.io.read_run_table`...) for the vectorised engine, :func:`ragmath.engine.evaluate_tables`;
+    :func:`ragmath.io.read_run_head`...) for the vectorised engine, :func:`ragmath.engine.evaluate_tables`;
     files and DataFrames always take the engine. ``"reference"`` always uses the definitions,
     ``"fast"`` always the engine. ``exact=True`` always uses the definitions. In the engine IDs are
     text, so a large mapping with integer question IDs is reported with their decimal text.
@@ -201,7 +201,9 @@ def evaluate(
         engine == "fast" or (engine == "auto" and (tables or run_rows(run) > FAST_THRESHOLD))
     )
     if use_engine:
-        run_table = io.read_run_table(run) if run_is_file else io.run_table(run)
+        # A run file is read for its top max-K only (a slice at a time): metrics at K need no more.
+        depth = max(cutoff for _, cutoff in parsed)
+        run_table = io.read_run_head(run, depth) if run_is_file else io.run_table(run)
         qrels_table = io.read_qrels_table(qrels) if qrels_is_file else io.qrels_table(qrels)
         return _from_engine(evaluate_tables(run_table, qrels_table, parsed, gain), names, gain)
     if run_is_file:
@@ -303,4 +305,4 @@ def _mean(values: pd.Series, exact: bool):
         return math.nan
     if exact and all(isinstance(v, Fraction) for v in values):
         return sum(values, Fraction(0)) / len(values)
-    return math.fsum(float(v) for v in values) / len(values)
+    return math.fsum(values.to_numpy(dtype=float).tolist()) / len(values)

@@ -128,8 +128,13 @@ def order_run_table(table: pl.DataFrame, top: int | None = None) -> pl.DataFrame
         question = table["question"]
         new_block = (question != question.shift(1)).fill_null(True).to_numpy()
     starts = np.flatnonzero(new_block)
-    position = np.arange(1, table.height + 1) - np.repeat(starts, np.diff(np.append(starts, table.height)))
-    frame = table.select("question", "id").with_columns(position=pl.Series(position, dtype=pl.Int64))
-    if top is not None:
-        frame = frame.filter(pl.col("position") <= top)
-    return frame
+    lengths = np.diff(np.append(starts, table.height))
+    if top is not None and top < lengths.max(initial=0):  # keep the first `top` rows of each block
+        lengths = np.minimum(lengths, top)
+        rows = np.repeat(starts, lengths)
+        position = np.arange(1, len(rows) + 1) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        rows = rows + position - 1
+        table = table[rows]
+    else:
+        position = np.arange(1, table.height + 1) - np.repeat(starts, lengths)
+    return table.select("question", "id").with_columns(position=pl.Series(position, dtype=pl.Int64))

@@ -403,3 +403,127 @@ def test_a_tab_inside_a_single_space_field_is_an_extra_field(tmp_path, reader, t
     path.write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match=r"line 1: expected \d fields .* found \d"):
         reader(path)
+
+
+# ---------------------------------------------------------------- read_run_head: a slice at a time
+
+
+def _head_of_whole_file(path, k):
+    """The reference for read_run_head: the line reader's table, ordered and cut by the tie rule."""
+    from ragmath.ranking import order_run_table
+
+    table = order_run_table(rio._line_reader(rio._Source(path), "trec", "run"), top=k)
+    return [(q, d, None, position) for q, d, position in table.rows()]
+
+
+def _head_or_same_error(path, k):
+    try:
+        expected = _head_of_whole_file(path, k)
+    except ValueError as exc:
+        with pytest.raises(ValueError) as info:
+            rio.read_run_head(path, k)
+        assert str(info.value) == str(exc)
+        return
+    assert rio.read_run_head(path, k).rows() == expected
+
+
+_HEAD_LINE = st.tuples(
+    st.sampled_from(["q1", "q2", "q3", "问题", "#q"]),
+    st.sampled_from(["d1", "d2", "d3", "d10", "文档", "é" * 13, "x" * 40, "d1"]),
+    st.sampled_from(["0.5", "0.25", "0.5", "1e-3", "2", "0.5"]),  # ties on purpose
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(_HEAD_LINE, min_size=1, max_size=30),
+    st.integers(1, 5),
+    st.integers(8, 90),
+    st.sampled_from(["\n", "\r\n"]),
+    st.sampled_from(["", "\ufeff", "# a comment line\n", "\n"]),
+)
+def test_read_run_head_is_the_whole_files_top_k_in_any_slicing(
+    tmp_path_factory, rows, k, slice_bytes, newline, opening
+):
+    """Questions in blocks or scattered, ties, UTF-8 IDs of many lengths, CRLF, a BOM, comments,
+    duplicates, tiny slices that cut a question's lines in two: same rows or the same error."""
+    rows = sorted(rows, key=lambda r: r[0]) if k % 2 else rows  # blocks half the time
+    lines = [f"{q} Q0 {d} {i} {s} run" for i, (q, d, s) in enumerate(rows, start=1)]
+    path = tmp_path_factory.mktemp("head") / "run.trec"
+    path.write_bytes((opening + newline.join(lines) + newline).encode("utf-8"))
+    original = rio.HEAD_SLICE_BYTES
+    rio.HEAD_SLICE_BYTES = slice_bytes
+    try:
+        _head_or_same_error(path, k)
+    finally:
+        rio.HEAD_SLICE_BYTES = original
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_LINE, min_size=1, max_size=6), st.integers(1, 3))
+def test_read_run_head_agrees_on_malformed_files(tmp_path_factory, lines, k):
+    """Tabs, runs of spaces, odd whitespace, missing and extra fields: as the whole-file reader."""
+    text = "\n".join("".join(tok + sep for tok, sep in line).rstrip(" ") for line in lines)
+    path = tmp_path_factory.mktemp("weird") / "run.trec"
+    path.write_bytes(text.encode("utf-8"))
+    _head_or_same_error(path, k)
+
+
+def test_read_run_head_reads_slices_and_carries_a_question_across_them(tmp_path, monkeypatch):
+    lines = [f"q{q:02d} Q0 d{d} {d} {1 / d!r} run" for q in range(1, 21) for d in range(1, 31)]
+    path = tmp_path / "run.trec"
+    path.write_text("\n".join(lines) + "\n")
+    pieces = []
+    slices = rio._Source.slices
+
+    def counted(self, size):
+        for piece in slices(self, size):
+            pieces.append(len(piece))
+            yield piece
+
+    monkeypatch.setattr(rio._Source, "slices", counted)
+    monkeypatch.setattr(rio, "HEAD_SLICE_BYTES", 1000)  # about 40 lines: questions are cut in two
+    head = rio.read_run_head(path, 3)
+    assert len(pieces) > 10
+    assert head.height == 20 * 3
+    assert head.rows()[:4] == [("q01", "d1", None, 1), ("q01", "d2", None, 2), ("q01", "d3", None, 3),
+                               ("q02", "d1", None, 1)]
+    assert head.rows() == _head_of_whole_file(path, 3)
+
+
+def test_read_run_head_duplicate_across_two_slices_is_named(tmp_path, monkeypatch):
+    lines = [f"q1 Q0 d{d} {d} {1 / d!r} run" for d in range(1, 60)] + ["q1 Q0 d7 60 0.0001 run"]
+    path = tmp_path / "run.trec"
+    path.write_text("\n".join(lines) + "\n")
+    monkeypatch.setattr(rio, "HEAD_SLICE_BYTES", 200)
+    with pytest.raises(ValueError, match=r"line 60, field 3 \(docid\): duplicate .* first seen on line 7"):
+        rio.read_run_head(path, 5)
+
+
+def test_read_run_head_question_in_two_blocks(tmp_path, monkeypatch):
+    """A question that comes back later is still one question: the whole file is read instead."""
+    path = tmp_path / "run.trec"
+    path.write_text("q1 Q0 a 1 0.5 r\nq2 Q0 b 1 0.5 r\nq1 Q0 c 2 0.9 r\n")
+    monkeypatch.setattr(rio, "HEAD_SLICE_BYTES", 16)
+    assert rio.read_run_head(path, 5).rows() == [("q1", "c", None, 1), ("q1", "a", None, 2),
+                                                 ("q2", "b", None, 1)]
+
+
+@pytest.mark.parametrize("k", [0, -1, 2.5, True, "3"])
+def test_read_run_head_bad_k_refused(tmp_path, k):
+    path = tmp_path / "run.trec"
+    path.write_text("q1 Q0 a 1 0.5 r\n")
+    with pytest.raises(ValueError, match="k must be a whole number >= 1"):
+        rio.read_run_head(path, k)
+
+
+def test_read_run_head_of_csv_and_stdin(tmp_path, monkeypatch):
+    path = tmp_path / "run.csv"
+    path.write_text("question,id,score\nq1,a,0.5\nq1,b,0.9\n")
+    assert rio.read_run_head(path, 1).rows() == [("q1", "b", None, 1)]
+    import io as stdio
+    import sys
+
+    lines = b"q1 Q0 a 1 0.5 r\nq1 Q0 b 2 0.9 r\n"
+    monkeypatch.setattr(sys, "stdin", stdio.TextIOWrapper(stdio.BytesIO(lines)))
+    assert rio.read_run_head("-", 1).rows() == [("q1", "b", None, 1)]
