@@ -666,7 +666,7 @@ def read_run_head(source: Any, k: int, format: str | None = None) -> pl.DataFram
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.trec"
-    >>> _ = p.write_text("q1 Q0 d2 1 0.5 bm25\nq1 Q0 d1 2 0.25 bm25\nq1 Q0 d3 3 0.75 bm25\n")
+    >>> _ = p.write_text("q1 Q0 d2 1 0.5 bm25\\nq1 Q0 d1 2 0.25 bm25\\nq1 Q0 d3 3 0.75 bm25\\n")
     >>> read_run_head(p, 2).rows()
     [('q1', 'd3', None, 1), ('q1', 'd2', None, 2)]
     """
