@@ -734,13 +734,19 @@ def _frame_columns(frame: Any, kind: str) -> tuple[str, dict[str, pl.Series]]:
             out[name] = get(name)
             continue
         column = frame[name]
-        if name in ("question", "id"):  # factorize in C, then one label per distinct value
+        if name in ("question", "id"):
+            try:  # text: polars refuses (TypeError) any value that is not a string
+                out[name] = pl.Series(name, np.asarray(column, dtype=object), dtype=pl.String, strict=True)
+                continue
+            except TypeError:
+                pass
+            # Integers become their decimal text: converted once per distinct value.
             codes, uniques = pd.factorize(column, use_na_sentinel=True)
-            labels = list(uniques)
-            if not all(type(label) is str for label in labels):
-                integral = (numbers.Integral,)
-                labels = [str(int(v)) if isinstance(v, integral) and not _is_bool(v) else v for v in labels]
-            if (codes < 0).any() or not all(isinstance(label, str) for label in labels):
+            if (codes < 0).any():
+                return "rows", {}
+            labels = [str(int(v)) if isinstance(v, numbers.Integral) and not _is_bool(v) else v
+                      for v in np.asarray(uniques, dtype=object).tolist()]
+            if not all(isinstance(label, str) for label in labels):
                 return "rows", {}
             out[name] = pl.Series(name, labels, dtype=pl.String).gather(pl.Series(codes, dtype=pl.Int64))
         else:
