@@ -205,10 +205,10 @@ def fuse_tables(tables: Iterable[pl.DataFrame], k: float = 60, window: int | Non
         part, head = parts.pop(0), heads.pop(0)
         starts = np.flatnonzero(part["position"].to_numpy() == 1)
         lengths = np.diff(np.append(starts, part.height))
-        codes = np.fromiter((code_of[q] for q in head.to_list()), dtype=np.int64, count=len(head))
-        columns.append(part.select(
-            pl.Series("question", np.repeat(codes, lengths)), "id", "position",
-            which=pl.lit(len(columns), pl.Int64),
+        codes = np.fromiter((code_of[q] for q in head.to_list()), dtype=np.int32, count=len(head))
+        columns.append(part.select(  # narrow integers: tens of millions of rows
+            pl.Series("question", np.repeat(codes, lengths)), "id", pl.col("position").cast(pl.Int32),
+            which=pl.lit(len(columns), pl.Int16),
         ))
         del part
     rows = pl.concat(columns)
@@ -218,25 +218,34 @@ def fuse_tables(tables: Iterable[pl.DataFrame], k: float = 60, window: int | Non
     new_pair = np.concatenate(([True], ~same))
     pair = np.empty(len(order), dtype=np.int64)
     pair[order] = np.cumsum(new_pair) - 1
-    ranks = np.zeros((int(pair.max()) + 1, n_lists), dtype=np.int64)
+    ranks = np.zeros((int(pair.max()) + 1, n_lists), dtype=np.int32)
     ranks[pair, rows["which"].to_numpy()] = rows["position"].to_numpy()
+    del pair, rows
     tier, score = _exact_tiers(ranks, k)
-    del ranks, pair, rows
+    del ranks
 
     first = order[new_pair]  # one row of each pair, pairs by question
-    pair_question, pair_ids = question[first], ids.gather(first)
-    order = _tie_rule_order(pair_question * (int(tier.max()) + 1) + tier, pair_ids)
+    del order, new_pair, same
+    pair_question = question[first].astype(np.int64)
+    pair_ids = ids.gather(first)
+    del question, ids, first  # each step below lets go of what it no longer needs: memory peaks here
+    primary = pair_question * (int(tier.max()) + 1)
+    primary += tier
+    del tier
+    order = _tie_rule_order(primary, pair_ids)
+    del primary
     pair_question = pair_question[order]
     starts = np.flatnonzero(np.concatenate(([True], pair_question[1:] != pair_question[:-1])))
-    rank = np.arange(1, len(order) + 1) - np.repeat(starts, np.diff(np.append(starts, len(order))))
+    rank = np.arange(1, len(order) + 1)
+    rank -= np.repeat(starts, np.diff(np.append(starts, len(order))))
+    fused_ids = pair_ids.gather(order)
+    del pair_ids
+    fused_score = score[order]
+    del score, order
+    fused_question = pl.Series(questions, dtype=pl.String).gather(pair_question)
+    del pair_question
     return pl.DataFrame(
-        {
-            "question": pl.Series(questions, dtype=pl.String).gather(pair_question),
-            "id": pair_ids.gather(order),
-            "rank": rank,
-            "score": score[order],
-        },
-        schema=schema,
+        {"question": fused_question, "id": fused_ids, "rank": rank, "score": fused_score}, schema=schema
     )
 
 
@@ -249,11 +258,14 @@ def _group_pairs(question: np.ndarray, ids: pl.Series) -> tuple[np.ndarray, np.n
     one question with equal keys) the next seed is tried, and in the end an exact sort on the text.
     """
     bits = max(int(question.max()).bit_length(), 1) if len(question) else 1
-    high = question.astype(np.uint64) << np.uint64(64 - bits)
+    high = question.astype(np.uint64)
+    high <<= np.uint64(64 - bits)
     for seed in (0, 1, 2):
-        key = high | (ids.hash(seed=seed).to_numpy() >> np.uint64(bits))
+        key = ids.hash(seed=seed).to_numpy() >> np.uint64(bits)
+        key |= high
         order = np.argsort(key)
         sorted_key = key[order]
+        del key
         same = sorted_key[1:] == sorted_key[:-1]
         if (ids.gather(order[:-1][same]) == ids.gather(order[1:][same])).all():
             return order, same

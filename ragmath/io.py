@@ -623,7 +623,7 @@ def _parsed_slices(src: _Source) -> Iterator[pl.DataFrame]:
             yield pending.result()
 
 
-def _trec_head(src: _Source, k: int) -> pl.DataFrame | None:
+def _trec_head(src: _Source, k: int | None) -> pl.DataFrame | None:
     """:func:`read_run_head` of a tab-free TREC run, a slice at a time; None where a slice is odd
     or a question comes back after other questions (the caller then reads the whole file)."""
     seen: set[str] = set()
@@ -654,11 +654,13 @@ def _trec_head(src: _Source, k: int) -> pl.DataFrame | None:
     return pl.concat(heads) if heads else None
 
 
-def read_run_head(source: Any, k: int, format: str | None = None) -> pl.DataFrame:
-    """Each question's first ``k`` results in the tie rule's order, as a ranked-list run table.
+def read_run_head(source: Any, k: int | None, format: str | None = None) -> pl.DataFrame:
+    """Each question's first ``k`` results (all if None) in the tie rule's order, as ranked lists.
 
     What :func:`read_run_table` followed by :func:`ragmath.ranking.order_run_table` with
     ``top=k`` gives, in a run table's columns: ``score`` null and ``rank`` the position 1..k.
+    ``ragmath.evaluate`` reads a run file with it (metrics at K need only the top K), and
+    ``ragmath.fuse_runs`` with ``k`` = its window.
     Metrics at K <= ``k`` are the same on it as on the whole run. A TREC run whose questions each
     come as one block of lines (what programs write) is read and checked a slice of
     :data:`HEAD_SLICE_BYTES` bytes at a time, so memory follows ``k`` and the slice, not the file;
@@ -670,8 +672,8 @@ def read_run_head(source: Any, k: int, format: str | None = None) -> pl.DataFram
     >>> read_run_head(p, 2).rows()
     [('q1', 'd3', None, 1), ('q1', 'd2', None, 2)]
     """
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise ValueError(f"k must be a whole number >= 1, got {k!r}")
+    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
+        raise ValueError(f"k must be a whole number >= 1 or None, got {k!r}")
     fmt, src = _format_of(source, format), _Source(source)
     ordered = None
     if fmt == "trec" and not src.is_empty() and not src.contains(b"\t"):

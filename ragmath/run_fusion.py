@@ -67,7 +67,8 @@ def fuse_runs(
     first appearance across the runs; within a question, best first (exact fused score descending,
     then ID ascending). ``runs`` is a mapping name -> run or a list of runs; a run is a mapping
     question -> ranking, a DataFrame (pandas or polars; columns question, id, score or rank) or a
-    run file (TREC, CSV or JSONL), read as :func:`ragmath.io.read_run_table` reads it.
+    run file (TREC, CSV or JSONL), read as :func:`ragmath.io.read_run_table` reads it (a slice at a
+    time, keeping each question's top ``window``: :func:`ragmath.io.read_run_head`).
 
     ``engine="auto"`` uses the vectorised engine (:func:`ragmath.engine.fuse_tables`) for files,
     DataFrames and mappings of more than ``FAST_THRESHOLD`` rows in all, and :func:`ragmath.rrf`
@@ -96,7 +97,7 @@ def fuse_runs(
     ):
         # A generator: each file is read, ordered and let go before the next is read.
         fused = fuse_tables(
-            (io.read_run_table(run) if _is_source(run) else io.run_table(run) for run in named.values()),
+            (io.read_run_head(run, window) if _is_source(run) else io.run_table(run) for run in named.values()),
             smoothing,
             window,
         )

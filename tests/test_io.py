@@ -437,7 +437,7 @@ _HEAD_LINE = st.tuples(
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(_HEAD_LINE, min_size=1, max_size=30),
-    st.integers(1, 5),
+    st.sampled_from([1, 2, 3, 5, None]),
     st.integers(8, 90),
     st.sampled_from(["\n", "\r\n"]),
     st.sampled_from(["", "\ufeff", "# a comment line\n", "\n"]),
@@ -447,7 +447,7 @@ def test_read_run_head_is_the_whole_files_top_k_in_any_slicing(
 ):
     """Questions in blocks or scattered, ties, UTF-8 IDs of many lengths, CRLF, a BOM, comments,
     duplicates, tiny slices that cut a question's lines in two: same rows or the same error."""
-    rows = sorted(rows, key=lambda r: r[0]) if k % 2 else rows  # blocks half the time
+    rows = sorted(rows, key=lambda r: r[0]) if slice_bytes % 2 else rows  # blocks half the time
     lines = [f"{q} Q0 {d} {i} {s} run" for i, (q, d, s) in enumerate(rows, start=1)]
     path = tmp_path_factory.mktemp("head") / "run.trec"
     path.write_bytes((opening + newline.join(lines) + newline).encode("utf-8"))
@@ -513,8 +513,15 @@ def test_read_run_head_question_in_two_blocks(tmp_path, monkeypatch):
 def test_read_run_head_bad_k_refused(tmp_path, k):
     path = tmp_path / "run.trec"
     path.write_text("q1 Q0 a 1 0.5 r\n")
-    with pytest.raises(ValueError, match="k must be a whole number >= 1"):
+    with pytest.raises(ValueError, match="k must be a whole number >= 1 or None"):
         rio.read_run_head(path, k)
+
+
+def test_read_run_head_none_keeps_every_result(tmp_path):
+    path = tmp_path / "run.trec"
+    path.write_text("q1 Q0 a 1 0.5 r\nq1 Q0 b 2 0.9 r\nq1 Q0 c 3 0.5 r\n")
+    assert rio.read_run_head(path, None).rows() == [("q1", "b", None, 1), ("q1", "a", None, 2),
+                                                    ("q1", "c", None, 3)]
 
 
 def test_read_run_head_of_csv_and_stdin(tmp_path, monkeypatch):
