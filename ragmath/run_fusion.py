@@ -96,10 +96,10 @@ def fuse_runs(
         engine == "auto" and (tables or sum(run_rows(r) for r in named.values()) > FAST_THRESHOLD)
     ):
         # A generator: each file is read, ordered and let go before the next is read.
-        tables = (io.read_run_head(run, window) if _is_source(run) else io.run_table(run)
-                  for run in named.values())
+        read = (io.read_run_head(run, window) if _is_source(run) else io.run_table(run)
+                for run in named.values())
         fused = fuse_tables(
-            tables,
+            read,
             smoothing,
             window,
         )
