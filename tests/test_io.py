@@ -534,3 +534,9 @@ def test_read_run_head_of_csv_and_stdin(tmp_path, monkeypatch):
     lines = b"q1 Q0 a 1 0.5 r\nq1 Q0 b 2 0.9 r\n"
     monkeypatch.setattr(sys, "stdin", stdio.TextIOWrapper(stdio.BytesIO(lines)))
     assert rio.read_run_head("-", 1).rows() == [("q1", "b", None, 1)]
+
+
+def test_forbidden_character_list_matches_the_pattern():
+    """The bulk check (polars contains_any on a list) and the line reader (a regex) refuse the same."""
+    by_pattern = [chr(c) for c in range(0x110000) if rio._FORBIDDEN_RE.match(chr(c))]
+    assert rio._FORBIDDEN_CHARS == by_pattern
