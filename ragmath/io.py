@@ -506,15 +506,14 @@ def _trec_schema(kind: str) -> dict[str, pl.DataType]:
 _TREC_CSV = {"separator": " ", "has_header": False, "quote_char": None}
 
 
-def _clean_trec(table: pl.DataFrame, comments: bool = True) -> pl.DataFrame | None:
+def _clean_trec(table: pl.DataFrame) -> pl.DataFrame | None:
     """A table as polars read it with :data:`_TREC_CSV` from a file without tabs, minus blank
-    lines and ignored fields; None if a field is missing or (unless ``comments`` is False, for a
-    caller that checks each question once) a line is a comment."""
+    lines and ignored fields; None if a field is missing or a line is a comment."""
     if any(table.null_count().row(0)):
         table = table.filter(~pl.all_horizontal(pl.all().is_null()))  # blank lines
         if any(table.null_count().row(0)):
             return None
-    if comments and table["question"].str.starts_with("#").any():
+    if table["question"].str.starts_with("#").any():
         return None
     return table.drop([c for c in table.columns if c.startswith("_")])
 
@@ -641,7 +640,7 @@ def _trec_head(src: _Source, k: int | None) -> pl.DataFrame | None:
                 if batch is None:
                     break
             else:
-                batch = _clean_trec(parsed, comments=False)
+                batch = _clean_trec(parsed)
                 if batch is None:
                     return None
                 if held is not None:
@@ -655,8 +654,6 @@ def _trec_head(src: _Source, k: int | None) -> pl.DataFrame | None:
                 continue
             names = questions.to_list()
             if len(set(names)) != len(names) or not seen.isdisjoint(names):
-                return None
-            if questions.str.starts_with("#").any():  # a comment line
                 return None
             seen.update(names)
             if _odd_rows(batch, "run", questions):

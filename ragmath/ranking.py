@@ -134,7 +134,7 @@ def order_run_table(table: pl.DataFrame, top: int | None = None) -> pl.DataFrame
         rows = np.repeat(starts, lengths)
         position = np.arange(1, len(rows) + 1) - np.repeat(np.cumsum(lengths) - lengths, lengths)
         rows = rows + position - 1
-        table = table.select("question", "id")[rows]
+        table = table[rows]
     else:
         position = np.arange(1, table.height + 1) - np.repeat(starts, lengths)
     return table.select("question", "id").with_columns(position=pl.Series(position, dtype=pl.Int64))
