@@ -52,6 +52,7 @@ a temporary file in the target folder, renamed over the target when complete.
 from __future__ import annotations
 
 import csv
+import functools
 import io as _stdio
 import json
 import math
@@ -254,15 +255,10 @@ class _Source:
             while block := handle.read(size):
                 yield block if block.endswith(b"\n") else block + handle.readline()
 
-    def contains(self, byte: bytes) -> bool:
-        """True if the data holds ``byte`` anywhere (read 16 MiB at a time, not all at once)."""
-        if not isinstance(self.data, str):
-            return byte in self.data
-        with open(self.data, "rb") as handle:
-            while chunk := handle.read(1 << 24):
-                if byte in chunk:
-                    return True
-        return False
+    @functools.cached_property
+    def has_tab(self) -> bool:
+        """True if the data holds a tab anywhere (searched 16 MiB at a time, once per source)."""
+        return any(b"\t" in piece for piece in self.slices(1 << 24))
 
     def is_empty(self) -> bool:
         return (os.path.getsize(self.data) if isinstance(self.data, str) else len(self.data)) == 0
@@ -522,17 +518,17 @@ def _bulk_trec(src: _Source, kind: str) -> pl.DataFrame | None:
     """Parse a TREC file with polars; None where it cannot (the caller then reads line by line)."""
     schema = _trec_schema(kind)
     table = None
-    if not src.contains(b"\t"):  # one space between fields: the common case, parsed and typed by polars
+    if not src.has_tab:  # one space between fields: the common case, parsed and typed by polars
         try:
             table = _clean_trec(pl.read_csv(src.polars_input(), schema=schema, **_TREC_CSV))
         except pl.exceptions.PolarsError:
             pass
     if table is None:
-        table = _bulk_trec_split(src, _TREC_LAYOUT[kind], list(schema), schema)
+        table = _bulk_trec_split(src, schema)
     return table
 
 
-def _bulk_trec_split(src: _Source, layout: tuple, names: list[str], types: dict) -> pl.DataFrame | None:
+def _bulk_trec_split(src: _Source, types: dict[str, pl.DataType]) -> pl.DataFrame | None:
     """Tabs and runs of spaces: read whole lines, split each on ``[ \\t]+``, then type the fields."""
     try:
         lines = pl.read_csv(src.polars_input(), separator="\x1f", has_header=False, quote_char=None,
@@ -543,7 +539,8 @@ def _bulk_trec_split(src: _Source, layout: tuple, names: list[str], types: dict)
     lines = lines.select(text.alias("line")).filter(
         pl.col("line").is_not_null() & (pl.col("line") != "") & ~pl.col("line").str.starts_with("#")
     )
-    pattern = r"^" + r"[ \t]+".join([r"([^ \t]+)"] * len(layout)) + r"$"
+    names = list(types)
+    pattern = r"^" + r"[ \t]+".join([r"([^ \t]+)"] * len(names)) + r"$"
     fields = pl.col("line").str.extract_groups(pattern).struct.rename_fields(names)
     parts = lines.select(fields).unnest("line")
     if parts.select(pl.any_horizontal(pl.all().is_null()).any()).item():
@@ -606,8 +603,9 @@ def _read_source(src: _Source, fmt: str, kind: str) -> pl.DataFrame:
 
 
 #: Bytes per slice when :func:`read_run_head` reads a TREC run a slice at a time. Measured on a
-#: 434 MiB run: 16 MiB slices peak at 253 MiB of memory, polars' own batches (``collect_batches``)
-#: at 450-550 MiB, the whole file at about 940 MiB, for the same time.
+#: 434 MiB run (docs/design-notes.md): 16 MiB slices, the next parsed ahead, peak at 310-340 MiB of
+#: memory, polars' own batches (``collect_batches``) at 450-770 MiB, the whole file at about 940 MiB,
+#: for about the same time.
 HEAD_SLICE_BYTES = 1 << 24
 
 
@@ -686,7 +684,7 @@ def read_run_head(source: Any, k: int | None, format: str | None = None) -> pl.D
         raise ValueError(f"k must be a whole number >= 1 or None, got {k!r}")
     fmt, src = _format_of(source, format), _Source(source)
     ordered = None
-    if fmt == "trec" and not src.is_empty() and not src.contains(b"\t"):
+    if fmt == "trec" and not src.is_empty() and not src.has_tab:
         ordered = _trec_head(src, k)
     if ordered is None:
         ordered = order_run_table(_read_source(src, fmt, "run"), top=k)
