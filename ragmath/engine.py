@@ -88,10 +88,10 @@ def evaluate_tables(
     hits = top.join(relevant, on=["question", "id"], how="inner").join(
         _discounts(max_k), on="position", how="left"
     )
-    ideal = (
-        relevant.sort(["question", "grade"], descending=[False, True])
-        .with_columns(position=pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("question"))
-        .filter(pl.col("position") <= max_k)
+    ideal = (  # each question's max_k highest grades, best first, at positions 1, 2, ...
+        relevant.group_by("question").agg(pl.col("grade").sort(descending=True).head(max_k))
+        .with_columns(position=pl.int_ranges(1, pl.col("grade").list.len() + 1, dtype=pl.Int64))
+        .explode(["grade", "position"])
         .join(_discounts(max_k), on="position", how="left")
     )
     hit_sums, ideal_sums = [], []

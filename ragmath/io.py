@@ -465,7 +465,9 @@ def _odd_rows(table: pl.DataFrame, kind: str, questions: pl.Series | None = None
     Questions are checked once per block of equal neighbours (a file lists a question's results
     together), IDs one by one. Duplicates are found through a 64-bit hash of each (question, id)
     pair: no repeated hash means no repeated pair; a repeated hash (a duplicate, or a one-in-2^64
-    collision) sends the table to the exact check of the line reader.
+    collision) sends the table to the exact check of the line reader. The hashes are sorted and
+    neighbours compared (numpy's sort: a third of the CPU time of polars' ``n_unique``, measured
+    on 16 MiB slices of a 434 MiB run).
     """
     if table.height == 0:
         return False
@@ -484,17 +486,20 @@ def _odd_rows(table: pl.DataFrame, kind: str, questions: pl.Series | None = None
         ]
     else:
         checks.append(pl.col("grade").is_null() | ~pl.col("grade").is_between(0, MAX_GRADE))
-    pair = pl.col("question").hash(seed=0).xor(pl.col("id").hash(seed=1))
-    # One select: polars runs the checks side by side.
-    found = table.select(pl.any_horizontal(checks).any().alias("odd"), pair.n_unique().alias("distinct"))
-    odd, distinct = found.row(0)
-    if odd or distinct != table.height:
+    if table.select(pl.any_horizontal(checks).any()).item():
+        return True
+    if _repeats(table, "id"):
         return True
     if kind == "run" and table["score"].null_count() > 0:
-        ranked = table.filter(pl.col("score").is_null())
-        pair = pl.col("question").hash(seed=0).xor(pl.col("rank").hash(seed=1))
-        return ranked.select(pair.n_unique()).item() != ranked.height
+        return _repeats(table.filter(pl.col("score").is_null()), "rank")
     return False
+
+
+def _repeats(table: pl.DataFrame, column: str) -> bool:
+    """True if two rows may share (question, ``column``): their 64-bit hashes repeat."""
+    pair = pl.col("question").hash(seed=0).xor(pl.col(column).hash(seed=1))
+    hashes = np.sort(table.select(pair).to_series().to_numpy())
+    return bool(np.any(hashes[1:] == hashes[:-1]))
 
 
 def _trec_schema(kind: str) -> dict[str, pl.DataType]:
@@ -618,10 +623,16 @@ def _read_source(src: _Source, fmt: str, kind: str) -> pl.DataFrame:
 HEAD_SLICE_BYTES = 1 << 24
 
 
+class _OddSlice(Exception):
+    """A slice that :func:`read_run_head` leaves to the whole-file read."""
+
+
 def _parsed_slices(src: _Source) -> Iterator[pl.DataFrame]:
     """Each slice of a TREC run as polars parses it; the next slice is parsed (in a thread, as
     polars releases the GIL) while the caller checks this one."""
     def parse(piece: bytes) -> pl.DataFrame:
+        if b"\t" in piece:  # polars' one-byte separator cannot split it: the whole-file path can
+            raise _OddSlice
         return pl.read_csv(piece, schema=_trec_schema("run"), **_TREC_CSV)
 
     with ThreadPoolExecutor(max_workers=1) as pool:
@@ -636,8 +647,9 @@ def _parsed_slices(src: _Source) -> Iterator[pl.DataFrame]:
 
 
 def _trec_head(src: _Source, k: int | None) -> pl.DataFrame | None:
-    """:func:`read_run_head` of a tab-free TREC run, a slice at a time; None where a slice is odd
-    or a question comes back after other questions (the caller then reads the whole file)."""
+    """:func:`read_run_head` of a TREC run, a slice at a time; None where a slice is odd (a tab,
+    a comment, a bad field...) or a question comes back after other questions (the caller then
+    reads the whole file)."""
     seen: set[str] = set()
     heads, held = [], None  # held: the last question read so far, whose lines may go on
     try:
@@ -666,7 +678,7 @@ def _trec_head(src: _Source, k: int | None) -> pl.DataFrame | None:
             if _odd_rows(batch, "run", questions):
                 return None
             heads.append(order_run_table(batch, top=k))
-    except pl.exceptions.PolarsError:
+    except (pl.exceptions.PolarsError, _OddSlice):
         return None
     return pl.concat(heads) if heads else None
 
@@ -693,7 +705,7 @@ def read_run_head(source: Any, k: int | None, format: str | None = None) -> pl.D
         raise ValueError(f"k must be a whole number >= 1 or None, got {k!r}")
     fmt, src = _format_of(source, format), _Source(source)
     ordered = None
-    if fmt == "trec" and not src.is_empty() and not src.has_tab:
+    if fmt == "trec" and not src.is_empty():
         ordered = _trec_head(src, k)
     if ordered is None:
         ordered = order_run_table(_read_source(src, fmt, "run"), top=k)

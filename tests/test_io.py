@@ -509,6 +509,24 @@ def test_read_run_head_question_in_two_blocks(tmp_path, monkeypatch):
                                                  ("q2", "b", None, 1)]
 
 
+@pytest.mark.parametrize("late_line, error", [
+    ("q9 Q0 d1 1 0.5 run\textra", r"line 40: expected 6 fields"),  # a tab inside the ignored tag
+    ("q9\tQ0\td1\t1\t0.5\trun", None),  # a tab-separated line is a good line
+])
+def test_read_run_head_tab_in_a_later_slice(tmp_path, monkeypatch, late_line, error):
+    """Each slice is searched for a tab (polars cannot split on it): the whole file is read instead."""
+    lines = [f"q{n // 10} Q0 d{n} {n} {1 / (n + 1)!r} run" for n in range(39)] + [late_line]
+    path = tmp_path / "run.trec"
+    path.write_text("\n".join(lines) + "\n")
+    monkeypatch.setattr(rio, "HEAD_SLICE_BYTES", 100)
+    if error:
+        with pytest.raises(ValueError, match=error):
+            rio.read_run_head(path, 2)
+    else:
+        assert rio.read_run_head(path, 2).rows()[-1] == ("q9", "d1", None, 1)
+        assert rio.read_run_head(path, 2).rows() == _head_of_whole_file(path, 2)
+
+
 @pytest.mark.parametrize("k", [0, -1, 2.5, True, "3"])
 def test_read_run_head_bad_k_refused(tmp_path, k):
     path = tmp_path / "run.trec"
