@@ -1,7 +1,10 @@
 """ragmath at scale vs pytrec_eval and ranx: evaluation and RRF of large TREC runs.
 
 Builds, with a fixed seed, N questions x 100 results (1-10 relevant per question, grades 1-3),
-writes them as TREC files in a temporary folder, then times, median of several repeats:
+writes them as TREC files in a temporary folder, then times, in rounds (--repeats, default 3):
+each round runs every tool once, one after the other, each in its own process, so a ratio is
+taken between neighbouring runs and the host's drift in speed mostly cancels; a time ratio is the
+median of the rounds' ratios (the ratio of the median times is printed too).
 
 (a) files on disk -> the four means at K=10 (Recall, Hit, MRR, nDCG):
     ragmath   evaluate(run_path, qrels_path, ..., gain="linear") (phases: io.read_run_head, which
@@ -447,6 +450,23 @@ def main(argv: list[str] | None = None) -> int:
     return status
 
 
+def _merge(rounds: list[dict]) -> dict:
+    """One tool's figures over its rounds (one process each): every time kept, phases as medians,
+    peak memory the largest; the answers (means, fused run) must be the same in every round."""
+    out = dict(rounds[0])
+    for key in ("total_s", "total_cpu_s", "frames_s"):
+        if key in out:
+            out[key] = [value for res in rounds for value in res[key]]
+    out["phases"] = {key: median(res["phases"][key] for res in rounds) for key in out["phases"]}
+    out["peak_rss_mb"] = max(res["peak_rss_mb"] for res in rounds)
+    out["import_rss_mb"] = median(res["import_rss_mb"] for res in rounds)
+    if "compile_s" in out:
+        out["compile_s"] = median(res["compile_s"] for res in rounds)
+    out["same_answers"] = all(res[key] == out[key] for res in rounds
+                              for key in ("means", "fused", "frames_means") if key in out)
+    return out
+
+
 def _line(tool: str, res: dict) -> str:
     ph = res["phases"]
     text = (f"  {tool:<11} total {_fmt(median(res['total_s']))} (CPU {_fmt(median(res['total_cpu_s']))})"
@@ -456,7 +476,8 @@ def _line(tool: str, res: dict) -> str:
     text += f"   peak RSS {res['peak_rss_mb']:6.0f} MiB"
     if "compile_s" in res:
         text += f"   (numba warm-up {res['compile_s']:.1f} s, not timed)"
-    return text + f"   [after imports {res['import_rss_mb']:.0f} MiB]"
+    text += f"   [after imports {res['import_rss_mb']:.0f} MiB]"
+    return text + ("" if res["same_answers"] else "   (ANSWERS DIFFER BETWEEN ROUNDS)")
 
 
 def _drive(args, folder: str, questions: int) -> tuple[int, list[str]]:
@@ -472,8 +493,10 @@ def _drive(args, folder: str, questions: int) -> tuple[int, list[str]]:
     print(f"data: {questions} questions x {RESULTS} results (1-10 relevant, grades 1-3), seed "
           f"{args.seed}, built in {clock.lap()[0]:.0f} s; files (MiB): "
           + ", ".join(f"{k} {v:.0f}" for k, v in sizes.items()))
-    print(f"each tool in its own process, {args.repeats} repeats, median shown; CPU = process "
-          "time (all threads); load/compute: medians of as many separately timed runs\n")
+    print(f"{args.repeats} rounds; in each round every tool runs once, in its own process, one after "
+          "the other, so each ratio is taken between neighbouring runs (the host's speed drifts); "
+          "times are medians over the rounds; CPU = process time (all threads); load/compute: "
+          "medians of as many separately timed runs; peak memory: the largest of the rounds\n")
     rng = np.random.default_rng(args.seed + 1)
     sample = [f"q{i}" for i in sorted(rng.choice(questions, min(1000, questions),
                                                   replace=False).tolist())]
@@ -486,23 +509,30 @@ def _drive(args, folder: str, questions: int) -> tuple[int, list[str]]:
         title = ("(a) files -> Recall/Hit/MRR/nDCG@10 means" if task == "evaluate"
                  else f"(b) RRF (k={RRF_K}) of two runs, files -> fused run in memory")
         print(f"== {title}")
+        rounds: dict = {tool: [] for tool in tools}
+        for _ in range(args.repeats):
+            for tool in tools:
+                rounds[tool].append(_run_worker(tool, task, paths, 1, sample))
         for tool in tools:
-            res = _run_worker(tool, task, paths, args.repeats, sample)
-            figures[task][tool] = res
-            print(_line(tool, res))
+            figures[task][tool] = _merge(rounds[tool])
+            print(_line(tool, figures[task][tool]))
         ours = figures[task]["ragmath"]
         for tool in tools[1:]:
             other = figures[task][tool]
+            per_round = [a / b for a, b in zip(ours["total_s"], other["total_s"], strict=True)]
             ratios = {
-                "time": median(ours["total_s"]) / median(other["total_s"]),
+                "time": median(per_round),
+                "time_rounds": per_round,
+                "time_of_medians": median(ours["total_s"]) / median(other["total_s"]),
                 "cpu_time": median(ours["total_cpu_s"]) / median(other["total_cpu_s"]),
                 "compute_time": ours["phases"]["compute_s"] / other["phases"]["compute_s"],
                 "memory": ours["peak_rss_mb"] / other["peak_rss_mb"],
             }
             figures[task][f"ratio_vs_{tool}"] = ratios
-            print(f"  ragmath / {tool}: time {ratios['time']:.3f} (CPU {ratios['cpu_time']:.3f}; "
-                  f"compute step alone {ratios['compute_time']:.3f}), peak memory "
-                  f"{ratios['memory']:.3f}")
+            print(f"  ragmath / {tool}: time {ratios['time']:.3f} (median of the rounds: "
+                  + ", ".join(f"{r:.3f}" for r in per_round)
+                  + f"; ratio of the medians {ratios['time_of_medians']:.3f}; CPU {ratios['cpu_time']:.3f}; "
+                  f"compute step alone {ratios['compute_time']:.3f}), peak memory {ratios['memory']:.3f}")
         if task == "evaluate":
             for tool in tools[1:]:
                 diff = max(abs(ours["means"][m] - figures[task][tool]["means"][m]) for m in METRICS)
