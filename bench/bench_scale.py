@@ -417,7 +417,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--questions", type=int, nargs="+", default=[10_000, 100_000],
                         help="one or more data sizes, in questions (default: 10000 100000)")
-    parser.add_argument("--repeats", type=int, default=3, help="repeats per tool (median shown)")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="rounds: each runs every tool once (medians shown)")
     parser.add_argument("--seed", type=int, default=20260101, help="data seed")
     parser.add_argument("--json", help="also write the figures to this JSON file")
     parser.add_argument("--keep", help="write the data here and keep it (default: a temp folder)")
@@ -452,7 +453,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _merge(rounds: list[dict]) -> dict:
     """One tool's figures over its rounds (one process each): every time kept, phases as medians,
-    peak memory the largest; the answers (means, fused run) must be the same in every round."""
+    peak memory the largest; ``same_answers`` says whether every round gave the same means (and
+    fused run)."""
     out = dict(rounds[0])
     for key in ("total_s", "total_cpu_s", "frames_s"):
         if key in out:
@@ -515,6 +517,7 @@ def _drive(args, folder: str, questions: int) -> tuple[int, list[str]]:
                 rounds[tool].append(_run_worker(tool, task, paths, 1, sample))
         for tool in tools:
             figures[task][tool] = _merge(rounds[tool])
+            ok &= figures[task][tool]["same_answers"]
             print(_line(tool, figures[task][tool]))
         ours = figures[task]["ragmath"]
         for tool in tools[1:]:

@@ -523,8 +523,9 @@ def test_read_run_head_tab_in_a_later_slice(tmp_path, monkeypatch, late_line, er
         with pytest.raises(ValueError, match=error):
             rio.read_run_head(path, 2)
     else:
-        assert rio.read_run_head(path, 2).rows()[-1] == ("q9", "d1", None, 1)
-        assert rio.read_run_head(path, 2).rows() == _head_of_whole_file(path, 2)
+        head = rio.read_run_head(path, 2).rows()
+        assert head[-1] == ("q9", "d1", None, 1)
+        assert head == _head_of_whole_file(path, 2)
 
 
 @pytest.mark.parametrize("k", [0, -1, 2.5, True, "3"])
