@@ -9,8 +9,8 @@ load average (the machines are shared). A benchmark, not a test: it never fails 
 
 With ``--sizes`` (default 10 100 300 1000) it also times one edit of a list (the whole rescan and
 redraw after the text box changes) and one change of k for lists of that many distinct IDs: the
-numbers behind ``ragmath.widgets.MAX_IDS``. The cap is lifted for these runs, so sizes past it are
-timed too (e.g. ``--sizes 3000 10000``).
+numbers behind ``ragmath.lab.notebook.widgets.MAX_IDS``. The cap is lifted for these runs, so sizes
+past it are timed too (e.g. ``--sizes 3000 10000``).
 
 Usage: ``python bench/bench_explorer.py [--changes 50] [--seed 0] [--sizes 10 100 300 1000]``
 """
@@ -28,8 +28,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import ragmath.widgets as widgets  # noqa: E402
-from ragmath.widgets import K_MAX, K_MIN, build_explorer, format_list  # noqa: E402
+import ragmath.lab.notebook.widgets as widgets  # noqa: E402
+from ragmath.lab.notebook.widgets import K_MAX, K_MIN, build_explorer, format_list  # noqa: E402
 
 TARGET_MS = 50.0
 

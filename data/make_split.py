@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ragmath.corpus import split_manifest, split_problems
+from ragmath.lab.corpus import split_manifest, split_problems
 
 
 def _sealed_ids(data: Path) -> set[str] | None:

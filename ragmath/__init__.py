@@ -1,25 +1,26 @@
-"""ragmath: countable retrieval quality for RAG.
+"""ragmath: countable retrieval quality for RAG (the core: ``pip install ragmath``).
 
-Per-question metrics (``recall_at_k``, ``hit_at_k``, ``reciprocal_rank``, ``dcg_at_k``, ``ndcg_at_k``),
-whole-run evaluation (``evaluate``), Reciprocal Rank Fusion (``rrf`` for one question, ``fuse_runs`` for
-whole runs), the tie rule (``ragmath.ranking``), the vectorised engine behind ``evaluate`` and
-``fuse_runs`` for large inputs (``ragmath.engine``), evaluation units (``units``) and honest
-statistics (``wilson_interval``, ``bootstrap_interval``, ``paired_bootstrap``, ``grouped_split``).
-File formats: ``ragmath.io``; the command line: ``python -m ragmath``; the workbook's corpus and
-pipeline: ``ragmath.corpus``, ``ragmath.index``, ``ragmath.retrieval``, ``ragmath.rerank``,
-``ragmath.generate``, ``ragmath.ablation``, the sealed holdout (``ragmath.holdout``) and the tables read
-aloud (``ragmath.readings``); the RRF k explorer: ``ragmath.widgets``; charts and diagrams:
-``ragmath.plotting`` (Chinese labels), ``ragmath.diagram`` (the two-stage pipeline).
+Per-question definitions (``recall_at_k``, ``hit_at_k``, ``reciprocal_rank``, ``dcg_at_k``, ``ndcg_at_k``;
+``rrf`` for one question), whole runs (``evaluate``, ``fuse_runs``), evaluation units (``units``), honest
+statistics (``wilson_interval``, ``bootstrap_interval``, ``paired_bootstrap``, ``grouped_split``), the tie
+rule (``ragmath.ranking``), the file formats (``ragmath.io``), the vectorised engine (``ragmath.engine``)
+and the command line (``python -m ragmath``). The core needs numpy, pandas and polars alone.
+
+The workbook lives in sub-packages that import the core and that the core never imports (both need the
+``[lab]`` extra): ``ragmath.lab``, the toy pipeline (corpus, tokenize, index, retrieval, rerank, generate,
+ablation, holdout, readings), and ``ragmath.lab.notebook``, the notebooks' helpers (widgets, plotting,
+diagram, selfcheck, exercises). Their 0.1 import paths (``ragmath.corpus``, ``ragmath.widgets``, ...)
+still work in 0.2.x with a ``DeprecationWarning`` (``ragmath._moved``).
 """
 
-from ragmath import units
+from ragmath import _moved, units
 from ragmath.evaluation import Evaluation, evaluate
 from ragmath.fusion import rrf
 from ragmath.metrics import dcg_at_k, hit_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
 from ragmath.run_fusion import fuse_runs
 from ragmath.stats import bootstrap_interval, grouped_split, paired_bootstrap, wilson_interval
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 #: The metrics ``evaluate`` understands, by their ``Name@K`` name, with the per-question function.
 METRICS = {
@@ -28,6 +29,8 @@ METRICS = {
     "MRR@K": reciprocal_rank,
     "nDCG@K": ndcg_at_k,
 }
+
+_moved.install()  # the old import paths of the workbook's modules, for 0.2.x
 
 __all__ = [
     "METRICS",

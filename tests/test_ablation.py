@@ -13,7 +13,8 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from ragmath.ablation import (
+from ragmath.evaluation import evaluate
+from ragmath.lab.ablation import (
     VERSIONS,
     AblationConfig,
     clear_cache,
@@ -23,8 +24,7 @@ from ragmath.ablation import (
     run_ablation,
     tune,
 )
-from ragmath.evaluation import evaluate
-from ragmath.paths import DATA_DIR
+from ragmath.lab.paths import DATA_DIR
 
 
 def _raw_readers() -> dict[str, set[str]]:

@@ -529,8 +529,8 @@ def test_jupyterlab_screenshots_of_every_notebooks_opening(playwright_api, tmp_p
 
 CHINESE_PAGE = r'''
 import matplotlib.pyplot as plt
-from ragmath.plotting import use_cjk_font
-from ragmath.widgets import build_explorer
+from ragmath.lab.notebook.plotting import use_cjk_font
+from ragmath.lab.notebook.widgets import build_explorer
 
 family = use_cjk_font()
 fig, ax = plt.subplots(figsize=(6, 2.6))

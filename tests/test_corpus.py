@@ -20,7 +20,7 @@ import pandas as pd
 import pytest
 
 from ragmath import evaluate, units
-from ragmath.corpus import (
+from ragmath.lab.corpus import (
     CANONICAL_FILES,
     QUESTION_TYPES,
     chunk_to_clause,
@@ -36,8 +36,8 @@ from ragmath.corpus import (
     split_manifest,
     split_problems,
 )
-from ragmath.index import build_index, permission_filter, readable_by, roles_of
-from ragmath.paths import DATA_DIR
+from ragmath.lab.index import build_index, permission_filter, readable_by, roles_of
+from ragmath.lab.paths import DATA_DIR
 
 DATA = Path(DATA_DIR)
 

@@ -4,7 +4,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from ragmath.diagram import STAGES, pipeline_diagram
+from ragmath.lab.notebook.diagram import STAGES, pipeline_diagram
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -12,7 +12,7 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from ragmath.widgets import (
+from ragmath.lab.notebook.widgets import (
     MAX_IDS,
     PALETTE,
     TOP_DRAWN,

@@ -16,8 +16,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ragmath.ablation import AblationConfig
-from ragmath.holdout import (
+from ragmath.lab.ablation import AblationConfig
+from ragmath.lab.holdout import (
     OPENINGS_FILE,
     design_fingerprint,
     frozen_design,
@@ -26,7 +26,7 @@ from ragmath.holdout import (
     openings,
     sealing_record,
 )
-from ragmath.paths import DATA_DIR
+from ragmath.lab.paths import DATA_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
 ASKS = re.compile(r"include_holdout\s*=\s*True|open_holdout\s*\(")
@@ -42,7 +42,7 @@ def _code_of(path: Path) -> list[tuple[str, str]]:
 
 
 def test_only_the_final_cell_of_notebook_07_asks_for_the_holdout():
-    allowed_files = {"ragmath/corpus.py", "ragmath/holdout.py"}
+    allowed_files = {"ragmath/lab/corpus.py", "ragmath/lab/holdout.py"}
     places = [p for d in ("ragmath", "notebooks", "tools", "bench", "data") for p in (ROOT / d).rglob("*")
               if p.suffix in (".py", ".ipynb") and ".ipynb_checkpoints" not in p.parts]
     askers = [where for p in places for where, src in _code_of(p)

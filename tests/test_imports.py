@@ -93,6 +93,32 @@ def test_the_engine_imports_only_the_tie_rule():
     assert graph["ragmath.ranking"] == set()
 
 
+def _core_modules(graph: dict[str, set[str]]) -> list[str]:
+    return [name for name in graph if not name.startswith("ragmath.lab")]
+
+
+def test_the_core_imports_nothing_of_the_workbook():
+    graph = import_graph()
+    core = _core_modules(graph)
+    assert "ragmath.evaluation" in core and "ragmath.lab.corpus" in graph  # the graph sees both layers
+    for module in core:
+        workbook = {target for target in _reaches(graph, module) if target.startswith("ragmath.lab")}
+        assert not workbook, f"{module} reaches the workbook: {sorted(workbook)}"
+
+
+def test_the_pipeline_does_not_import_the_notebook_helpers():
+    graph = import_graph()
+    for module in graph:
+        if module.startswith("ragmath.lab") and not module.startswith("ragmath.lab.notebook"):
+            helpers = {t for t in _reaches(graph, module) if t.startswith("ragmath.lab.notebook")}
+            assert not helpers, f"{module} reaches the notebook helpers: {sorted(helpers)}"
+
+
+def test_a_core_module_importing_the_workbook_would_be_found():
+    graph = {"ragmath.io": {"ragmath.lab.corpus"}, "ragmath.lab.corpus": set()}
+    assert _reaches(graph, "ragmath.io") == {"ragmath.lab.corpus"}
+
+
 if __name__ == "__main__":  # print the graph: python tests/test_imports.py
     for module, targets in sorted(import_graph().items()):
         print(f"{module:<28} -> {', '.join(sorted(targets)) or '-'}")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ragmath import selfcheck
+from ragmath.lab.notebook import selfcheck
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
@@ -168,8 +168,8 @@ def test_tables_are_dataframes_not_printed_text(path):
 
 @pytest.mark.parametrize("path", _params(NUMBERED))
 def test_charts_use_a_cjk_font_when_the_helper_exists(path):
-    if importlib.util.find_spec("ragmath.plotting") is None:
-        pytest.skip("ragmath.plotting (use_cjk_font) is not in this checkout yet")
+    if importlib.util.find_spec("ragmath.lab.notebook.plotting") is None:
+        pytest.skip("ragmath.lab.notebook.plotting (use_cjk_font) is not in this checkout yet")
     code = "\n".join(_source(c) for c in _cells(path) if c["cell_type"] == "code")
     if "matplotlib" in code:
         assert "use_cjk_font()" in code, f"{path.name} draws charts but never calls use_cjk_font()"

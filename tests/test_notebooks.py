@@ -272,7 +272,7 @@ def _numbered_params():
 @pytest.mark.slow
 @pytest.mark.parametrize("path", _numbered_params())
 def test_no_answer_is_printed_before_its_exercise(path, executed):
-    from ragmath import selfcheck
+    from ragmath.lab.notebook import selfcheck
 
     nb = executed(path)
     seen: list[str] = []
@@ -299,7 +299,7 @@ def test_no_answer_is_printed_before_its_exercise(path, executed):
 
 
 def test_answer_forms_follow_the_stated_precision():
-    from ragmath.selfcheck import _Exercise
+    from ragmath.lab.notebook.selfcheck import _Exercise
 
     two = _Exercise(lambda: 0, "close", 1e-6, "", decimals=2)
     assert _answer_forms(two, 5 / 6) == ["0.83"]

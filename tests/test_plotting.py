@@ -12,7 +12,7 @@ from matplotlib import font_manager, ft2font
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from ragmath.plotting import FONT_PACKAGE, cjk_font_path, use_cjk_font
+from ragmath.lab.notebook.plotting import FONT_PACKAGE, cjk_font_path, use_cjk_font
 
 # 费 报 销 are simplified forms that Japanese-only CJK fonts lack.
 CHINESE = "差旅费报销"
@@ -69,7 +69,7 @@ def test_calling_twice_registers_the_font_once():
 def test_missing_font_package_names_the_package_to_install():
     code = (
         "import sys; sys.modules['pylopdf_fonts_zh_cn'] = None\n"
-        "from ragmath.plotting import use_cjk_font\n"
+        "from ragmath.lab.notebook.plotting import use_cjk_font\n"
         "try:\n    use_cjk_font()\nexcept RuntimeError as exc:\n    print(exc)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

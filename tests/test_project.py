@@ -152,7 +152,7 @@ def test_make_lab_installs_the_lab_extra_and_make_test_adds_the_test_extra():
 def test_importing_the_metrics_files_and_command_line_loads_no_lab_package():
     code = (
         "import sys, ragmath, ragmath.io, ragmath.cli, ragmath.__main__, ragmath.metrics, "
-        "ragmath.evaluation, ragmath.fusion, ragmath.stats, ragmath.units, ragmath.paths\n"
+        "ragmath.evaluation, ragmath.fusion, ragmath.stats, ragmath.units, ragmath.lab.paths\n"
         f"loaded = [m for m in {_LAB_ONLY!r} if m in sys.modules]\n"
         "print(loaded)\n"
     )
@@ -162,7 +162,7 @@ def test_importing_the_metrics_files_and_command_line_loads_no_lab_package():
 
 
 def test_missing_data_folder_is_named_with_the_fix(tmp_path):
-    code = "from ragmath.paths import data_dir\ndata_dir()\n"
+    code = "from ragmath.lab.paths import data_dir\ndata_dir()\n"
     env = {"RAGMATH_DATA": str(tmp_path / "nowhere"), "PATH": ""}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode != 0

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from ragmath.ablation import paired_table, rate_intervals, run_ablation
-from ragmath.holdout import frozen_design
-from ragmath.readings import (
+from ragmath.lab.ablation import paired_table, rate_intervals, run_ablation
+from ragmath.lab.holdout import frozen_design
+from ragmath.lab.readings import (
     Claim,
     as_markdown,
     compare,

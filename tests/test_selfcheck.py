@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from ragmath import selfcheck
-from ragmath.selfcheck import check, register
+from ragmath.lab.notebook import selfcheck
+from ragmath.lab.notebook.selfcheck import check, register
 
 
 @pytest.fixture

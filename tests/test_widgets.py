@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragmath import rrf
-from ragmath.widgets import (
+from ragmath.lab.notebook.widgets import (
     ARTICLE_LISTS,
     LeadChange,
     build_explorer,
@@ -176,7 +176,7 @@ def test_lead_changes_are_reported_at_the_scanned_k_values():
 
 
 def test_exercise_05_4_crossing_matches_the_quadratic():
-    from ragmath.exercises import nb05
+    from ragmath.lab.notebook.exercises import nb05
 
     # 2/(k+1) = 1/(k+4) + 2/(k+5)  <=>  k^2 - 2k - 27 = 0  <=>  k = 1 + sqrt(28) ≈ 6.29
     assert lead_changes(nb05.EX4_LISTS, range(1, 201)) == [
@@ -413,7 +413,7 @@ def test_slider_callback_in_a_kernel_moves_k_from_60_to_1():
     ],
 )
 def test_exercise_self_checks_accept_the_hand_answer_only(exercise, right, wrong, capsys):
-    from ragmath.selfcheck import check
+    from ragmath.lab.notebook.selfcheck import check
 
     assert check(exercise, right) is True
     assert check(exercise, wrong) is False

@@ -17,7 +17,7 @@ Oracle     no retrieval: the labelled evidence (grade >= 1) handed straight to t
 Nothing is scored in sample. On dev, each question's D ranking comes from a reranker fitted on
 the other folds of a grouped 5-fold split (whole groups per fold), and its refusal threshold
 likewise; on the holdout
-(opened only through ``ragmath.holdout.open_holdout``) both are fitted on all dev questions. The
+(opened only through ``ragmath.lab.holdout.open_holdout``) both are fitted on all dev questions. The
 table's ``caveat`` column says, per row, which dev numbers were tuned on and so are optimistic.
 
 Conventions: no-answer questions (no label > 0 for the identity asked) are outside the retrieval
@@ -47,10 +47,10 @@ import numpy as np
 import pandas as pd
 
 from ragmath.evaluation import Evaluation, evaluate
-from ragmath.generate import Answer, ExtractiveAnswerer, answer_is_correct
-from ragmath.rerank import FEATURES, FeatureExtractor, LinearReranker, question_similarity
-from ragmath.retrieval import BM25Retriever, HybridRetriever, VectorRetriever, as_chunk_records
-from ragmath.tokenize import get_tokenizer
+from ragmath.lab.generate import Answer, ExtractiveAnswerer, answer_is_correct
+from ragmath.lab.rerank import FEATURES, FeatureExtractor, LinearReranker, question_similarity
+from ragmath.lab.retrieval import BM25Retriever, HybridRetriever, VectorRetriever, as_chunk_records
+from ragmath.lab.tokenize import get_tokenizer
 
 __all__ = [
     "VERSIONS",
@@ -215,12 +215,12 @@ def clear_cache() -> None:
 
 def _load_dataset(dataset: Any):
     if dataset is None:
-        from ragmath.corpus import load_dataset
+        from ragmath.lab.corpus import load_dataset
 
         return load_dataset()
     for name in ("corpus", "questions", "qrels", "identities", "config"):
         if not hasattr(dataset, name):
-            raise TypeError(f"dataset must have a {name!r} attribute (see ragmath.corpus.load_dataset)")
+            raise TypeError(f"dataset must have a {name!r} attribute (see ragmath.lab.corpus.load_dataset)")
     return dataset
 
 
@@ -239,7 +239,7 @@ def require_dev_only(dataset: Any, what: str) -> None:
     held = list(questions.loc[questions["split"] != "dev", "question_id"])
     if held:
         raise ValueError(f"{what} works on dev questions only, but the dataset holds holdout "
-                         f"question(s) {held[:5]}; pass ragmath.corpus.load_dataset() (dev only)")
+                         f"question(s) {held[:5]}; pass ragmath.lab.corpus.load_dataset() (dev only)")
 
 
 def _roles(dataset: Any, identity: str) -> tuple[str, ...]:
@@ -253,7 +253,7 @@ def _pipeline(dataset: Any, identity: str, as_of: Any, cfg: AblationConfig, corp
     key = (corpus_key, str(as_of), cfg.editions, identity, _roles(dataset, identity), cfg.tokenizer)
     pipe = _PIPELINES.get(key)
     if pipe is None:
-        from ragmath.index import build_index, permission_filter
+        from ragmath.lab.index import build_index, permission_filter
 
         snap = build_index(dataset.corpus, as_of=as_of, editions=cfg.editions)
         view = permission_filter(snap.chunks, _roles(dataset, identity))
@@ -467,7 +467,7 @@ def run_ablation(
 ) -> AblationResult:
     """Run versions A, B, C, D and Oracle on the configured split; return tables and traces.
 
-    ``dataset``: ``ragmath.corpus.load_dataset()`` by default (dev questions only; any object with
+    ``dataset``: ``ragmath.lab.corpus.load_dataset()`` by default (dev questions only; any object with
     corpus, questions, qrels, identities, config). ``answers=False`` skips generation (used while
     tuning). ``generator``: any ``Generator`` (used as given), or a factory called as
     ``factory(refuse_below=t, as_of=date, max_passages=context_k)`` with the threshold fitted on dev
@@ -488,7 +488,7 @@ def run_ablation(
     {'dev'}
 
     Raises ValueError for a question without a dev/holdout split, an unknown identity, an empty
-    split (the holdout is sealed: only ``ragmath.holdout.open_holdout`` loads it), or no dev
+    split (the holdout is sealed: only ``ragmath.lab.holdout.open_holdout`` loads it), or no dev
     question; TypeError for a config that is not an AblationConfig.
     """
     return _run(config, dataset, answers=answers, generator=generator, reuse=reuse)
@@ -502,7 +502,7 @@ def _run(config, dataset, *, answers, generator, reuse, scores_only=False, corpu
         raise TypeError(f"config must be an AblationConfig, got {type(cfg).__name__}")
     files_hash = None
     if dataset is None and not scores_only:
-        from ragmath.corpus import corpus_hash
+        from ragmath.lab.corpus import corpus_hash
 
         files_hash = corpus_hash()
     ds = _load_dataset(dataset)
@@ -523,7 +523,7 @@ def _run(config, dataset, *, answers, generator, reuse, scores_only=False, corpu
     if not wanted:
         if cfg.split == "holdout":
             raise ValueError("no holdout question in this dataset: the holdout is sealed; "
-                             "ragmath.holdout.open_holdout, given the frozen config, runs the "
+                             "ragmath.lab.holdout.open_holdout, given the frozen config, runs the "
                              "frozen design on it once")
         raise ValueError(f"no question has split {cfg.split!r}")
     if not dev:
@@ -680,7 +680,7 @@ def _run(config, dataset, *, answers, generator, reuse, scores_only=False, corpu
         "snapshot_date": str(as_of),
         "editions": cfg.editions,
         "corpus_sha256": corpus_key,
-        "data files hash (ragmath.corpus.corpus_hash)": files_hash or "n/a (dataset passed in)",
+        "data files hash (ragmath.lab.corpus.corpus_hash)": files_hash or "n/a (dataset passed in)",
         "identity": cfg.identity or "each question's own identity",
         "split": cfg.split,
         "questions": len(wanted),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ragmath.selfcheck import register
+from ragmath.lab.notebook.selfcheck import register
 
 # 06.1 — predict, then run: D's Recall@5 minus C's with the frozen design but a deeper rerank.
 EX1_DEPTH = 20
@@ -20,21 +20,21 @@ EX4_REMEMBERED_LIMIT = 60.0
 
 
 def _frozen():
-    from ragmath.holdout import frozen_design
+    from ragmath.lab.holdout import frozen_design
 
     return frozen_design()
 
 
 def _ex1() -> float:
-    from ragmath.ablation import run_ablation
+    from ragmath.lab.ablation import run_ablation
 
     table = run_ablation(replace(_frozen(), rerank_depth=EX1_DEPTH), answers=False).table
     return float(table.loc["D", "Recall@5"] - table.loc["C", "Recall@5"])
 
 
 def _ex2() -> float:
-    from ragmath.corpus import load_corpus
-    from ragmath.generate import ExtractiveAnswerer
+    from ragmath.lab.corpus import load_corpus
+    from ragmath.lab.generate import ExtractiveAnswerer
 
     corpus = load_corpus()
     chunk = corpus[corpus["chunk_id"] == EX2_CHUNK].to_dict("records")
@@ -45,7 +45,7 @@ def _ex2() -> float:
 
 
 def _ex3() -> int:
-    from ragmath.ablation import run_ablation
+    from ragmath.lab.ablation import run_ablation
 
     result = run_ablation(replace(_frozen(), tokenizer=EX3_TOKENIZER), answers=False)
     pq = result.per_question.loc["A"]
@@ -56,8 +56,8 @@ def _ex3() -> int:
 def _ex4() -> int:
     from functools import partial
 
-    from ragmath.ablation import run_ablation
-    from ragmath.generate import MisreadLimitAnswerer
+    from ragmath.lab.ablation import run_ablation
+    from ragmath.lab.generate import MisreadLimitAnswerer
 
     generator = partial(MisreadLimitAnswerer, remembered_limit=EX4_REMEMBERED_LIMIT)
     return int(run_ablation(_frozen(), generator=generator).table.loc["Oracle", "answers correct"])

@@ -59,7 +59,7 @@ def userdict_path() -> Path:
     >>> userdict_path().name
     'userdict.txt'
     """
-    from ragmath.paths import DATA_DIR
+    from ragmath.lab.paths import DATA_DIR
 
     return Path(DATA_DIR) / "userdict.txt"
 

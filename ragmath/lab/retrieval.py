@@ -1,7 +1,7 @@
 """Retrievers: BM25 over jieba tokens, an offline vector retriever, and RRF hybrid fusion.
 
 Every retriever is built over the chunks it is given and nothing else. Build it on the
-permission-filtered snapshot of one identity (``ragmath.index.build_index(...).for_identity(...)``)
+permission-filtered snapshot of one identity (``ragmath.lab.index.build_index(...).for_identity(...)``)
 and no unreadable chunk can ever reach a ranking: the filter runs before any scoring.
 
 All rankings are lists of ``(chunk_id, score)``, best first. Tie rule everywhere: score descending
@@ -19,7 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from ragmath.tokenize import Tokenizer, get_tokenizer
+from ragmath.lab.tokenize import Tokenizer, get_tokenizer
 
 __all__ = [
     "Retriever",

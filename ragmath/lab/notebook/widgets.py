@@ -556,7 +556,7 @@ class _Chart:
     """
 
     def __init__(self, width: float = 10.0, height: float = 3.4, dpi: int = 80) -> None:
-        from ragmath.plotting import use_cjk_font
+        from ragmath.lab.notebook.plotting import use_cjk_font
 
         use_cjk_font()
         self.figure = Figure(figsize=(width, height), dpi=dpi)

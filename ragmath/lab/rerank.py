@@ -34,9 +34,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ragmath.generate import QUESTION_WORDS, is_live, support
-from ragmath.retrieval import BM25Retriever, VectorRetriever, as_chunk_records, rank_scores
-from ragmath.tokenize import ID_PATTERN, find_ids
+from ragmath.lab.generate import QUESTION_WORDS, is_live, support
+from ragmath.lab.retrieval import BM25Retriever, VectorRetriever, as_chunk_records, rank_scores
+from ragmath.lab.tokenize import ID_PATTERN, find_ids
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 

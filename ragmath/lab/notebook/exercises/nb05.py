@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ragmath import rrf, units
-from ragmath.selfcheck import register
-from ragmath.widgets import ARTICLE_LISTS, lead_changes
+from ragmath.lab.notebook.selfcheck import register
+from ragmath.lab.notebook.widgets import ARTICLE_LISTS, lead_changes
 
 # 05.1 — the fused score of one item at another k.
 EX1_LISTS = ARTICLE_LISTS

@@ -1,6 +1,6 @@
 """Load and check the toy corpus, the questions, their labels, the identities and the run config.
 
-The workbook's data lives in ``ragmath.paths.DATA_DIR`` (``<repo>/data``):
+The workbook's data lives in ``ragmath.lab.paths.DATA_DIR`` (``<repo>/data``):
 
 - ``corpus.jsonl`` — one chunk a line: ``chunk_id``, ``doc_id``, ``doc_title``, ``clause_id``,
   ``clause_no``, ``edition``, ``published_on`` (optional, defaults to ``effective_from``),
@@ -11,11 +11,11 @@ The workbook's data lives in ``ragmath.paths.DATA_DIR`` (``<repo>/data``):
   lives), ``split`` ("dev" or "holdout");
 - ``qrels.csv`` — ``question_id,chunk_id,grade``: 2 answers, 1 helps, 0 checked and irrelevant;
 - ``identities.csv`` — ``identity,roles,description``, roles separated by ``;``;
-- ``config.json`` — ``snapshot_date``, ``split_rule``, ``frozen_design`` (see ``ragmath.holdout``).
+- ``config.json`` — ``snapshot_date``, ``split_rule``, ``frozen_design`` (see ``ragmath.lab.holdout``).
 
 **The holdout is sealed.** Every loader validates every line of every file, but returns only the
 dev questions and their labels unless it is told ``include_holdout=True``. Only
-``ragmath.holdout.open_holdout`` (the one final run) asks for them; a test scans the package and the
+``ragmath.lab.holdout.open_holdout`` (the one final run) asks for them; a test scans the package and the
 notebooks for any other caller. :func:`split_manifest` lists IDs, types, groups and sides (no
 text, no answers, no labels) so that the split itself can be checked and counted.
 
@@ -113,12 +113,12 @@ _INT_RE = re.compile(r"^[+-]?\d+$")
 
 
 def data_dir() -> Path:
-    """Return the workbook's data directory, ``ragmath.paths.DATA_DIR``.
+    """Return the workbook's data directory, ``ragmath.lab.paths.DATA_DIR``.
 
     >>> (data_dir() / "corpus.jsonl").is_file()
     True
     """
-    from ragmath.paths import data_dir as _checked_data_dir  # says where the data is expected
+    from ragmath.lab.paths import data_dir as _checked_data_dir  # says where the data is expected
 
     return _checked_data_dir()
 
@@ -397,7 +397,7 @@ def load_questions(
     """Load ``questions.jsonl`` as a DataFrame, one row per dev question, in file order.
 
     Every line is validated; holdout lines are returned only with ``include_holdout=True`` (which
-    only ``ragmath.holdout.open_holdout`` passes). Identities are checked against ``identities``
+    only ``ragmath.lab.holdout.open_holdout`` passes). Identities are checked against ``identities``
     (default: ``identities.csv`` beside the file).
 
     >>> questions = load_questions()
@@ -535,7 +535,7 @@ def load_config(path: PathLike | None = None) -> dict[str, Any]:
     datetime.date(2026, 6, 30)
 
     Raises ``ValueError`` naming the file and field for invalid JSON, a missing or bad
-    ``snapshot_date``, or a ``frozen_design`` that is not a JSON object (``ragmath.holdout`` checks
+    ``snapshot_date``, or a ``frozen_design`` that is not a JSON object (``ragmath.lab.holdout`` checks
     its fields).
     """
     file = _resolve(path, "config.json")
@@ -572,7 +572,7 @@ def load_dataset(path: PathLike | None = None, *, include_holdout: bool = False)
     """Load every data file from one directory (default ``DATA_DIR``) and check them together.
 
     The questions and labels are the dev split only, unless ``include_holdout=True`` (passed only
-    by ``ragmath.holdout.open_holdout``); ``Dataset.holdout_included`` says which.
+    by ``ragmath.lab.holdout.open_holdout``); ``Dataset.holdout_included`` says which.
 
     >>> ds = load_dataset()
     >>> sorted(ds.identities.index), set(ds.questions["split"]), ds.holdout_included
@@ -626,7 +626,7 @@ def qrels_for(
         manifest = split_manifest(with_answerable=False)
         if unknown[0] in set(manifest.loc[manifest["split"] == "holdout", "question_id"]):
             raise ValueError(f"question_ids: {unknown[0]!r} is a sealed holdout question; its labels "
-                             f"are read only by ragmath.holdout.open_holdout (the one final run)")
+                             f"are read only by ragmath.lab.holdout.open_holdout (the one final run)")
         raise ValueError(f"question_ids: unknown question {unknown[0]!r}; known IDs look like {known[0]!r}")
     result: dict[str, dict[str, int]] = {q: {} for q in wanted}
     for qid, cid, grade in qrels[["question_id", "chunk_id", "grade"]].itertuples(index=False):

@@ -11,7 +11,7 @@ Two questions decide which chunks a retriever may ever see:
    among the identity's roles (``identities.csv``). :meth:`Snapshot.for_identity` removes every
    other chunk, so a retriever built on the result never holds a chunk the identity may not read.
 
->>> from ragmath.corpus import load_corpus
+>>> from ragmath.lab.corpus import load_corpus
 >>> snap = build_index(load_corpus(), as_of="2026-06-30", editions="live")
 >>> "TRV25-4.2-a" in snap.chunk_ids, "TRV26-4.2-a" in snap.chunk_ids
 (False, True)
@@ -29,7 +29,7 @@ from typing import Any
 
 import pandas as pd
 
-from ragmath.corpus import load_config, load_corpus, load_identities, parse_date
+from ragmath.lab.corpus import load_config, load_corpus, load_identities, parse_date
 
 __all__ = [
     "EDITION_MODES",

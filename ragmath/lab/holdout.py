@@ -1,7 +1,7 @@
 """The sealed holdout: when it was sealed, the frozen design, and the one counted opening.
 
 The holdout questions were written blind and committed in one sealing commit (its message starts
-``holdout: sealed``) before any code ran on them. Every loader in ``ragmath.corpus`` leaves them
+``holdout: sealed``) before any code ran on them. Every loader in ``ragmath.lab.corpus`` leaves them
 out unless told ``include_holdout=True``, and only :func:`open_holdout` says so. Opening runs the
 frozen design once and writes a record, ``data/holdout_openings.json``::
 
@@ -25,8 +25,8 @@ from typing import Any
 
 import pandas as pd
 
-from ragmath.ablation import AblationConfig, AblationResult, run_ablation
-from ragmath.corpus import corpus_hash, data_dir, load_config, load_dataset, split_manifest
+from ragmath.lab.ablation import AblationConfig, AblationResult, run_ablation
+from ragmath.lab.corpus import corpus_hash, data_dir, load_config, load_dataset, split_manifest
 
 __all__ = [
     "OPENINGS_FILE",
@@ -130,7 +130,7 @@ def openings(data: Any = None) -> list[dict]:
 def holdout_counts(data: Any = None) -> pd.DataFrame:
     """Questions per type on each side, and answerable / no-answer, from the split manifest only.
 
-    Reads IDs, types, groups and sides (``ragmath.corpus.split_manifest``): no question text,
+    Reads IDs, types, groups and sides (``ragmath.lab.corpus.split_manifest``): no question text,
     answer or label of the holdout.
     """
     manifest = split_manifest(_folder(data))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ragmath.selfcheck import register
+from ragmath.lab.notebook.selfcheck import register
 from ragmath.stats import wilson_interval
 
 # 07.1 — predict, then run: the Wilson interval of 30 correct out of 43, its lower bound.
@@ -36,7 +36,7 @@ def ex3_split() -> tuple[list[str], list[str], dict[str, str]]:
     """The random (question-by-question) split of exercise 07.3 and each dev question's group."""
     import numpy as np
 
-    from ragmath.corpus import load_questions
+    from ragmath.lab.corpus import load_questions
 
     questions = load_questions()
     ids = list(questions["question_id"])
@@ -54,8 +54,8 @@ def _ex3() -> int:
 def _ex4() -> int:
     from dataclasses import replace
 
-    from ragmath.ablation import leakage_experiment
-    from ragmath.holdout import frozen_design
+    from ragmath.lab.ablation import leakage_experiment
+    from ragmath.lab.holdout import frozen_design
 
     leak = leakage_experiment(config=replace(frozen_design(), rerank_depth=EX4_DEPTH),
                               seeds=EX4_SEEDS)

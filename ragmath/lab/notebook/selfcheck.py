@@ -1,8 +1,8 @@
 """Self-checks for the notebooks' exercises: say whether an answer is right, never what is right.
 
-Exercise definitions live in ``ragmath.exercises.nbNN`` (``NN`` = the notebook number); each registers
-a function that *computes* the expected answer with ragmath on the workbook's data. ``check("02.1", x)``
-imports the module for notebook 02 on first use.
+Exercise definitions live in ``ragmath.lab.notebook.exercises.nbNN`` (``NN`` = the notebook number);
+each registers a function that *computes* the expected answer with ragmath on the workbook's data.
+``check("02.1", x)`` imports the module for notebook 02 on first use.
 
 A numeric exercise may state a precision: ``register("02.4", f, decimals=2)`` accepts any answer that
 rounds to the expected value at 2 decimals, i.e. ``|answer - expected| <= 0.5 * 10**-2`` (plus a
@@ -84,7 +84,7 @@ def _load(exercise_id: str) -> _Exercise:
     if exercise_id not in _REGISTRY:
         notebook = exercise_id.split(".", 1)[0]
         try:
-            importlib.import_module(f"ragmath.exercises.nb{notebook}")
+            importlib.import_module(f"ragmath.lab.notebook.exercises.nb{notebook}")
         except ModuleNotFoundError:
             pass
     if exercise_id not in _REGISTRY:

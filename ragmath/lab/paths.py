@@ -14,7 +14,7 @@ from pathlib import Path
 __all__ = ["DATA_DIR", "data_dir"]
 
 #: The data folder: ``$RAGMATH_DATA`` if set, else ``data/`` beside the ``ragmath/`` package.
-DATA_DIR: Path = Path(os.environ.get("RAGMATH_DATA") or Path(__file__).resolve().parent.parent / "data")
+DATA_DIR: Path = Path(os.environ.get("RAGMATH_DATA") or Path(__file__).resolve().parents[2] / "data")
 
 
 def data_dir() -> Path:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from ragmath import hit_at_k, recall_at_k, units
-from ragmath.corpus import load_corpus, load_questions, qrels_for
-from ragmath.index import in_index, permission_filter
-from ragmath.retrieval import BM25Retriever
-from ragmath.selfcheck import register
+from ragmath.lab.corpus import load_corpus, load_questions, qrels_for
+from ragmath.lab.index import in_index, permission_filter
+from ragmath.lab.notebook.selfcheck import register
+from ragmath.lab.retrieval import BM25Retriever
 
 # 01.1 — Recall@3 at clause level for Q07 (its chunk labels lifted to clauses).
 EX1_QUESTION = "Q07"

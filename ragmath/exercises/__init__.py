@@ -1,1 +1,0 @@
-"""Exercise definitions, one module per notebook (``nb02`` for notebook 02); see ragmath.selfcheck."""

@@ -1,0 +1,3 @@
+"""Exercise definitions, one module per notebook (``nb02`` for notebook 02).
+
+See ragmath.lab.notebook.selfcheck."""

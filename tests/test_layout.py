@@ -1,0 +1,72 @@
+"""The package's layers: the core runs on numpy, pandas and polars alone; the workbook says what it needs;
+the 0.1 import paths still work for one release, with a warning."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import warnings
+
+import pytest
+
+import ragmath
+from ragmath._moved import MOVED
+
+# Run in a child process where the [lab] extra's packages cannot be imported, as after `pip install ragmath`.
+WITHOUT_LAB = textwrap.dedent("""
+    import importlib.abc, sys
+    BLOCKED = {"jieba", "rank_bm25", "matplotlib", "ipywidgets", "jupyterlab", "voila"}
+    class Block(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[0] in BLOCKED:
+                raise ModuleNotFoundError(f"No module named {name!r}")
+    sys.meta_path.insert(0, Block())
+    import importlib.util
+    importlib.util.find_spec = (lambda original: lambda name, *a: None if name.split(".")[0] in BLOCKED
+                                else original(name, *a))(importlib.util.find_spec)
+""")
+
+
+def _without_lab(code: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", WITHOUT_LAB + textwrap.dedent(code), *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_core_runs_without_the_lab_extra(tmp_path):
+    (tmp_path / "run.trec").write_text("q1 Q0 a 1 2.0 x\nq1 Q0 b 2 1.0 x\n", encoding="utf-8")
+    (tmp_path / "qrels.trec").write_text("q1 0 b 1\n", encoding="utf-8")
+    result = _without_lab("""
+        import sys, pkgutil, importlib
+        import ragmath
+        core = [m.name for m in pkgutil.walk_packages(ragmath.__path__, "ragmath.")
+                if not m.name.startswith("ragmath.lab")]
+        for name in core:
+            importlib.import_module(name)
+        assert "matplotlib" not in sys.modules and "jieba" not in sys.modules
+        from ragmath.cli import main
+        sys.exit(main(["evaluate", sys.argv[1], sys.argv[2], "-m", "MRR@10"]))
+    """, str(tmp_path / "run.trec"), str(tmp_path / "qrels.trec"))
+    assert result.returncode == 0, result.stderr
+    assert "0.5" in result.stdout
+
+
+@pytest.mark.parametrize("module", ["ragmath.lab", "ragmath.lab.corpus", "ragmath.lab.notebook.widgets"])
+def test_workbook_without_the_extra_says_how_to_install_it(module):
+    result = _without_lab(f"import {module}")
+    assert result.returncode != 0
+    assert "ImportError" in result.stderr and "pip install 'ragmath[lab]'" in result.stderr
+
+
+@pytest.mark.parametrize("old, new", sorted(MOVED.items()))
+def test_old_import_path_warns_and_gives_the_moved_module(old, new):
+    sys.modules.pop(old, None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        module = __import__(old, fromlist=["_"])
+    assert module is sys.modules[new]
+    assert any(issubclass(w.category, DeprecationWarning) and new in str(w.message) for w in caught)
+
+
+def test_version_is_0_2():
+    assert ragmath.__version__ == "0.2.0"
