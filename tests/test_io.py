@@ -482,7 +482,7 @@ def test_read_run_head_reads_slices_and_carries_a_question_across_them(tmp_path,
             yield piece
 
     monkeypatch.setattr(rio._Source, "slices", counted)
-    monkeypatch.setattr(rio, "HEAD_SLICE_BYTES", 1000)  # about 40 lines: questions are cut in two
+    monkeypatch.setattr(rio._bulk, "HEAD_SLICE_BYTES", 1000)  # about 40 lines: questions are cut in two
     head = rio.read_run_head(path, 3)
     assert len(pieces) > 10
     assert head.height == 20 * 3
@@ -495,7 +495,7 @@ def test_read_run_head_duplicate_across_two_slices_is_named(tmp_path, monkeypatc
     lines = [f"q1 Q0 d{d} {d} {1 / d!r} run" for d in range(1, 60)] + ["q1 Q0 d7 60 0.0001 run"]
     path = tmp_path / "run.trec"
     path.write_text("\n".join(lines) + "\n")
-    monkeypatch.setattr(rio, "HEAD_SLICE_BYTES", 200)
+    monkeypatch.setattr(rio._bulk, "HEAD_SLICE_BYTES", 200)
     with pytest.raises(ValueError, match=r"line 60, field 3 \(docid\): duplicate .* first seen on line 7"):
         rio.read_run_head(path, 5)
 
@@ -504,7 +504,7 @@ def test_read_run_head_question_in_two_blocks(tmp_path, monkeypatch):
     """A question that comes back later is still one question: the whole file is read instead."""
     path = tmp_path / "run.trec"
     path.write_text("q1 Q0 a 1 0.5 r\nq2 Q0 b 1 0.5 r\nq1 Q0 c 2 0.9 r\n")
-    monkeypatch.setattr(rio, "HEAD_SLICE_BYTES", 16)
+    monkeypatch.setattr(rio._bulk, "HEAD_SLICE_BYTES", 16)
     assert rio.read_run_head(path, 5).rows() == [("q1", "c", None, 1), ("q1", "a", None, 2),
                                                  ("q2", "b", None, 1)]
 
@@ -518,7 +518,7 @@ def test_read_run_head_tab_in_a_later_slice(tmp_path, monkeypatch, late_line, er
     lines = [f"q{n // 10} Q0 d{n} {n} {1 / (n + 1)!r} run" for n in range(39)] + [late_line]
     path = tmp_path / "run.trec"
     path.write_text("\n".join(lines) + "\n")
-    monkeypatch.setattr(rio, "HEAD_SLICE_BYTES", 100)
+    monkeypatch.setattr(rio._bulk, "HEAD_SLICE_BYTES", 100)
     if error:
         with pytest.raises(ValueError, match=error):
             rio.read_run_head(path, 2)

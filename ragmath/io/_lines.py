@@ -1,0 +1,181 @@
+"""The line reader: reads a file record by record, to name the file, line and field of the first mistake."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+import polars as pl
+
+from ragmath.io._checks import (
+    _TREC_LAYOUT,
+    QRELS_SCHEMA,
+    RUN_SCHEMA,
+    _check_grade,
+    _check_id,
+    _check_rank,
+    _check_score,
+    _quote,
+    _Where,
+)
+from ragmath.io._sources import _Source
+
+# --------------------------------------------------------------------------- the line reader
+
+
+def _trec_records(src: _Source, kind: str) -> Iterator[tuple[_Where, list[str]]]:
+    """(where, fields) per data line of a TREC file; blank and ``#`` comment lines skipped."""
+    layout = _TREC_LAYOUT[kind]
+    for number, text in src.lines():
+        line = text[:-1] if text.endswith("\r") else text
+        stripped = line.strip(" \t")
+        if not stripped or stripped.startswith("#"):
+            continue
+        fields = re.split(r"[ \t]+", stripped)
+        where = _Where(src.name, "line", number)
+        if len(fields) != len(layout):
+            raise where.fail(
+                None,
+                f"expected {len(layout)} fields '{' '.join(layout)}' separated by spaces or tabs, "
+                f"found {len(fields)}: {_quote(line)}",
+            )
+        yield where, fields
+
+
+def _csv_records(src: _Source, kind: str) -> Iterator[tuple[_Where, dict[str, str]]]:
+    lines = src.lines()
+    rows = csv.reader(text for _number, text in lines)
+    try:
+        header = [name.strip() for name in next(rows)]
+    except StopIteration:
+        raise ValueError(f"{src.name}: empty file; a CSV needs a header row") from None
+    _check_header(header, src.name, kind)
+    while True:
+        try:
+            row = next(rows)
+        except StopIteration:
+            return
+        except csv.Error as exc:  # e.g. a carriage return inside an unquoted field
+            raise _Where(src.name, "line", rows.line_num).fail(None, f"not valid CSV ({exc})") from None
+        where = _Where(src.name, "line", rows.line_num)
+        if not row or all(cell.strip() == "" for cell in row):
+            continue
+        if len(row) != len(header):
+            raise where.fail(
+                None,
+                f"expected {len(header)} fields as in the header, found {len(row)}: {_quote(','.join(row))}",
+            )
+        yield where, dict(zip(header, row, strict=True))
+
+
+def _jsonl_records(src: _Source, kind: str) -> Iterator[tuple[_Where, dict[str, Any]]]:
+    needed: list[str] | None = None
+    for number, text in src.lines():
+        if not text.strip():
+            continue
+        where = _Where(src.name, "line", number)
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise where.fail(None, f"not JSON ({exc.msg}, column {exc.colno}): {_quote(text)}") from None
+        if not isinstance(obj, dict):
+            raise where.fail(None, f'expected a JSON object {{"question": ..., "id": ...}}: {_quote(text)}')
+        if needed is None:
+            _check_header(list(obj), src.name, kind)
+            needed = [c for c in ("question", "id", "score", "rank", "grade") if c in obj]
+        for key in needed:
+            if key not in obj:
+                raise where.fail(
+                    f"field {key!r}", f"missing; the first object has {needed}, every line needs them"
+                )
+        yield where, obj
+
+
+def _check_header(columns: list[str], name: str, kind: str) -> None:
+    repeated = sorted({c for c in columns if columns.count(c) > 1})
+    if repeated:
+        raise ValueError(f"{name}: the header names column(s) {repeated} more than once; keep one of each")
+    missing = [c for c in ("question", "id") if c not in columns]
+    if kind == "run" and "score" not in columns and "rank" not in columns:
+        missing.append("score or rank")
+    if kind == "qrels" and "grade" not in columns:
+        missing.append("grade")
+    if missing:
+        raise ValueError(
+            f"{name}: missing column(s) {', '.join(missing)}; found {columns}. A run table needs "
+            "question, id and score (or rank); a qrels table question, id, grade"
+        )
+
+
+def _records(src: _Source, fmt: str, kind: str) -> Iterator[tuple[_Where, dict[str, Any]]]:
+    if fmt == "trec":
+        for where, fields in _trec_records(src, kind):
+            if kind == "run":
+                yield where, {"question": fields[0], "id": fields[2], "rank": fields[3], "score": fields[4]}
+            else:
+                yield where, {"question": fields[0], "id": fields[2], "grade": fields[3]}
+        return
+    yield from (_csv_records if fmt == "csv" else _jsonl_records)(src, kind)
+
+
+def _field_names(fmt: str, kind: str) -> dict[str, str]:
+    if fmt != "trec":
+        return {c: f"column {c!r}" for c in ("question", "id", "score", "rank", "grade")}
+    layout = _TREC_LAYOUT[kind]
+    return {
+        "question": "field 1 (qid)",
+        "id": "field 3 (docid)",
+        "rank": "field 4 (rank)",
+        "score": "field 5 (score)",
+        "grade": f"field {len(layout)} (grade)",
+    }
+
+
+def _table_from_records(
+    records: Iterable[tuple[_Where, Mapping[str, Any]]], kind: str, names: dict[str, str]
+) -> pl.DataFrame:
+    """Check every record, in order, and build the table: the reference for every reader."""
+    columns: dict[str, list] = {c: [] for c in (RUN_SCHEMA if kind == "run" else QRELS_SCHEMA)}
+    first: dict[tuple[str, str], _Where] = {}
+    rank_first: dict[tuple[str, int], _Where] = {}
+    for where, record in records:
+        question = _check_id(record["question"], where, names["question"])
+        doc = _check_id(record["id"], where, names["id"])
+        if (question, doc) in first:
+            raise where.fail(
+                names["id"],
+                f"duplicate (question {_quote(question)}, id {_quote(doc)}), first seen on "
+                f"{first[question, doc].kind} {first[question, doc].number}; each ID may appear once "
+                "per question (dedupe first, e.g. ragmath.units.dedupe)",
+            )
+        first[question, doc] = where
+        columns["question"].append(question)
+        columns["id"].append(doc)
+        if kind == "qrels":
+            columns["grade"].append(_check_grade(record["grade"], where, names["grade"]))
+            continue
+        score = record.get("score")
+        rank = record.get("rank")
+        columns["score"].append(None if score is None else _check_score(score, where, names["score"]))
+        columns["rank"].append(None if rank is None else _check_rank(rank, where, names["rank"]))
+        if score is None and rank is not None:
+            key = (question, columns["rank"][-1])
+            if key in rank_first:
+                raise where.fail(
+                    names["rank"],
+                    f"rank {key[1]} of question {_quote(question)} already used on "
+                    f"{rank_first[key].kind} {rank_first[key].number}; ranks must be distinct within a "
+                    "question (or give a score column)",
+                )
+            rank_first[key] = where
+        if score is None and rank is None:
+            raise where.fail(names["score"], "no score and no rank; give one of them")
+    return pl.DataFrame(columns, schema=RUN_SCHEMA if kind == "run" else QRELS_SCHEMA)
+
+
+def _line_reader(src: _Source, fmt: str, kind: str) -> pl.DataFrame:
+    """Read ``src`` line by line: slow, and the one place that words a file's errors."""
+    return _table_from_records(_records(src, fmt, kind), kind, _field_names(fmt, kind))

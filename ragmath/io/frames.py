@@ -1,0 +1,277 @@
+"""DataFrames (pandas, polars) and mappings to tables and back; the order a run is written in."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import polars as pl
+
+from ragmath.io._bulk import _odd_rows, read_qrels_table, read_run_table
+from ragmath.io._checks import QRELS_SCHEMA, RUN_SCHEMA, _check_id, _Where
+from ragmath.io._lines import _check_header, _table_from_records
+from ragmath.ranking import order_run_table
+
+# --------------------------------------------------------------------------- DataFrames and mappings
+
+
+def _frame_columns(frame: Any, kind: str) -> tuple[str, dict[str, pl.Series]]:
+    """The wanted columns of a pandas or polars DataFrame as polars Series (IDs as text)."""
+    if isinstance(frame, pl.DataFrame):
+        names = frame.columns
+        get = frame.get_column
+    else:
+        names = [str(c) for c in frame.columns]
+        get = None
+    if len(set(names)) != len(names):
+        repeated = sorted({c for c in names if names.count(c) > 1})
+        raise ValueError(f"DataFrame names column(s) {repeated} more than once; keep one of each")
+    _check_header(names, "DataFrame", kind)
+    out: dict[str, pl.Series] = {}
+    for name in RUN_SCHEMA if kind == "run" else QRELS_SCHEMA:
+        if name not in names:
+            continue
+        if get is not None:
+            out[name] = get(name)
+            continue
+        column = frame[name]
+        if name in ("question", "id"):
+            try:  # text: polars refuses (TypeError) any value that is not a string
+                out[name] = pl.Series(name, np.asarray(column, dtype=object), dtype=pl.String, strict=True)
+                continue
+            except TypeError:
+                pass
+            # Integers become their decimal text: converted once per distinct value.
+            codes, uniques = pd.factorize(column, use_na_sentinel=True)
+            if (codes < 0).any():
+                return "rows", {}
+            labels = [str(int(v)) if isinstance(v, numbers.Integral) and not _is_bool(v) else v
+                      for v in np.asarray(uniques, dtype=object).tolist()]
+            if not all(isinstance(label, str) for label in labels):
+                return "rows", {}
+            out[name] = pl.Series(name, labels, dtype=pl.String).gather(pl.Series(codes, dtype=pl.Int64))
+        else:
+            values = column.to_numpy()
+            if values.dtype.kind not in "iuf":
+                return "rows", {}
+            out[name] = pl.Series(name, values)
+    return "columns", out
+
+
+def _frame_table(frame: Any, kind: str) -> pl.DataFrame:
+    schema = RUN_SCHEMA if kind == "run" else QRELS_SCHEMA
+    how, columns = _frame_columns(frame, kind)
+    if how == "columns":
+        try:
+            table = pl.DataFrame(
+                [
+                    columns[c].cast(dtype, strict=True).alias(c) if c in columns
+                    else pl.Series(c, [None] * len(frame), dtype)
+                    for c, dtype in schema.items()
+                ]
+            )
+            integral = [c for c in ("rank", "grade") if c in columns and columns[c].dtype.is_float()]
+            exact = all(((columns[c].fill_nan(0.5).drop_nulls() % 1) == 0).all() for c in integral)
+            if exact and not _odd_rows(table, kind):
+                return table
+        except (pl.exceptions.PolarsError, TypeError, ValueError, OverflowError):
+            pass
+    # Something is wrong (or unusual): check row by row, naming the first bad row.
+    rows = frame.to_dicts() if isinstance(frame, pl.DataFrame) else frame.to_dict("records")
+    names = {c: f"column {c!r}" for c in ("question", "id", "score", "rank", "grade")}
+    records = (
+        (_Where("DataFrame", "row", position), {k: (None if _is_missing(v) and k in ("score", "rank") else v)
+                                                for k, v in row.items() if str(k) in schema})
+        for position, row in enumerate(rows, start=1)
+    )
+    return _table_from_records(records, kind, names)
+
+
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, (bool, np.bool_))
+
+
+def _is_missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def run_table(run: Any) -> pl.DataFrame:
+    """A run as a run table: from a pandas/polars DataFrame or a mapping, checked as files are.
+
+    A DataFrame has columns ``question``, ``id`` and ``score`` and/or ``rank`` (errors name the
+    row, 1 = first). A mapping gives question -> [IDs, best first] (rank 1, 2, ...; score null) or
+    question -> {ID: score} (rank null). Integer IDs become their decimal text, so ``1`` and
+    ``"1"`` in one question are a duplicate.
+
+    >>> run_table({"q1": {"a": 0.5, "b": 0.75}, "q2": ["x", "y"]}).rows()
+    [('q1', 'a', 0.5, None), ('q1', 'b', 0.75, None), ('q2', 'x', None, 1), ('q2', 'y', None, 2)]
+    """
+    if isinstance(run, (pl.DataFrame, pd.DataFrame)):
+        return _frame_table(run, "run")
+    if not isinstance(run, Mapping):
+        raise TypeError(
+            f"run must be a mapping question -> ranking, a DataFrame or a file path, got {type(run).__name__}"
+        )
+
+    def records() -> Iterator[tuple[_Where, dict[str, Any]]]:
+        for question, ranking in run.items():
+            q = _check_id(question, _Where("run", "question", None), "question")
+            where = _Where(f"run[{q!r}]", "entry", None)
+            if isinstance(ranking, Mapping):
+                for doc, score in ranking.items():
+                    yield where, {"question": q, "id": doc, "score": score, "rank": None}
+            elif isinstance(ranking, (str, bytes)) or not isinstance(ranking, Iterable):
+                raise TypeError(
+                    f"run[{q!r}] is {type(ranking).__name__}; give a list of IDs or a dict {{id: score}}"
+                )
+            else:
+                for position, doc in enumerate(ranking, start=1):
+                    yield where, {"question": q, "id": doc, "score": None, "rank": position}
+
+    return _table_from_records(records(), "run", {c: c for c in RUN_SCHEMA})
+
+
+def qrels_table(qrels: Any) -> pl.DataFrame:
+    """Labels as a qrels table: from a DataFrame (question, id, grade) or question -> {ID: grade}.
+
+    >>> qrels_table({"q1": {"d1": 2, "d7": 0}}).rows()
+    [('q1', 'd1', 2), ('q1', 'd7', 0)]
+    """
+    if isinstance(qrels, (pl.DataFrame, pd.DataFrame)):
+        return _frame_table(qrels, "qrels")
+    if not isinstance(qrels, Mapping):
+        raise TypeError(
+            f"qrels must be a mapping question -> {{id: grade}} or a DataFrame, got {type(qrels).__name__}"
+        )
+
+    def records() -> Iterator[tuple[_Where, dict[str, Any]]]:
+        for question, labels in qrels.items():
+            q = _check_id(question, _Where("qrels", "question", None), "question")
+            if not isinstance(labels, Mapping):
+                raise TypeError(f"qrels[{q!r}] is {type(labels).__name__}; give a dict {{id: grade}}")
+            for doc, grade in labels.items():
+                yield _Where(f"qrels[{q!r}]", "entry", None), {"question": q, "id": doc, "grade": grade}
+
+    return _table_from_records(records(), "qrels", {c: c for c in QRELS_SCHEMA})
+
+
+# --------------------------------------------------------------------------- mappings (views)
+
+
+def run_mapping(table: pl.DataFrame) -> dict[str, Any]:
+    """A run table as question -> {ID: score} in the tie rule's order, or -> [IDs] for ranks only.
+
+    >>> run_mapping(run_table({"q1": {"b": 0.5, "a": 0.5, "c": 0.9}}))
+    {'q1': {'c': 0.9, 'a': 0.5, 'b': 0.5}}
+    """
+    ordered = order_run_table(table)
+    scored = table["score"].null_count() < table.height or table.height == 0
+    if not scored:
+        return {q: ids for q, ids in ordered.group_by("question", maintain_order=True).agg("id").iter_rows()}
+    scores = ordered.join(table.select("question", "id", "score"), on=["question", "id"], how="left",
+                          maintain_order="left")
+    run: dict[str, Any] = {}
+    for question, doc, score in scores.select("question", "id", "score").iter_rows():
+        run.setdefault(question, {})[doc] = score
+    return run
+
+
+def qrels_mapping(table: pl.DataFrame) -> dict[str, dict[str, int]]:
+    """A qrels table as question -> {ID: grade}, in file order."""
+    qrels: dict[str, dict[str, int]] = {}
+    for question, doc, grade in table.iter_rows():
+        qrels.setdefault(question, {})[doc] = grade
+    return qrels
+
+
+def read_run(source: Any, format: str | None = None) -> dict[str, Any]:
+    """Read a run file into question -> {ID: score} (tie rule's order), or -> [IDs] for ranks only.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.csv"
+    >>> _ = p.write_text("question,id,rank\\nq1,b,2\\nq1,a,1\\n")
+    >>> read_run(p)
+    {'q1': ['a', 'b']}
+    """
+    return run_mapping(read_run_table(source, format))
+
+
+def read_qrels(source: Any, format: str | None = None) -> dict[str, dict[str, int]]:
+    """Read a qrels file into question -> {ID: grade}.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "qrels.jsonl"
+    >>> _ = p.write_text('{"question": "q1", "id": "d1", "grade": 2}\\n')
+    >>> read_qrels(p)
+    {'q1': {'d1': 2}}
+    """
+    return qrels_mapping(read_qrels_table(source, format))
+
+
+def read_trec_run(path: Any) -> dict[str, Any]:
+    """:func:`read_run` of a TREC run file."""
+    return read_run(path, "trec")
+
+
+def read_trec_qrels(path: Any) -> dict[str, dict[str, int]]:
+    """:func:`read_qrels` of a TREC qrels file."""
+    return read_qrels(path, "trec")
+
+
+def read_run_frame(source: Any, format: str | None = None) -> pd.DataFrame:
+    """A run file as a pandas DataFrame (question, id, rank, score), rows as in the file."""
+    return _to_pandas(read_run_table(source, format).select("question", "id", "rank", "score"))
+
+
+def read_qrels_frame(source: Any, format: str | None = None) -> pd.DataFrame:
+    """A qrels file as a pandas DataFrame (question, id, grade)."""
+    return _to_pandas(read_qrels_table(source, format))
+
+
+def _to_pandas(table: pl.DataFrame) -> pd.DataFrame:
+    """A polars table as a pandas DataFrame, text as Python strings (no pyarrow needed)."""
+    return pd.DataFrame({name: table[name].to_numpy() for name in table.columns})
+
+
+def run_to_frame(run: Any) -> pd.DataFrame:
+    """A run as a pandas DataFrame (question, id, rank and, if scored, score), best first."""
+    table = run_table(run)
+    frame = _to_pandas(_ordered_for_writing(table))
+    return frame.drop(columns="score") if _ranked_only(table) else frame
+
+
+def run_from_frame(frame: Any) -> dict[str, Any]:
+    """A run DataFrame as a mapping (see :func:`run_mapping`)."""
+    return run_mapping(run_table(frame))
+
+
+def qrels_to_frame(qrels: Any) -> pd.DataFrame:
+    """Labels as a pandas DataFrame (question, id, grade)."""
+    return _to_pandas(qrels_table(qrels))
+
+
+def qrels_from_frame(frame: Any) -> dict[str, dict[str, int]]:
+    """A qrels DataFrame as question -> {ID: grade}."""
+    return qrels_mapping(qrels_table(frame))
+
+def _ordered_for_writing(table: pl.DataFrame) -> pl.DataFrame:
+    """(question, id, rank, score) rows as written: a table with scores and ranks row for row,
+    else in the tie rule's order with ranks 1..n; ranked lists get scores n, n-1, ..., 1."""
+    if table.height and table["score"].null_count() == 0 and table["rank"].null_count() == 0:
+        return table.select("question", "id", "rank", "score")
+    ordered = order_run_table(table).join(
+        table.select("question", "id", "score"), on=["question", "id"], how="left", maintain_order="left"
+    )
+    size = pl.len().over("question")
+    return ordered.select(
+        "question", "id", pl.col("position").alias("rank"),
+        pl.col("score").fill_null((size - pl.col("position") + 1).cast(pl.Float64)),
+    )
+
+
+def _ranked_only(table: pl.DataFrame) -> bool:
+    return table.height > 0 and table["score"].null_count() == table.height
