@@ -48,7 +48,7 @@ def latency_path_for(run_path: Any) -> Path:
 
 
 def _ranking(answer: Any, depth: int | None) -> tuple[list[str], list[float] | None]:
-    """(IDs, scores or None) of one answer, best first, cut at ``depth``; ValueError if it is not a ranking."""
+    """(IDs, scores or None) of one answer, best first, cut at ``depth``; an error if it is no ranking."""
     if isinstance(answer, (str, bytes)) or not isinstance(answer, Sequence):
         raise TypeError(f"the system returned {type(answer).__name__}; return a list of IDs or of "
                         "(id, score) pairs, best first")
@@ -110,7 +110,8 @@ def record(system: Callable[[Any], Any], questions: Mapping[str, Any], path: Any
     if not callable(system):
         raise TypeError(f"system must be a callable question -> ranked list, got {type(system).__name__}")
     if not isinstance(questions, Mapping):
-        raise TypeError(f"questions must be a mapping question ID -> question, got {type(questions).__name__}")
+        raise TypeError(f"questions must be a mapping question ID -> question, got "
+                        f"{type(questions).__name__}")
     if not questions:
         raise ValueError("questions is empty; give at least one question ID -> question")
     bad = next((q for q in questions if not isinstance(q, str) or not q), None)

@@ -43,12 +43,14 @@ def pool_items(pool: Any) -> list[tuple[str, str]]:
     columns = list(getattr(pool, "columns", []))
     missing = [c for c in ("question", "id") if c not in columns]
     if missing:
-        raise ValueError(f"the pool needs columns 'question' and 'id'; it lacks {missing} (columns: {columns})")
+        raise ValueError(f"the pool needs columns 'question' and 'id'; it lacks {missing} "
+                         f"(columns: {columns})")
     items = [(str(q), str(i)) for q, i in zip(list(pool["question"]), list(pool["id"]), strict=True)]
     seen: set[tuple[str, str]] = set()
     for item in items:
         if item in seen:
-            raise ValueError(f"the pool lists question {item[0]!r}, id {item[1]!r} twice; list each pair once")
+            raise ValueError(f"the pool lists question {item[0]!r}, id {item[1]!r} twice; "
+                             "list each pair once")
         seen.add(item)
     return items
 
@@ -137,7 +139,7 @@ def _cell(value: Any) -> Any:
 
 
 def read_labels(path: Any) -> dict[str, dict[str, int]]:
-    """The labelled rows of a qrels CSV or a filled-in template: question -> {id: grade}; blank grade = not yet.
+    """The labelled rows of a qrels CSV or a filled-in template, question -> {id: grade}; blank = not yet.
 
     The file is read by ragmath's qrels reader (:func:`ragmath.io.read_qrels_table`), with the rows whose
     grade is blank left out, so a mistake is reported with this file's name and line, as for any qrels file.

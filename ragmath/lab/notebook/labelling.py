@@ -1,4 +1,4 @@
-"""A labelling widget for JupyterLab: grade a pool's chunks 0 / 1 / 2 by keyboard, every judgement saved at once.
+"""A labelling widget for JupyterLab: grade a pool's chunks 0, 1, 2 by keyboard, each judgement saved at once.
 
 ``LabellingWidget(pool, path, questions=..., texts=...)`` shows one pool item at a time: the question, the
 chunk's text, buttons and keys ``0`` (irrelevant), ``1`` (helps), ``2`` (answers directly), ``s`` skip,
@@ -8,10 +8,12 @@ gets 0), and a progress bar. Each judgement rewrites the qrels CSV at ``path`` a
 on the same file resumes at the first item not yet judged (skipped items included).
 
 The keys are caught by the widget's own script (``static/labelling.js``, an anywidget ES module shipped in
-the package) on the window in the capture phase, before JupyterLab's shortcut handler, and only while the
-widget has the focus: no plain key reaches JupyterLab, where in command mode 0, 0 restarts the kernel and
-1 or 2 turn a cell into a heading. A keypress names the item it was meant for, and the kernel ignores one
-that arrives after the item changed (a double press never grades a chunk nobody has read).
+the package) while the widget has the focus: no plain key reaches JupyterLab, where in command mode 0, 0
+restarts the kernel and 1 or 2 turn a cell into a heading. Two guards, each enough alone in the browser
+test (``tests/test_labelling_browser.py``, which fails with neither): the script stops the keys on the
+window in the capture phase, before JupyterLab's handler, and the widget carries
+``data-lm-suppress-shortcuts``, Lumino's own opt-out. A keypress names the item it was meant for, and the
+kernel ignores one that arrives after the item changed (a double press never grades a chunk nobody has read).
 
 Every word the widget shows comes from :data:`MESSAGES` (one catalogue per language).
 """
@@ -89,7 +91,8 @@ class LabellingWidget(anywidget.AnyWidget):
                 raise ValueError(f"no text for question {question!r}; give questions={{ID: text}} for every "
                                  "question of the pool")
             if item not in self.texts:
-                raise ValueError(f"no text for chunk {item!r}; give texts={{ID: text}} for every chunk of the pool")
+                raise ValueError(f"no text for chunk {item!r}; give texts={{ID: text}} for every chunk of "
+                                 "the pool")
         self.store = JudgementFile(path)
         self.text = dict(MESSAGES[language])
         self._language = language

@@ -1,8 +1,9 @@
 // The labelling widget's view (anywidget ESM, shipped in the package: nothing is fetched).
 // The kernel holds the state (`state`) and the words (`text`); this view draws them and sends actions.
-// Keys are caught on the window in the capture phase, before JupyterLab's own shortcut handler sees them,
-// and only while the focus is inside the widget: there 0, 1 and 2 grade, and no plain key reaches
-// JupyterLab (in command mode 0,0 would restart the kernel and 1 or 2 turn a cell into a heading).
+// While the focus is inside the widget, 0, 1 and 2 grade and no plain key reaches JupyterLab (in command
+// mode 0,0 would restart the kernel and 1 or 2 turn a cell into a heading). Two guards, each enough alone
+// in the browser test: keys are caught on the window in the capture phase, before JupyterLab's handler,
+// and stopped there; and the root carries data-lm-suppress-shortcuts, Lumino's own opt-out.
 
 const KEYS = {
   "0": ["grade", 0], "1": ["grade", 1], "2": ["grade", 2],
