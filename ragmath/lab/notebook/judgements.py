@@ -1,0 +1,184 @@
+"""Judgements on disk: a qrels CSV written whole after every judgement, and a pool as a spreadsheet template.
+
+The labelling widget (:mod:`ragmath.lab.notebook.labelling`) keeps its judgements in a
+:class:`JudgementFile`: every change rewrites the file atomically with :func:`ragmath.io.write_qrels`
+(a temporary file renamed over the old one), so a kernel restart, a crash or a closed laptop loses
+nothing and never leaves half a file.
+
+The same pool can go out to a spreadsheet: :func:`write_template` writes one row per pool item with an
+empty ``grade`` column and the texts to read; :func:`read_labels` reads it back with ragmath's qrels
+reader, a blank grade meaning "not yet labelled". Both files are plain qrels CSV (``question,id,grade``,
+other columns ignored), so ``python -m ragmath evaluate`` reads them as they are.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from ragmath.io import qrels_mapping, read_qrels_table, write_qrels
+from ragmath.io.writers import _atomic_write
+
+__all__ = ["JudgementFile", "pool_items", "write_template", "read_labels"]
+
+#: The grades a person gives: 0 irrelevant, 1 helps, 2 answers directly.
+GRADES = (0, 1, 2)
+
+
+def pool_items(pool: Any) -> list[tuple[str, str]]:
+    """The (question, id) pairs of a pool table (pandas or polars, columns ``question`` and ``id``), in order.
+
+    >>> pool_items(pl.DataFrame({"question": ["q1", "q1"], "id": ["b", "a"], "first rank": [1, 2]}))
+    [('q1', 'b'), ('q1', 'a')]
+
+    Raises ``ValueError`` when a column is missing or a pair is listed twice.
+    """
+    columns = list(getattr(pool, "columns", []))
+    missing = [c for c in ("question", "id") if c not in columns]
+    if missing:
+        raise ValueError(f"the pool needs columns 'question' and 'id'; it lacks {missing} "
+                         f"(columns: {columns})")
+    items = [(str(q), str(i)) for q, i in zip(list(pool["question"]), list(pool["id"]), strict=True)]
+    seen: set[tuple[str, str]] = set()
+    for item in items:
+        if item in seen:
+            raise ValueError(f"the pool lists question {item[0]!r}, id {item[1]!r} twice; "
+                             "list each pair once")
+        seen.add(item)
+    return items
+
+
+class JudgementFile:
+    """The judgements of one person in one qrels CSV, rewritten atomically after every change.
+
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> store = JudgementFile(folder / "labels.csv")
+    >>> store.set("q1", "a", 2)
+    >>> JudgementFile(folder / "labels.csv").grades
+    {('q1', 'a'): 2}
+
+    An existing file is read first (a template with blank grades too, see :func:`read_labels`), so a new
+    session resumes with everything judged before. Raises ``ValueError`` for a grade outside 0, 1, 2.
+    """
+
+    def __init__(self, path: Any) -> None:
+        self.path = Path(os.fspath(path))
+        self.grades: dict[tuple[str, str], int] = {}
+        if self.path.exists():
+            for question, labels in read_labels(self.path).items():
+                for item, grade in labels.items():
+                    self.grades[(question, item)] = grade
+
+    def set(self, question: str, item: str, grade: int) -> None:
+        """Record one judgement (replacing an earlier one of the same pair) and rewrite the file."""
+        self.set_many([(question, item)], grade)
+
+    def set_many(self, pairs: list[tuple[str, str]], grade: int) -> None:
+        """Give every pair the same grade and rewrite the file once."""
+        if isinstance(grade, bool) or grade not in GRADES:
+            raise ValueError(f"a grade is 0, 1 or 2, got {grade!r}")
+        for pair in pairs:
+            self.grades[pair] = int(grade)
+        self._write()
+
+    def _write(self) -> None:
+        table = pl.DataFrame(
+            [(q, i, g) for (q, i), g in self.grades.items()],
+            schema={"question": pl.String, "id": pl.String, "grade": pl.Int64}, orient="row",
+        )
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        write_qrels(table, self.path, "csv")
+
+
+def write_template(pool: Any, path: Any, *, questions: Mapping[str, str] | None = None,
+                   texts: Mapping[str, str] | None = None) -> None:
+    """Write the pool as a spreadsheet template: ``question,id,grade`` (grade empty), then the texts.
+
+    Columns after ``grade``: ``question_text`` and ``text`` (when ``questions`` / ``texts`` are given),
+    then the pool's other columns (e.g. first rank, versions), lists joined with ``;``. Fill in the grade
+    column (0, 1 or 2; leave it blank for "not yet") and read it back with :func:`read_labels`.
+
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> pool = pl.DataFrame({"question": ["q1"], "id": ["a"], "versions": [["bm25", "rrf"]]})
+    >>> write_template(pool, folder / "t.csv", texts={"a": "taxi: 80 yuan"})
+    >>> print((folder / "t.csv").read_text(), end="")
+    question,id,grade,text,versions
+    q1,a,,taxi: 80 yuan,bm25;rrf
+    """
+    items = pool_items(pool)
+    columns: dict[str, list[Any]] = {"question": [q for q, _ in items], "id": [i for _, i in items],
+                                     "grade": [""] * len(items)}
+    if questions is not None:
+        columns["question_text"] = [questions.get(q, "") for q, _ in items]
+    if texts is not None:
+        columns["text"] = [texts.get(i, "") for _, i in items]
+    for name in pool.columns:
+        if name not in columns:
+            columns[str(name)] = [_cell(v) for v in _values(pool[name])]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(list(columns))
+    writer.writerows(zip(*columns.values(), strict=True))
+    _atomic_write(path, buffer.getvalue().encode("utf-8"))
+
+
+def _values(column: Any) -> list[Any]:
+    """A pandas or polars column as Python values."""
+    return column.to_list() if hasattr(column, "to_list") else column.tolist()
+
+
+def _cell(value: Any) -> Any:
+    return ";".join(map(str, value)) if isinstance(value, (list, tuple)) else value
+
+
+def read_labels(path: Any) -> dict[str, dict[str, int]]:
+    """The labelled rows of a qrels CSV or a filled-in template, question -> {id: grade}; blank = not yet.
+
+    The file is read by ragmath's qrels reader (:func:`ragmath.io.read_qrels_table`), with the rows whose
+    grade is blank left out, so a mistake is reported with this file's name and line, as for any qrels file.
+
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "t.csv").write_text("question,id,grade,text\\nq1,a,2,x\\nq1,b,,y\\n", encoding="utf-8")
+    >>> read_labels(folder / "t.csv")
+    {'q1': {'a': 2}}
+
+    Raises ``ValueError`` for a grade that is not blank nor a whole number 0-9, a duplicate pair, ...
+    (everything the qrels reader refuses).
+    """
+    path = Path(os.fspath(path))
+    text = path.read_bytes().decode("utf-8-sig")
+    lines = text.split("\n")
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = next(reader, None)
+    if header is None or "grade" not in header:
+        return qrels_mapping(read_qrels_table(path, "csv"))  # the reader says what is missing
+    column = header.index("grade")
+    start = reader.line_num  # physical lines read so far (a quoted field may span several)
+    blank = []
+    for row in reader:
+        end = reader.line_num
+        if row and len(row) > column and row[column].strip() == "":
+            blank.append((start, end))
+        start = end
+    if not blank:
+        return qrels_mapping(read_qrels_table(path, "csv"))
+    for first, last in blank:  # blank lines are skipped by the reader, so line numbers stay the file's
+        lines[first:last] = [""] * (last - first)
+    handle = tempfile.NamedTemporaryFile("wb", dir=path.parent, prefix=f".{path.name}.", suffix=".csv",
+                                         delete=False)
+    try:
+        with handle:
+            handle.write("\n".join(lines).encode("utf-8"))
+        try:
+            return qrels_mapping(read_qrels_table(handle.name, "csv"))
+        except ValueError as error:
+            raise ValueError(str(error).replace(handle.name, str(path))) from None
+    finally:
+        os.unlink(handle.name)

@@ -1,0 +1,176 @@
+"""A labelling widget for JupyterLab: grade a pool's chunks 0, 1, 2 by keyboard, each judgement saved at once.
+
+``LabellingWidget(pool, path, questions=..., texts=...)`` shows one pool item at a time: the question, the
+chunk's text, buttons and keys ``0`` (irrelevant), ``1`` (helps), ``2`` (answers directly), ``s`` skip,
+``b`` back, ``n`` "this question has no answer in the pool" (every item of the question not yet judged
+gets 0), and a progress bar. Each judgement rewrites the qrels CSV at ``path`` atomically
+(:class:`~ragmath.lab.notebook.judgements.JudgementFile`), so a kernel restart loses nothing; a new widget
+on the same file resumes at the first item not yet judged (skipped items included).
+
+The keys are caught by the widget's own script (``static/labelling.js``, an anywidget ES module shipped in
+the package) while the widget has the focus: no plain key reaches JupyterLab, where in command mode 0, 0
+restarts the kernel and 1 or 2 turn a cell into a heading. Two guards, each enough alone in the browser
+test (``tests/test_labelling_browser.py``, which fails with neither): the script stops the keys on the
+window in the capture phase, before JupyterLab's handler, and the widget carries
+``data-lm-suppress-shortcuts``, Lumino's own opt-out. A keypress names the item it was meant for, and the
+kernel ignores one that arrives after the item changed (a double press never grades a chunk nobody has read).
+
+Every word the widget shows comes from :data:`MESSAGES` (one catalogue per language).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ragmath.lab.notebook.judgements import GRADES, JudgementFile, pool_items
+
+__all__ = ["LabellingWidget", "MESSAGES"]
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+#: The widget's words, per language; ``{name}`` fields are filled in by the widget's script.
+MESSAGES: dict[str, dict[str, str]] = {
+    "en": {
+        "progress": "{labelled} of {total} judged · item {item} of {total}",
+        "grade0": "0 irrelevant",
+        "grade1": "1 helps",
+        "grade2": "2 answers it",
+        "skip": "skip (s)",
+        "back": "back (b)",
+        "none": "no answer in the pool (n)",
+        "current": "your grade: {grade}",
+        "unlabelled": "not judged yet",
+        "hint": "Click the widget, then keys 0 1 2 grade · s skip · b back · n no answer in the pool.",
+        "done": "Every item of the pool is judged. Go back (b) to change one.",
+        "none_refused": "This question already has a chunk graded above 0: go back and change it to 0 first.",
+    },
+}
+
+
+class LabellingWidget(anywidget.AnyWidget):
+    """Grade the items of ``pool`` into the qrels CSV ``path`` (see the module's docstring).
+
+    ``pool``: a table with columns ``question`` and ``id`` (pandas or polars; other columns ignored), in
+    the order to label. ``questions``: question ID -> text; ``texts``: chunk ID -> text.
+
+    >>> import tempfile, polars as pl
+    >>> path = Path(tempfile.mkdtemp()) / "labels.csv"
+    >>> pool = pl.DataFrame({"question": ["q1", "q1"], "id": ["a", "b"]})
+    >>> w = LabellingWidget(pool, path, questions={"q1": "taxi?"}, texts={"a": "80 yuan", "b": "hotel"})
+    >>> w.grade(2); w.state["id"], w.state["labelled"]
+    ('b', 1)
+    >>> print(path.read_text(), end="")
+    question,id,grade
+    q1,a,2
+
+    Raises ``ValueError`` for an empty pool, a pool item whose question or chunk has no text, or an
+    unknown language.
+    """
+
+    _esm = STATIC / "labelling.js"
+    _css = STATIC / "labelling.css"
+    state = traitlets.Dict().tag(sync=True)
+    text = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, pool: Any, path: Any, *, questions: Mapping[str, str], texts: Mapping[str, str],
+                 language: str = "en") -> None:
+        super().__init__()
+        if language not in MESSAGES:
+            raise ValueError(f"no messages for language {language!r}; known: {sorted(MESSAGES)}")
+        self.items = pool_items(pool)
+        if not self.items:
+            raise ValueError("the pool is empty: nothing to label")
+        self.questions, self.texts = dict(questions), dict(texts)
+        for question, item in self.items:
+            if question not in self.questions:
+                raise ValueError(f"no text for question {question!r}; give questions={{ID: text}} for every "
+                                 "question of the pool")
+            if item not in self.texts:
+                raise ValueError(f"no text for chunk {item!r}; give texts={{ID: text}} for every chunk of "
+                                 "the pool")
+        self.store = JudgementFile(path)
+        self.text = dict(MESSAGES[language])
+        self._language = language
+        unjudged = self._unjudged()
+        self.position = unjudged[0] if unjudged else 0
+        self._message = ""
+        self.on_msg(self._on_message)
+        self._show()
+
+    # ----------------------------------------------------------------- what a person can do
+    def grade(self, grade: int) -> None:
+        """Give the current item ``grade`` (0, 1 or 2), save, and move to the next item not yet judged."""
+        if isinstance(grade, bool) or grade not in GRADES:
+            raise ValueError(f"a grade is 0, 1 or 2, got {grade!r}")
+        self.store.set(*self.items[self.position], grade)
+        self._advance()
+
+    def skip(self) -> None:
+        """Leave the current item unjudged and show the next one."""
+        self.position = (self.position + 1) % len(self.items)
+        self._show()
+
+    def back(self) -> None:
+        """Show the previous item (its grade can be changed)."""
+        self.position = (self.position - 1) % len(self.items)
+        self._show()
+
+    def no_answer(self) -> None:
+        """Grade 0 every item of the current question not yet judged: it has no answer in the pool.
+
+        Refused (a message in the widget) when an item of the question is already graded above 0.
+        """
+        question = self.items[self.position][0]
+        pairs = [p for p in self.items if p[0] == question]
+        if any(self.store.grades.get(p, 0) > 0 for p in pairs):
+            self._message = self.text["none_refused"]
+            self._show()
+            return
+        self.store.set_many([p for p in pairs if p not in self.store.grades], 0)
+        self._advance()
+
+    # ----------------------------------------------------------------- state
+    @property
+    def judged(self) -> int:
+        """How many pool items have a grade."""
+        return sum(p in self.store.grades for p in self.items)
+
+    def _unjudged(self) -> list[int]:
+        return [i for i, p in enumerate(self.items) if p not in self.store.grades]
+
+    def _advance(self) -> None:
+        unjudged = self._unjudged()
+        later = [i for i in unjudged if i > self.position]
+        if later or unjudged:
+            self.position = (later or unjudged)[0]
+        self._message = ""
+        self._show()
+
+    def _show(self) -> None:
+        question, item = self.items[self.position]
+        self.state = {
+            "question": question, "id": item, "position": self.position, "total": len(self.items),
+            "question_text": self.questions[question], "chunk_text": self.texts[item],
+            "grade": self.store.grades.get((question, item)), "labelled": self.judged,
+            "done": self.judged == len(self.items), "message": self._message,
+        }
+        self._message = ""
+
+    def _on_message(self, _widget: Any, content: Mapping[str, Any], _buffers: Any) -> None:
+        """An action from the page; one meant for another item than the one shown is ignored."""
+        if (content.get("question"), content.get("id")) != self.items[self.position]:
+            return
+        action = content.get("action")
+        if action == "grade" and content.get("grade") in GRADES:
+            self.grade(int(content["grade"]))
+        elif action == "skip":
+            self.skip()
+        elif action == "back":
+            self.back()
+        elif action == "none":
+            self.no_answer()

@@ -1,0 +1,151 @@
+"""Record a run: ask your retriever every question and write what it returned as a run file.
+
+Any callable that maps a question to a ranked list, best first, is a system: a list of IDs, or of
+``(id, score)`` pairs. :func:`record` calls it once per question, keeps the top ``depth``, writes the
+run with :func:`ragmath.io.write_run` (TREC, CSV or JSONL, from the file's extension) and writes one
+row per question to a latency CSV beside it (``bm25.trec`` -> ``bm25.latency.csv``):
+
+- ``question``: the question's ID;
+- ``latency_ms``: wall-clock time of the call, in milliseconds (``time.perf_counter``);
+- ``results``: how many results were kept (0 when the call failed);
+- ``error``: empty, or the exception's type and message when the call raised or returned something
+  that is not a ranking. Such a question is left out of the run (``evaluate`` then scores it 0),
+  and the other questions are still asked: one failure is recorded, not fatal.
+
+It lives in the core, not in the notebook helpers, because it needs only the file writers and the
+standard library: a script or a CI job records a run the same way a notebook does.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import polars as pl
+
+from ragmath.io import run_table, write_run
+from ragmath.io.writers import _atomic_write
+
+__all__ = ["record", "latency_path_for"]
+
+LATENCY_COLUMNS = ("question", "latency_ms", "results", "error")
+
+
+def latency_path_for(run_path: Any) -> Path:
+    """The latency CSV beside a run file: the run's name without its extension, plus ``.latency.csv``.
+
+    >>> latency_path_for("runs/bm25.trec").as_posix()
+    'runs/bm25.latency.csv'
+    """
+    path = Path(os.fspath(run_path))
+    return path.with_name(path.stem + ".latency.csv")
+
+
+def _ranking(answer: Any, depth: int | None) -> tuple[list[str], list[float] | None]:
+    """(IDs, scores or None) of one answer, best first, cut at ``depth``; an error if it is no ranking."""
+    if isinstance(answer, (str, bytes)) or not isinstance(answer, Sequence):
+        raise TypeError(f"the system returned {type(answer).__name__}; return a list of IDs or of "
+                        "(id, score) pairs, best first")
+    items = list(answer)[:depth]
+    pairs = [isinstance(item, (tuple, list)) for item in items]
+    if any(pairs) and not all(pairs):
+        raise ValueError("the system returned a list mixing IDs and (id, score) pairs; return one kind")
+    if not all(pairs) or not items:
+        return [_id(item) for item in items], None
+    if any(len(item) != 2 for item in items):
+        raise ValueError("each (id, score) pair must have exactly two items")
+    ids = [_id(item[0]) for item in items]
+    scores = []
+    for item_id, score in items:
+        if isinstance(score, bool) or not isinstance(score, numbers.Real) or not math.isfinite(score):
+            raise ValueError(f"the score of {item_id!r} is {score!r}; scores are finite numbers")
+        scores.append(float(score))
+    rising = next((i for i in range(1, len(scores)) if scores[i] > scores[i - 1]), None)
+    if rising is not None:
+        raise ValueError(f"scores rise from rank {rising} ({scores[rising - 1]!r}) to rank {rising + 1} "
+                         f"({scores[rising]!r}); return the list best first (a run file is read by score)")
+    return ids, scores
+
+
+def _id(item: Any) -> str:
+    if isinstance(item, bool) or not isinstance(item, (str, numbers.Integral)):
+        raise TypeError(f"an ID must be text (or an integer), got {type(item).__name__} {item!r}")
+    return str(item)
+
+
+def record(system: Callable[[Any], Any], questions: Mapping[str, Any], path: Any, *,
+           depth: int | None = 100, format: str | None = None, tag: str = "ragmath",
+           latency_path: Any = None) -> pd.DataFrame:
+    """Ask ``system`` every question of ``questions`` (ID -> what the system takes, usually the text) and
+    write the run to ``path`` and the per-question latency to ``latency_path`` (default: beside the run).
+
+    Returns the latency table (columns ``question``, ``latency_ms``, ``results``, ``error``), one row per
+    question in the order given. A ranking of IDs is written with ranks (and scores n, ..., 1 in a TREC
+    file); a ranking of ``(id, score)`` pairs with its scores. A TREC file is read by score, so equal
+    scores read back in ID order (the tie rule, :mod:`ragmath.ranking`).
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> def system(text):
+    ...     if text == "boom":
+    ...         raise RuntimeError("index offline")
+    ...     return [("b", 0.9), ("a", 0.4)]
+    >>> table = record(system, {"q1": "taxi fare", "q2": "boom"}, folder / "demo.trec", tag="demo")
+    >>> print((folder / "demo.trec").read_text(), end="")
+    q1 Q0 b 1 0.9 demo
+    q1 Q0 a 2 0.4 demo
+    >>> table[["question", "results", "error"]].values.tolist()
+    [['q1', 2, ''], ['q2', 0, 'RuntimeError: index offline']]
+
+    Raises ``TypeError`` when ``system`` is not callable or ``questions`` is not a mapping with text IDs,
+    ``ValueError`` for a ``depth`` below 1, no question, or when every question failed (the latency CSV,
+    naming each failure, is written first).
+    """
+    if not callable(system):
+        raise TypeError(f"system must be a callable question -> ranked list, got {type(system).__name__}")
+    if not isinstance(questions, Mapping):
+        raise TypeError(f"questions must be a mapping question ID -> question, got "
+                        f"{type(questions).__name__}")
+    if not questions:
+        raise ValueError("questions is empty; give at least one question ID -> question")
+    bad = next((q for q in questions if not isinstance(q, str) or not q), None)
+    if bad is not None:
+        raise TypeError(f"question IDs must be non-empty text, got {bad!r}")
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+        raise ValueError(f"depth must be a positive int (or None for everything), got {depth!r}")
+    latency_path = latency_path_for(path) if latency_path is None else latency_path
+    rows, parts = [], []
+    for qid, question in questions.items():
+        started = time.perf_counter()
+        error, kept = "", 0
+        try:
+            answer = system(question)
+            elapsed = (time.perf_counter() - started) * 1000
+            ids, scores = _ranking(answer, depth)
+            part = run_table({qid: ids})  # checks the IDs as a run file's are checked
+            if scores is not None:
+                part = part.with_columns(pl.Series("score", scores, dtype=pl.Float64))
+            parts.append(part)
+            kept = len(ids)
+        except Exception as exc:  # noqa: BLE001 - one question's failure is recorded, not fatal
+            elapsed = (time.perf_counter() - started) * 1000
+            error = f"{type(exc).__name__}: {exc}"
+        rows.append((qid, elapsed, kept, error))
+    table = pd.DataFrame(rows, columns=list(LATENCY_COLUMNS))
+    schema = {"question": pl.String, "latency_ms": pl.Float64, "results": pl.Int64, "error": pl.String}
+    latency = pl.DataFrame(rows, schema=schema, orient="row").write_csv(quote_style="necessary")
+    _atomic_write(latency_path, latency.encode("utf-8"))
+    written = [p for p in parts if p.height]
+    if not written:
+        failed = table[table["error"] != ""]
+        first = f"; the first: {failed['question'].iloc[0]}: {failed['error'].iloc[0]}" if len(failed) else ""
+        raise ValueError(f"no question got a result, so there is no run to write ({len(failed)} failed"
+                         f"{first}); see {os.fspath(latency_path)}")
+    write_run(pl.concat(written, how="vertical"), path, format, tag=tag)
+    return table
