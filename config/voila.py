@@ -85,13 +85,13 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
                 found.append((kernel.last_activity, kernel_id))
         return [kernel_id for _, kernel_id in sorted(found)]
 
-    async def _stop(self, kernel_id: str, why: str) -> None:
+    async def _stop(self, kernel_id: str, why: str, kind: str) -> None:
         """Shut a kernel down once, however many rules ask for it at the same time."""
         if kernel_id in self._stopping or kernel_id not in self:
             return
         self._stopping.add(kernel_id)
         try:
-            self.log.info("%s: shutting down kernel %s", why, kernel_id)
+            self.log.info("%s: shutting down %s kernel %s", why, kind, kernel_id)
             await self.shutdown_kernel(kernel_id)
         finally:
             self._stopping.discard(kernel_id)
@@ -100,8 +100,8 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         excess = self._occupied() - self.max_kernels + 1
         if excess > 0:
             evict = self._abandoned()[:excess]
-            await asyncio.gather(*(self._stop(kernel_id, f"max_kernels={self.max_kernels} reached, "
-                                              "abandoned kernel") for kernel_id in evict))
+            why = f"max_kernels={self.max_kernels} reached"
+            await asyncio.gather(*(self._stop(kernel_id, why, "abandoned") for kernel_id in evict))
         if self._occupied() >= self.max_kernels:
             raise web.HTTPError(
                 503,
@@ -120,7 +120,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
     async def _release_if_unused(self, kernel_id: str) -> None:
         await asyncio.sleep(self.release_after_seconds)
         if self._kernel_connections.get(kernel_id, 0) == 0:
-            await self._stop(kernel_id, f"page closed {self.release_after_seconds:g} s ago")
+            await self._stop(kernel_id, f"page closed {self.release_after_seconds:g} s ago", "unused")
 
 
 c = get_config()  # noqa: F821 - traitlets provides get_config() to config files
@@ -137,7 +137,7 @@ c.MappingKernelManager.cull_busy = False
 
 # The page template without links to the internet: Voila finds templates on the Jupyter path.
 _TEMPLATES_ROOT = str(Path(__file__).resolve().parent / "jupyter")
-os.environ["JUPYTER_PATH"] = os.pathsep.join(
-    [_TEMPLATES_ROOT, *filter(None, os.environ.get("JUPYTER_PATH", "").split(os.pathsep))]
-)
+_jupyter_path = [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
+if _TEMPLATES_ROOT not in _jupyter_path:
+    os.environ["JUPYTER_PATH"] = os.pathsep.join([_TEMPLATES_ROOT, *_jupyter_path])
 c.VoilaConfiguration.template = "classroom"

@@ -159,9 +159,9 @@ def test_the_page_loads_only_from_the_server_and_reloading_or_closing_it_frees_i
         page.locator('.rrf-table[data-k="61"]').wait_for(timeout=30_000)
         page.close()
         after_close = _wait_for_kernels(server_pid, 0, timeout=30)
+    assert len(first) == 1 and after_reload == 1 and second.isdisjoint(first)
+    assert after_close == 0
     network = [url for url in requested if urlparse(url).scheme not in ("data", "blob")]
     elsewhere = [url for url in network if urlparse(url).hostname != "127.0.0.1"]
     assert len(network) > 10  # the page, its scripts, styles and fonts
     assert elsewhere == [], elsewhere
-    assert len(first) == 1 and after_reload == 1 and second.isdisjoint(first)
-    assert after_close == 0
