@@ -5,6 +5,7 @@ BIN    := $(VENV)/bin
 HOST   := 127.0.0.1
 PORT   ?= 8888
 EXPLORER_PORT ?= 8866
+EXPLORER_OPTS ?=
 
 .PHONY: help lab test venv venv-test browser-deps lint explorer html bench clean
 
@@ -57,7 +58,7 @@ lint: venv-test
 # config/voila.py: idle kernels are culled and at most 30 are kept (see the file to change them).
 explorer: venv
 	$(BIN)/voila notebooks/rrf_explorer.ipynb --no-browser --Voila.ip=$(HOST) --Voila.port=$(EXPLORER_PORT) \
-	  --Voila.config_file_paths=config
+	  --Voila.config_file_paths=config $(EXPLORER_OPTS)
 
 html: venv-test
 	$(BIN)/python tools/build_html.py

@@ -1,60 +1,108 @@
 """Voila settings for serving the RRF k explorer to a classroom (`make explorer` reads this file).
 
-Voila starts one kernel (a Python process of about 150 MB) for every page load. Without limits, a
-reloaded or abandoned tab keeps its kernel for as long as the server runs. Two rules stop that:
+Voila starts one kernel (a Python process of about 150 MB) for every page load. Four rules keep
+their number bounded and the page offline:
 
-1. Idle culling (jupyter_server's own): a kernel with no open page and no activity for
+1. A page's kernel goes when the page goes: when the last websocket of a kernel closes (the tab
+   was closed, reloaded, or its browser crashed) and no page reconnects within
+   ``release_after_seconds``, the kernel is shut down. (Voila's own shutdown request, sent by the
+   page on unload, is refused with "403 '_xsrf' argument missing" when the page has no ``_xsrf``
+   cookie, Voila issue #1458; this rule does not depend on it.)
+2. A cap (``ClassroomKernelManager.max_kernels``) that counts running *and starting* kernels,
+   checked and reserved in one step, so pages loaded at the same moment cannot overshoot it.
+   When a new page would exceed it, kernels no page is connected to that have been idle for
+   ``evict_idle_seconds`` are shut down first, least recently used first; if that frees no room,
+   the new page gets "503: the explorer is full" instead of a kernel, and open pages keep working.
+3. Idle culling (jupyter_server's own): a kernel with no open page and no activity for
    ``cull_idle_timeout`` seconds is shut down; the check runs every ``cull_interval`` seconds.
-2. A cap (``ClassroomKernelManager.max_kernels``): when a new page would exceed it, the kernels
-   that no page is connected to and that have been idle for ``evict_idle_seconds`` are shut
-   down first, least recently used first; if that frees no room, the new page gets an error
-   "503: the explorer is full" instead of a kernel, and the pages already open keep working.
+4. The page template ``classroom`` (``config/jupyter/voila/templates/classroom``) is Voila's
+   ``lab`` template without its two links to Font Awesome on cdn.jsdelivr.net; the icons are
+   already in Voila's own bundle, so an offline classroom loads everything from the server.
 
 Change the numbers here for a bigger or smaller machine (each kernel needs about 150 MB of memory),
 or on the command line, e.g. ``--ClassroomKernelManager.max_kernels=60``.
 """
 
+import asyncio
+import os
+from pathlib import Path
+
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
-from traitlets import Integer
+from traitlets import Float, Integer
 
 
 class ClassroomKernelManager(AsyncMappingKernelManager):
-    """Voila's kernel manager with a cap on live kernels that evicts abandoned ones first."""
+    """Voila's kernel manager: frees a closed page's kernel, caps live kernels, evicts abandoned ones."""
 
     max_kernels = Integer(
-        30, config=True, help="Most kernels alive at once; a page load past it evicts or is refused."
+        30, config=True,
+        help="Most kernels alive or starting at once; a page load past it evicts or is refused.",
     )
     evict_idle_seconds = Integer(
         60, config=True,
         help="A kernel with no page connected is evicted to make room only after this many idle seconds.",
     )
+    release_after_seconds = Float(
+        5, config=True,
+        help="A kernel whose last page disconnected is shut down after this many seconds without a "
+        "reconnection.",
+    )
 
-    async def start_kernel(self, *args, **kwargs):
-        if kwargs.get("kernel_id") is None:  # a new kernel, not a restart
-            await self._make_room()
-        return await super().start_kernel(*args, **kwargs)
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._starting: set[str] = set()  # IDs reserved by start_kernel, not yet returned
+        self._stopping: set[str] = set()  # IDs this manager is shutting down
+        self._releases: set[asyncio.Task] = set()  # pending release checks (kept referenced)
 
-    def _abandoned(self):
-        """IDs of kernels no page is connected to, idle long enough to evict, oldest activity first."""
+    def _occupied(self) -> int:
+        """Kernels that count against the cap: running, starting or being stopped."""
+        return len(set(self.list_kernel_ids()) | self._starting)
+
+    async def start_kernel(self, *args, kernel_id=None, **kwargs):
+        if kernel_id is not None and kernel_id in self:  # an existing kernel: nothing starts
+            return await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
+        kernel_id = kernel_id or self.new_kernel_id()
+        await self._make_room()
+        self._starting.add(kernel_id)  # no await since _make_room's last check: one step
+        try:
+            return await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
+        finally:
+            self._starting.discard(kernel_id)
+
+    def _abandoned(self) -> list[str]:
+        """IDs of started kernels no page is connected to, idle long enough to evict, oldest first."""
         from jupyter_server._tz import utcnow
 
         now = utcnow()
         found = []
         for kernel_id in self.list_kernel_ids():
+            if kernel_id in self._starting or kernel_id in self._stopping:
+                continue  # still starting (no last_activity yet) or already on its way out
             kernel = self.get_kernel(kernel_id)
             idle = (now - kernel.last_activity).total_seconds()
             if self._kernel_connections.get(kernel_id, 0) == 0 and idle >= self.evict_idle_seconds:
                 found.append((kernel.last_activity, kernel_id))
         return [kernel_id for _, kernel_id in sorted(found)]
 
-    async def _make_room(self):
-        excess = len(self.list_kernel_ids()) - self.max_kernels + 1
-        for kernel_id in self._abandoned()[: max(excess, 0)]:
-            self.log.info("max_kernels=%d reached: shutting down abandoned kernel %s",
-                          self.max_kernels, kernel_id)
+    async def _stop(self, kernel_id: str, why: str, kind: str) -> None:
+        """Shut a kernel down once, however many rules ask for it at the same time."""
+        if kernel_id in self._stopping or kernel_id not in self:
+            return
+        self._stopping.add(kernel_id)
+        try:
+            self.log.info("%s: shutting down %s kernel %s", why, kind, kernel_id)
             await self.shutdown_kernel(kernel_id)
-        if len(self.list_kernel_ids()) >= self.max_kernels:
+        finally:
+            self._stopping.discard(kernel_id)
+
+    async def _make_room(self) -> None:
+        excess = self._occupied() - self.max_kernels + 1
+        if excess > 0:
+            evict = self._abandoned()[:excess]
+            why = f"max_kernels={self.max_kernels} reached"
+            await asyncio.gather(*(self._stop(kernel_id, why, "abandoned") for kernel_id in evict))
+        if self._occupied() >= self.max_kernels:
             raise web.HTTPError(
                 503,
                 f"the explorer is full: {self.max_kernels} pages are open (the limit set in "
@@ -62,14 +110,34 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
                 reason="the explorer is full, try again when another page is closed",
             )
 
+    def notify_disconnect(self, kernel_id):
+        super().notify_disconnect(kernel_id)
+        if self._kernel_connections.get(kernel_id) == 0:
+            task = asyncio.ensure_future(self._release_if_unused(kernel_id))
+            self._releases.add(task)
+            task.add_done_callback(self._releases.discard)
+
+    async def _release_if_unused(self, kernel_id: str) -> None:
+        await asyncio.sleep(self.release_after_seconds)
+        if self._kernel_connections.get(kernel_id, 0) == 0:
+            await self._stop(kernel_id, f"page closed {self.release_after_seconds:g} s ago", "unused")
+
 
 c = get_config()  # noqa: F821 - traitlets provides get_config() to config files
 
 c.VoilaConfiguration.multi_kernel_manager_class = ClassroomKernelManager
 c.ClassroomKernelManager.max_kernels = 30
 c.ClassroomKernelManager.evict_idle_seconds = 60
+c.ClassroomKernelManager.release_after_seconds = 5
 # Idle culling: kernels with no page connected and no activity for 10 minutes are shut down.
 c.MappingKernelManager.cull_idle_timeout = 600
 c.MappingKernelManager.cull_interval = 60
 c.MappingKernelManager.cull_connected = False
 c.MappingKernelManager.cull_busy = False
+
+# The page template without links to the internet: Voila finds templates on the Jupyter path.
+_TEMPLATES_ROOT = str(Path(__file__).resolve().parent / "jupyter")
+_jupyter_path = [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
+if _TEMPLATES_ROOT not in _jupyter_path:
+    os.environ["JUPYTER_PATH"] = os.pathsep.join([_TEMPLATES_ROOT, *_jupyter_path])
+c.VoilaConfiguration.template = "classroom"

@@ -384,7 +384,8 @@ def test_voila_kernels_do_not_pile_up_and_a_full_server_says_so(playwright_api, 
     port, token, cap = _free_port(), secrets.token_hex(16), 3
     env = _isolated_env(tmp_path / "home")
     cmd = _voila_cmd(workdir, port, token, f"--ClassroomKernelManager.max_kernels={cap}",
-                     "--ClassroomKernelManager.evict_idle_seconds=1")
+                     "--ClassroomKernelManager.evict_idle_seconds=1",
+                     "--ClassroomKernelManager.release_after_seconds=600")  # eviction alone
     log = tmp_path / "voila.log"
     url = f"http://127.0.0.1:{port}/?token={token}"
     counts, kept_open = [], []

@@ -1,0 +1,167 @@
+"""The RRF k explorer served by Voila to a class: kernels freed, the cap held, nothing from the internet.
+
+Each test starts Voila with the repository's ``config/voila.py`` on a free port of 127.0.0.1 (random
+token, temporary HOME and JUPYTER_* directories, a temporary copy of the notebook) and stops it, and
+its kernels, at the end. Page loads "at once" are HTTP requests fired together from threads: the
+server does the same work for them as for browsers, without 30 browsers competing for the CPU. The
+Chromium tests use Debian's browser as ``tests/test_browser.py`` does (skipped without it, failed
+under ``CI=true``). Every wait is bounded in time; no test asserts on how long anything took.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import test_browser as browser  # noqa: E402 - the browser tests' server and Chromium helpers
+from test_browser import (  # noqa: E402
+    CONFIG_DIR,
+    _browser_page,
+    _free_port,
+    _isolated_env,
+    _kernel_processes,
+    _server,
+    _voila_cmd,
+)
+
+playwright_api = browser.playwright_api  # fixtures: Debian's Chromium, a temporary copy of the notebooks
+workdir = browser.workdir
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+EXPLORER_MARK = b"application/vnd.jupyter.widget-view+json"  # the explorer's widget in the page
+FULL_MARK = b"the explorer is full"
+
+
+def _load(url: str, timeout: float = 240) -> tuple[int, bytes]:
+    """(HTTP status, body) of one page load."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as reply:
+            return reply.status, reply.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def _kind(status: int, body: bytes) -> str:
+    """'explorer', 'full' (the 503 page) or a description of anything else a student might get."""
+    if status == 200 and EXPLORER_MARK in body:
+        return "explorer"
+    if status == 503 and FULL_MARK in body:
+        return "full"
+    return f"{status}: {body[:200]!r}"
+
+
+@contextlib.contextmanager
+def _most_kernels(server_pid: int, period: float = 0.2):
+    """Sample the server's kernel processes in a thread; yields a list whose [0] is the most seen."""
+    seen, stop = [0], threading.Event()
+
+    def sample():
+        while not stop.is_set():
+            seen[0] = max(seen[0], len(_kernel_processes(server_pid)))
+            stop.wait(period)
+
+    thread = threading.Thread(target=sample, daemon=True)
+    thread.start()
+    try:
+        yield seen
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+
+
+def _loads_at_once(url: str, count: int) -> list[str]:
+    with ThreadPoolExecutor(max_workers=count) as pool:
+        return [_kind(*reply) for reply in pool.map(lambda _: _load(url), range(count))]
+
+
+def _wait_for_kernels(server_pid: int, wanted: int, timeout: float) -> int:
+    """Poll until the server has ``wanted`` kernel processes or ``timeout`` s pass; the last count."""
+    deadline = time.monotonic() + timeout
+    count = len(_kernel_processes(server_pid))
+    while count != wanted and time.monotonic() < deadline:
+        time.sleep(0.25)
+        count = len(_kernel_processes(server_pid))
+    return count
+
+
+# ---------------------------------------------------------------------------- concurrent loads
+def test_eight_loads_at_once_with_a_cap_of_three_start_three_kernels_and_refuse_five(workdir, tmp_path):
+    port, token, cap = _free_port(), secrets.token_hex(16), 3
+    cmd = _voila_cmd(workdir, port, token, f"--ClassroomKernelManager.max_kernels={cap}")
+    log = tmp_path / "voila.log"
+    with _server(cmd, port, _isolated_env(tmp_path / "home"), log) as server_pid:
+        with _most_kernels(server_pid) as most:
+            kinds = _loads_at_once(f"http://127.0.0.1:{port}/?token={token}", 8)
+        left = len(_kernel_processes(server_pid))
+    assert sorted(kinds) == ["explorer"] * 3 + ["full"] * 5, kinds
+    assert most[0] <= cap and left == cap, (most[0], left)
+    assert "Traceback" not in log.read_text()
+
+
+def test_thirty_one_loads_at_once_with_the_default_cap_give_thirty_explorers_and_one_full_page(
+    workdir, tmp_path
+):
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = PyFileConfigLoader("voila.py", path=str(CONFIG_DIR)).load_config()
+    cap = config.ClassroomKernelManager.max_kernels
+    assert cap == 30
+    port, token = _free_port(), secrets.token_hex(16)
+    log = tmp_path / "voila.log"
+    with _server(_voila_cmd(workdir, port, token), port, _isolated_env(tmp_path / "home"), log) as pid:
+        with _most_kernels(pid) as most:
+            kinds = _loads_at_once(f"http://127.0.0.1:{port}/?token={token}", cap + 1)
+    assert sorted(kinds) == ["explorer"] * cap + ["full"], [k for k in kinds if k != "explorer"]
+    assert most[0] <= cap
+    assert "Traceback" not in log.read_text()
+
+
+# ---------------------------------------------------------------------------------- in Chromium
+def _open_explorer(page, url: str) -> None:
+    page.goto(url, wait_until="commit")
+    page.locator('.rrf-table[data-k="60"]').wait_for(timeout=120_000)
+
+
+def test_the_page_loads_only_from_the_server_and_reloading_or_closing_it_frees_its_kernel(
+    playwright_api, workdir, tmp_path
+):
+    """Every request goes to 127.0.0.1. Reload: the old kernel goes, the new one stays. Close: it goes."""
+    port, token = _free_port(), secrets.token_hex(16)
+    cmd = _voila_cmd(workdir, port, token)
+    url = f"http://127.0.0.1:{port}/?token={token}"
+    requested = []
+    with _server(cmd, port, _isolated_env(tmp_path / "home"), tmp_path / "voila.log") as server_pid, \
+            _browser_page(playwright_api, tmp_path / "chromium") as page:
+        page.context.on("request", lambda request: requested.append(request.url))
+        _open_explorer(page, url)
+        page.wait_for_load_state("networkidle", timeout=30_000)
+        first = set(_kernel_processes(server_pid))
+        page.reload(wait_until="commit")
+        page.locator('.rrf-table[data-k="60"]').wait_for(timeout=120_000)
+        after_reload = _wait_for_kernels(server_pid, 1, timeout=30)
+        second = set(_kernel_processes(server_pid))
+        # the reloaded page still works: move k
+        handle = page.locator(".widget-slider .noUi-handle").first
+        handle.focus()
+        page.keyboard.press("ArrowRight")
+        page.locator('.rrf-table[data-k="61"]').wait_for(timeout=30_000)
+        page.close()
+        after_close = _wait_for_kernels(server_pid, 0, timeout=30)
+    assert len(first) == 1 and after_reload == 1 and second.isdisjoint(first)
+    assert after_close == 0
+    network = [url for url in requested if urlparse(url).scheme not in ("data", "blob")]
+    elsewhere = [url for url in network if urlparse(url).hostname != "127.0.0.1"]
+    assert len(network) > 10  # the page, its scripts, styles and fonts
+    assert elsewhere == [], elsewhere
