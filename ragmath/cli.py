@@ -278,7 +278,7 @@ def _at_units(args: argparse.Namespace, run, qrels):
     """The run(s) and labels as given, or mapped to units with --unit-map (``run`` may be a dict of runs)."""
     if not args.unit_map:
         return run, qrels
-    from ragmath.compare import _labels, at_units
+    from ragmath.comparison import _labels, at_units
 
     unit_of, labels = _read_pairs(args.unit_map, "id", "unit"), _labels(qrels)
     if isinstance(run, dict):
@@ -290,7 +290,7 @@ def _at_units(args: argparse.Namespace, run, qrels):
 def _group_table(args: argparse.Namespace, per_question, err: TextIO):
     if not args.groups:
         return None
-    from ragmath.compare import by_group
+    from ragmath.comparison import by_group
 
     table = per_question if callable(getattr(per_question, "groupby", None)) else None
     groups = _read_pairs(args.groups, "question", "group")
@@ -306,7 +306,7 @@ def _group_json(table) -> dict:
 
 
 def _compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from ragmath.compare import compare, name_runs
+    from ragmath.comparison import compare, name_runs
 
     metrics = _check_metrics(args.metrics or DEFAULT_METRICS)
     named = name_runs([args.baseline, *args.runs])

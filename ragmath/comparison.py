@@ -177,8 +177,9 @@ def plan_questions(diffs: Sequence[float], d: float, *, power: float = 0.8, alph
 
     Assumptions: the new questions are drawn like the pilot's (σ_d carries over), questions are
     independent, and n is large enough for the mean difference to be near normal (a normal test with σ_d
-    known; a t test needs one or two questions more). A pilot of a few dozen questions estimates σ_d
-    loosely, so read n as an order of magnitude.
+    known; a t test needs one or two questions more). Strongly skewed differences (many zeros, a few
+    large gains) can move the power actually reached by several points. A pilot of a few dozen
+    questions estimates σ_d loosely, so read n as an order of magnitude.
 
     >>> plan_questions([0.2, -0.1, 0.3, 0.0, 0.1], 0.1)
     20
