@@ -4,8 +4,9 @@ Per-question definitions (``recall_at_k``, ``hit_at_k``, ``reciprocal_rank``, ``
 ``rrf`` for one question), whole runs (``evaluate``, ``fuse_runs``), evaluation units (``units``), honest
 statistics (``wilson_interval``, ``bootstrap_interval``, ``paired_bootstrap``, ``grouped_split``),
 versions compared on the same questions (``compare``, :mod:`ragmath.comparison`), a sealed holdout
-(:mod:`ragmath.seal`), the tie rule (``ragmath.ranking``), the file formats (``ragmath.io``), the vectorised engine
-(``ragmath.engine``) and the command line (``python -m ragmath``). The core needs numpy, pandas and polars alone.
+(:mod:`ragmath.seal`), the tie rule (``ragmath.ranking``), the file formats (``ragmath.io``), the
+vectorised engine (``ragmath.engine``) and the command line (``python -m ragmath``). The core needs
+numpy, pandas and polars alone.
 
 The workbook lives in sub-packages that import the core and that the core never imports (both need the
 ``[lab]`` extra): ``ragmath.lab``, the toy pipeline (corpus, tokenize, index, retrieval, rerank, generate,
