@@ -360,3 +360,19 @@ def test_cli_unit_map_refuses_a_repeated_id(tmp_path):
 def test_cli_help_lists_compare():
     status, out, _ = _cli("compare", "--help")
     assert status == 0 and "--qrels" in out and "sign-flip" in out and "--unit-map" in out
+
+
+def test_the_notebook_plot_draws_one_bar_per_question_sorted():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from ragmath.lab.notebook.comparing import change_table, plot_paired_differences
+
+    result = compare({"A": _run(RANKS_A, "A"), "B": _run(RANKS_B, "B")}, QRELS, ["MRR@3"])
+    ax = plot_paired_differences(result, "B", "MRR@3")
+    heights = [bar.get_height() for bar in ax.patches if bar.get_width() == pytest.approx(0.9)]
+    assert heights == pytest.approx(sorted(_mrr(RANKS_B) - _mrr(RANKS_A)))
+    table = change_table(result, "B", "MRR@3")
+    assert table["outcome"].value_counts().to_dict() == {
+        "win": int(np.sum(_mrr(RANKS_B) > _mrr(RANKS_A))), "tie": int(np.sum(_mrr(RANKS_B) == _mrr(RANKS_A))),
+        "loss": int(np.sum(_mrr(RANKS_B) < _mrr(RANKS_A)))}
