@@ -1,8 +1,7 @@
 """Compare versions on the same questions: intervals, paired tests, Holm, Judged@K, question counts.
 
-Everything is computed from :func:`ragmath.evaluate`'s per-question scores (no metric is defined
-twice), so a question missing from one version scores 0 there and is listed, no-answer questions stay
-outside the means, and the intervals come from :mod:`ragmath.stats` (questions resampled).
+Built on :func:`ragmath.evaluate`'s per-question scores (a question missing from a version scores 0
+there and is listed; no-answer questions stay outside the means) and :mod:`ragmath.stats`' bootstrap.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from ragmath.stats import bootstrap_interval, paired_bootstrap
 from ragmath.units import lift_labels, to_units
 
 __all__ = ["compare", "Comparison", "judged_at_k", "judged", "sign_flip_p", "holm", "plan_questions",
-           "name_runs", "at_units", "by_group", "EXACT_UP_TO"]
+           "name_runs", "at_units", "by_group", "markdown", "EXACT_UP_TO"]
 
 #: Up to this many non-zero differences the sign-flip test enumerates every assignment (2^20 ≈ 10^6).
 EXACT_UP_TO = 20
@@ -36,8 +35,8 @@ def judged_at_k(ranking: Sequence[Hashable], grades: Mapping[Hashable, float], k
 
     Judged@K = |{d ∈ top K : d labelled}| / K
 
-    where the divisor is K even when the ranking is shorter (ir_measures' definition). It measures the
-    labels, not the retrieval: a low value means the scores of this ranking rest on unlabelled items.
+    where the divisor is K even for a shorter ranking (ir_measures' definition). It measures the labels,
+    not the retrieval: a low value means this ranking's scores rest on unlabelled items.
 
     >>> judged_at_k(["a", "x", "b"], {"a": 2, "b": 0}, 4)
     0.5
@@ -50,8 +49,7 @@ def judged(run: Any, qrels: Any, k: int) -> pd.Series:
 
     mean Judged@K = (1 / |Q|) Σ_{q ∈ Q} Judged@K(q)
 
-    where Q is every question both in the run and labelled (with any grades, no-answer ones included:
-    the labels are what is measured). Accepts what :func:`ragmath.evaluate` accepts.
+    where Q is every question in the run that is labelled (no-answer ones too: the labels are measured).
 
     >>> judged({"q1": ["a", "x"], "q2": ["y"], "q3": ["z"]}, {"q1": {"a": 1}, "q2": {"y": 0}}, 2).tolist()
     [0.5, 0.5]
@@ -62,18 +60,16 @@ def judged(run: Any, qrels: Any, k: int) -> pd.Series:
 
 
 def _ranked(run: Any) -> dict[Hashable, list]:
-    """A run in any accepted form as question -> ranked IDs (the tie rule applied to scores)."""
-    if _is_source(run):
-        run = io.read_run(Path(run) if isinstance(run, str) and run != "-" else run)
-    elif not isinstance(run, Mapping):
-        run = io.run_mapping(io.run_table(run))
+    """A run (a mapping, a DataFrame or a file) as question -> ranked IDs, the tie rule applied."""
+    if not isinstance(run, Mapping):
+        run = io.read_run(run) if _is_source(run) else io.run_mapping(io.run_table(run))
     return {q: _run_ranking(q, value) for q, value in run.items()}
 
 
 def _labels(qrels: Any) -> dict[Hashable, dict]:
-    if _is_source(qrels):
-        return io.read_qrels(Path(qrels) if isinstance(qrels, str) and qrels != "-" else qrels)
-    return dict(qrels) if isinstance(qrels, Mapping) else io.qrels_mapping(io.qrels_table(qrels))
+    if isinstance(qrels, Mapping):
+        return dict(qrels)
+    return io.read_qrels(qrels) if _is_source(qrels) else io.qrels_mapping(io.qrels_table(qrels))
 
 
 def at_units(run: Any, qrels: Any, unit_of: Mapping[Hashable, Hashable]) -> tuple[dict, dict]:
@@ -131,9 +127,10 @@ def sign_flip_p(diffs: Sequence[float], *, n_resamples: int = 10_000, seed: int 
         hits = int((np.abs(parts[0][:, None] + parts[1][None, :]) >= observed).sum())
         total = 2 ** d.size
         return hits / total, f"exact: all {total:,} sign flips of {d.size} non-zero differences"
-    rng = np.random.default_rng(seed)
-    hits = sum(int((np.abs(rng.choice([-1.0, 1.0], size=(size, d.size)) @ d) >= observed).sum())
-               for size in _batches(check_k(n_resamples, "n_resamples")))
+    rng, hits = np.random.default_rng(seed), 0
+    for start in range(0, check_k(n_resamples, "n_resamples"), 2_000):  # 2,000 sign vectors at a time
+        signs = rng.choice([-1.0, 1.0], size=(min(2_000, n_resamples - start), d.size))
+        hits += int((np.abs(signs @ d) >= observed).sum())
     return (1 + hits) / (1 + n_resamples), f"{n_resamples:,} random sign flips (seed {seed})"
 
 
@@ -142,10 +139,6 @@ def _all_sums(values: np.ndarray) -> np.ndarray:
     for v in values:
         sums = np.concatenate([sums + v, sums - v])
     return sums
-
-
-def _batches(total: int, size: int = 2_000) -> list[int]:
-    return [min(size, total - start) for start in range(0, total, size)]
 
 
 def holm(p_values: Sequence[float]) -> list[float]:
@@ -175,11 +168,10 @@ def plan_questions(diffs: Sequence[float], d: float, *, power: float = 0.8, alph
       - σ_d is the standard deviation (n − 1) of a pilot's per-question paired differences ``diffs``,
       - z_p is the standard normal quantile, α the two-sided level, ``power`` = 1 − β.
 
-    Assumptions: the new questions are drawn like the pilot's (σ_d carries over), questions are
-    independent, and n is large enough for the mean difference to be near normal (a normal test with σ_d
-    known; a t test needs one or two questions more). Strongly skewed differences (many zeros, a few
-    large gains) can move the power actually reached by several points. A pilot of a few dozen
-    questions estimates σ_d loosely, so read n as an order of magnitude.
+    Assumptions: new questions are drawn like the pilot's (σ_d carries over) and independently, and the
+    mean difference is near normal (a z test with σ_d known; a t test needs a question or two more).
+    Skewed differences (many zeros, a few large gains) can move the power reached by several points,
+    and a pilot of a few dozen questions estimates σ_d loosely: read n as an order of magnitude.
 
     >>> plan_questions([0.2, -0.1, 0.3, 0.0, 0.1], 0.1)
     20
@@ -194,6 +186,20 @@ def plan_questions(diffs: Sequence[float], d: float, *, power: float = 0.8, alph
                          f"power={power!r}")
     z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
     return max(2, math.ceil((z * float(values.std(ddof=1)) / abs(d)) ** 2))
+
+
+def markdown(table: pd.DataFrame, digits: int = 3) -> str:
+    """A table as Markdown (index dropped; numbers to ``digits`` places).
+
+    >>> print(markdown(pd.DataFrame({"a": [0.5], "b": ["x"]})), end="")
+    | a | b |
+    |---|---|
+    | 0.500 | x |
+    """
+    rows = [" | ".join(f"{v:.{digits}f}" if isinstance(v, float) else str(v) for v in row)
+            for row in table.itertuples(index=False)]
+    head = ["| " + " | ".join(map(str, table.columns)) + " |", "|" + "---|" * len(table.columns)]
+    return "\n".join(head + [f"| {row} |" for row in rows]) + "\n"
 
 
 def by_group(per_question: pd.DataFrame, groups: Mapping[Hashable, Hashable]) -> pd.DataFrame:
@@ -243,29 +249,22 @@ class Comparison:
 
     def summary(self, digits: int = 3) -> pd.DataFrame:
         """The :meth:`table` as text: ``mean [low, high]``, ``W/T/L``; ``!`` marks a Judged@K warning."""
-        def num(v: float) -> str:
-            return "" if pd.isna(v) else f"{v:.{digits}f}"
+        def num(v: float, sign: str = "") -> str:
+            return "" if pd.isna(v) else f"{v:{sign}.{digits}f}"
 
-        rows = []
-        for r in self.table().itertuples(index=False):
-            other = not pd.isna(r.diff)
-            rows.append({
-                "system": r.system, "metric": r.metric,
-                "mean [CI]": f"{num(r.mean)} [{num(r.low)}, {num(r.high)}]",
-                "Judged@K": num(r.judged) + ("!" if other and r.judged_warning else ""),
-                "diff [CI]": (f"{r.diff:+.{digits}f} [{r.diff_low:+.{digits}f}, {r.diff_high:+.{digits}f}]"
-                              if other else "baseline"),
-                "p": num(r.p), "p_holm": num(r.p_holm),
-                "W/T/L": f"{r.wins}/{r.ties}/{r.losses}" if other else "",
-                "effect": num(r.effect_size)})
-        return pd.DataFrame(rows)
+        return pd.DataFrame([{
+            "system": r.system, "metric": r.metric,
+            "mean [CI]": f"{num(r.mean)} [{num(r.low)}, {num(r.high)}]",
+            "Judged@K": num(r.judged) + ("!" if not pd.isna(r.diff) and bool(r.judged_warning) else ""),
+            "diff [CI]": "baseline" if pd.isna(r.diff) else
+            f"{num(r.diff, '+')} [{num(r.diff_low, '+')}, {num(r.diff_high, '+')}]",
+            "p": num(r.p), "p_holm": num(r.p_holm), "W/T/L": "" if pd.isna(r.diff) else
+            f"{r.wins}/{r.ties}/{r.losses}", "effect": num(r.effect_size),
+        } for r in self.table().itertuples(index=False)])
 
     def to_markdown(self, digits: int = 3) -> str:
         """The :meth:`summary` as a Markdown table, then the :meth:`notes` (what it rests on)."""
-        table = self.summary(digits)
-        lines = ["| " + " | ".join(table.columns) + " |", "|" + "---|" * len(table.columns)]
-        lines += ["| " + " | ".join(row) + " |" for row in table.itertuples(index=False)]
-        return "\n".join(lines + [""] + [f"- {note}" for note in self.notes()]) + "\n"
+        return markdown(self.summary(digits)) + "\n" + "".join(f"- {note}\n" for note in self.notes())
 
     def notes(self) -> list[str]:
         """What the table rests on: the test, Holm's family, the questions kept apart, Judged@K warnings."""

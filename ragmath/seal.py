@@ -1,17 +1,11 @@
 """Seal a holdout before anything runs on it, open it once, and show the stored result afterwards.
 
-A seal is a JSON record (one file) plus, for each opening, the per-question results beside it::
-
-    {"sealed": {"questions_sha256", "labels_sha256", "date", "commit", "note"},
-     "openings": [{"number", "opened_at", "commit", "design", "design_sha256", "results_file",
-                   "results_sha256"}]}
-
-:func:`seal` writes the record before anything has run on the questions. :func:`open_seal` checks the
-questions and labels against their sealed hashes, runs the frozen design once (a callable given the
-design) and stores its per-question results (a DataFrame) with their hash. Afterwards the stored
-result is what is shown: :func:`show_seal`, and :func:`open_seal` again with the same design, check
-the stored file's hash and never re-run. A changed design is refused unless ``new_opening=True``,
-which runs it, counts a second opening and says so: the holdout has then served as a dev set.
+A seal is a JSON record, ``{"sealed": {"questions_sha256", "labels_sha256", "date", "commit", "note"},
+"openings": [{"number", "opened_at", "commit", "design", "design_sha256", "results_file",
+"results_sha256"}]}``, with each opening's per-question results in a JSON-lines file beside it.
+:func:`seal` writes it before anything runs; :func:`open_seal` runs the frozen design once and stores
+its results; afterwards :func:`show_seal` (or :func:`open_seal` with the same design) checks the stored
+file's hash and never re-runs. A changed design needs ``new_opening=True``: a second, counted opening.
 """
 
 from __future__ import annotations
@@ -31,6 +25,8 @@ import pandas as pd
 
 __all__ = ["seal", "open_seal", "show_seal", "Opening", "content_sha256", "write_results", "read_results"]
 
+_NO_GIT = "unknown (no git)"
+
 
 def content_sha256(source: Any) -> str:
     """SHA-256 (hex) of a file's bytes (a path), or of an object's canonical JSON (sorted keys).
@@ -43,17 +39,15 @@ def content_sha256(source: Any) -> str:
     return hashlib.sha256(json.dumps(source, sort_keys=True, default=str).encode("utf-8")).hexdigest()
 
 
-def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
-
-
-def _commit(folder: Path) -> str:
+def _stamp(path: Path) -> dict:
+    """The date (UTC) and the commit checked out where ``path`` lives."""
     try:
-        out = subprocess.run(["git", "-C", str(folder), "rev-parse", "HEAD"], capture_output=True,
-                             text=True, timeout=20, check=False)
+        out = subprocess.run(["git", "-C", str(path.resolve().parent), "rev-parse", "HEAD"],
+                             capture_output=True, text=True, timeout=20, check=False)
+        commit = out.stdout.strip() if out.returncode == 0 else _NO_GIT
     except (OSError, subprocess.SubprocessError):
-        return "unknown (no git)"
-    return out.stdout.strip() if out.returncode == 0 else "unknown (no git)"
+        commit = _NO_GIT
+    return {"date": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(), "commit": commit}
 
 
 def _read(path: Path) -> dict:
@@ -81,7 +75,7 @@ def seal(path: str | os.PathLike, *, questions: Any, labels: Any, note: str = ""
     if target.exists():
         raise FileExistsError(f"{target}: already sealed; a seal is written once (choose another path)")
     sealed = {"questions_sha256": content_sha256(questions), "labels_sha256": content_sha256(labels),
-              "date": _now(), "commit": _commit(target.resolve().parent), "note": note}
+              **_stamp(target), "note": note}
     _write(target, json.dumps({"sealed": sealed, "openings": []}, ensure_ascii=False, indent=2) + "\n")
     return sealed
 
@@ -98,9 +92,8 @@ class Opening:
 
     def __str__(self) -> str:
         done = "ran the design now" if self.ran else "stored result shown, nothing re-run"
-        extra = f"; the holdout has been opened {self.times_opened} times" if self.times_opened > 1 else ""
-        return (f"opening {self.number} of {self.times_opened} ({self.record['opened_at']}, commit "
-                f"{self.record['commit'][:12]}, design {self.record['design_sha256'][:12]}): {done}{extra}")
+        return (f"opening {self.number} ({self.record['opened_at']}, commit {self.record['commit'][:12]}, "
+                f"design {self.record['design_sha256'][:12]}): {done}; opened {self.times_opened} time(s)")
 
 
 def write_results(frame: pd.DataFrame, path: str | os.PathLike) -> str:
@@ -199,8 +192,9 @@ def open_seal(path: str | os.PathLike, run: Callable[[Any], pd.DataFrame], desig
                         f"got {type(results).__name__}")
     number = len(entries) + 1
     results_file = f"{target.stem}.opening-{number}.jsonl"
-    entry = {"number": number, "opened_at": _now(), "commit": _commit(target.resolve().parent),
-             "design": dict(design), "design_sha256": fingerprint, "results_file": results_file,
+    stamp = _stamp(target)
+    entry = {"number": number, "opened_at": stamp["date"], "commit": stamp["commit"], "design": dict(design),
+             "design_sha256": fingerprint, "results_file": results_file,
              "results_sha256": write_results(results, target.with_name(results_file))}
     record["openings"].append(entry)
     _write(target, json.dumps(record, ensure_ascii=False, indent=2) + "\n")

@@ -178,8 +178,11 @@ def test_a_version_with_fewer_judged_items_is_flagged():
     qrels = {f"q{i}": {f"r{i}": 1, f"s{i}": 0} for i in range(4)}
     base = {f"q{i}": [f"r{i}", f"s{i}"] for i in range(4)}  # Judged@2 = 1
     new = {f"q{i}": [f"r{i}", f"new{i}"] for i in range(4)}  # Judged@2 = 0.5 < 0.9 x 1
-    row = compare({"base": base, "new": new}, qrels, ["Recall@2"]).comparisons.iloc[0]
+    result = compare({"base": base, "new": new}, qrels, ["Recall@2"])
+    row = result.comparisons.iloc[0]
     assert (row["judged"], row["judged_baseline"], row["judged_warning"]) == (0.5, 1.0, True)
+    assert result.summary()["Judged@K"].tolist() == ["1.000", "0.500!"]
+    assert any(note.startswith("warning: new Judged@2 = 0.500") for note in result.notes())
     same = compare({"base": base, "again": base}, qrels, ["Recall@2"]).comparisons.iloc[0]
     assert not same["judged_warning"]
 
