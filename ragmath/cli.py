@@ -309,6 +309,8 @@ def _compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ragmath.comparison import compare, name_runs
 
     metrics = _check_metrics(args.metrics or DEFAULT_METRICS)
+    if args.resamples < 10_000:
+        raise ValueError(f"--resamples must be at least 10000 (got {args.resamples}): fewer make p loose")
     named = name_runs([args.baseline, *args.runs])
     if "-" in named.values() or args.qrels == "-":
         raise ValueError("compare reads every file more than once; give files, not '-' (standard input)")

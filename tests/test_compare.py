@@ -360,6 +360,12 @@ def test_cli_unit_map_refuses_a_repeated_id(tmp_path):
     assert status == 2 and "line 3" in err and "appears twice" in err
 
 
+def test_cli_compare_refuses_fewer_than_ten_thousand_resamples(files):
+    _, qrels, paths = files
+    status, _, err = _cli("compare", paths["base"], paths["new"], "--qrels", qrels, "--resamples", "500")
+    assert status == 2 and "at least 10000" in err
+
+
 def test_cli_help_lists_compare():
     status, out, _ = _cli("compare", "--help")
     assert status == 0 and "--qrels" in out and "sign-flip" in out and "--unit-map" in out
