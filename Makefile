@@ -7,7 +7,7 @@ PORT   ?= 8888
 EXPLORER_PORT ?= 8866
 EXPLORER_OPTS ?=
 
-.PHONY: help lab test venv venv-test browser-deps lint explorer html bench clean
+.PHONY: help lab test venv venv-test browser-deps lint explorer html bench verify-holdout clean
 
 help:
 	@echo "make lab       create .venv, install ragmath and the notebooks' packages, open JupyterLab on notebooks/"
@@ -15,6 +15,7 @@ help:
 	@echo "make explorer  serve the RRF k explorer as a standalone Voila page on $(HOST):$(EXPLORER_PORT)"
 	@echo "make html      execute every notebook and write HTML copies under build/html/"
 	@echo "make bench     run the benchmarks (explorer redraw time; ragmath vs pytrec_eval and ranx at scale)"
+	@echo "make verify-holdout  re-run the holdout's one opening at its recorded commit; check the stored hash"
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "RAG Lab needs Python 3.10 or newer; set PYTHON=/path/to/python3.x")'
@@ -66,6 +67,10 @@ html: venv-test
 bench: venv-test
 	$(BIN)/python bench/bench_explorer.py
 	$(BIN)/python bench/bench_scale.py
+
+# Not part of `make test`: needs git history; checks out the opening's commit in a temporary worktree.
+verify-holdout: venv
+	$(BIN)/python tools/verify_holdout.py
 
 clean:
 	rm -rf build .pytest_cache .hypothesis

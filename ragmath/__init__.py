@@ -2,9 +2,11 @@
 
 Per-question definitions (``recall_at_k``, ``hit_at_k``, ``reciprocal_rank``, ``dcg_at_k``, ``ndcg_at_k``;
 ``rrf`` for one question), whole runs (``evaluate``, ``fuse_runs``), evaluation units (``units``), honest
-statistics (``wilson_interval``, ``bootstrap_interval``, ``paired_bootstrap``, ``grouped_split``), the tie
-rule (``ragmath.ranking``), the file formats (``ragmath.io``), the vectorised engine (``ragmath.engine``)
-and the command line (``python -m ragmath``). The core needs numpy, pandas and polars alone.
+statistics (``wilson_interval``, ``bootstrap_interval``, ``paired_bootstrap``, ``grouped_split``),
+versions compared on the same questions (``compare``, :mod:`ragmath.comparison`), a sealed holdout
+(:mod:`ragmath.seal`), the tie rule (``ragmath.ranking``), the file formats (``ragmath.io``), the
+vectorised engine (``ragmath.engine``) and the command line (``python -m ragmath``). The core needs
+numpy, pandas and polars alone.
 
 The workbook lives in sub-packages that import the core and that the core never imports (both need the
 ``[lab]`` extra): ``ragmath.lab``, the toy pipeline (corpus, tokenize, index, retrieval, rerank, generate,
@@ -14,6 +16,7 @@ still work in 0.2.x with a ``DeprecationWarning`` (``ragmath._moved``).
 """
 
 from ragmath import _moved, units
+from ragmath.comparison import Comparison, compare
 from ragmath.evaluation import Evaluation, evaluate
 from ragmath.fusion import rrf
 from ragmath.metrics import dcg_at_k, hit_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
@@ -34,8 +37,10 @@ _moved.install()  # the old import paths of the workbook's modules, for 0.2.x
 
 __all__ = [
     "METRICS",
+    "Comparison",
     "Evaluation",
     "bootstrap_interval",
+    "compare",
     "dcg_at_k",
     "evaluate",
     "fuse_runs",

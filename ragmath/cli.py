@@ -1,4 +1,4 @@
-"""Command line: ``python -m ragmath evaluate RUN QRELS ...`` and ``python -m ragmath fuse RUN ...``."""
+"""Command line: ``python -m ragmath evaluate RUN QRELS``, ``compare BASELINE RUN ...``, ``fuse RUN ...``."""
 
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=CONVENTIONS,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sub = parser.add_subparsers(dest="command", metavar="{evaluate,fuse}", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="{evaluate,compare,fuse}", parser_class=_Parser)
 
     ev = sub.add_parser(
         "evaluate",
@@ -114,6 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--per-question", action="store_true", help="also print one row per question")
     ev.add_argument("--format", choices=("table", "csv", "json"), default="table",
                     help="output format (default: table)")
+    _add_units_and_groups(ev)
+    _add_compare(sub)
 
     fu = sub.add_parser(
         "fuse",
@@ -162,18 +164,24 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     metrics = _check_metrics(args.metrics or DEFAULT_METRICS)
     if args.run == "-" and args.qrels == "-":
         raise ValueError("RUN and QRELS cannot both be '-': standard input can be read once")
-    result = evaluate(Path(args.run), Path(args.qrels), metrics, gain=args.gain)
+    run, qrels = _at_units(args, Path(args.run), Path(args.qrels))
+    result = evaluate(run, qrels, metrics, gain=args.gain)
+    groups = _group_table(args, result.per_question, err)
     if args.format == "table":
         out.write(result.report() + "\n")
         if args.per_question:
             out.write("\nper question:\n")
             table = result.per_question.copy()
             out.write(table.to_string(float_format=lambda v: f"{v:.4f}") + "\n")
+        if groups is not None:
+            out.write("\nper group:\n" + groups.to_string(float_format=lambda v: f"{v:.4f}") + "\n")
         return 0
     # Machine-readable output on stdout; the groups kept apart go to stderr as well.
     err.write(_groups_text(result) + "\n")
     if args.format == "csv":
-        if args.per_question:
+        if groups is not None:
+            groups.to_csv(out)
+        elif args.per_question:
             result.per_question.to_csv(out)
         else:
             table = result.table().reset_index()
@@ -186,6 +194,8 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         "means": {m: _json_value(float(result.means[m])) for m in result.metrics},
         **_groups(result),
     }
+    if groups is not None:
+        payload["groups"] = _group_json(groups)
     if args.per_question:
         payload["per_question"] = {
             str(q): {m: _json_value(float(v)) for m, v in row.items()}
@@ -193,6 +203,146 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         }
     out.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
     return 0
+
+
+# ---- compare, --unit-map and --groups (one block) ---------------------------------------------------------
+
+def _add_units_and_groups(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--unit-map", metavar="FILE",
+                        help="CSV with columns id,unit: score units (documents, clauses) instead of IDs; "
+                             "each ranking keeps a unit's first position, a unit takes its best label")
+    parser.add_argument("--groups", metavar="FILE",
+                        help="CSV with columns question,group: also a per-group breakdown with each "
+                             "group's question count (a warning below 10)")
+
+
+def _add_compare(sub) -> None:
+    co = sub.add_parser(
+        "compare",
+        help="versions against a baseline: means, paired differences, p-values (Holm), Judged@K",
+        description="Compare RUNs with BASELINE on the same questions. Example: python -m ragmath compare "
+        "bm25.trec hybrid.trec rerank=v3/run.trec --qrels qrels.trec -m nDCG@10 -m Recall@10",
+        epilog=COMPARE_NOTES + "\n\n" + CONVENTIONS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    co.add_argument("baseline", metavar="BASELINE", help="the baseline run file (or NAME=PATH)")
+    co.add_argument("runs", metavar="RUN", nargs="+", help="run files to compare with it (or NAME=PATH)")
+    co.add_argument("--qrels", required=True, metavar="QRELS", help="labels file (TREC qrels, .csv, .jsonl)")
+    co.add_argument("-m", "--metric", action="append", dest="metrics", metavar="NAME@K",
+                    help=f"repeat for several (default: {' '.join(DEFAULT_METRICS)})")
+    co.add_argument("--seed", type=int, default=0,
+                    help="seed of the bootstrap and of random sign flips (default 0)")
+    co.add_argument("--resamples", type=_window, default=10_000,
+                    help="bootstrap resamples and random sign flips (default 10000)")
+    co.add_argument("--gain", choices=("exp", "linear"), default="exp", help="nDCG gain (as in evaluate)")
+    co.add_argument("--format", choices=("table", "csv", "json", "markdown"), default="table",
+                    help="output format (default: table)")
+    _add_units_and_groups(co)
+
+
+COMPARE_NOTES = """what compare reports (questions are the unit of sampling):
+  mean [ci]     each version's mean with a 95% percentile bootstrap interval over questions
+  diff [ci]     mean paired difference RUN - BASELINE, percentile bootstrap interval over questions
+  p             two-sided paired randomization (sign-flip) test; exact enumeration when at most 20
+                differences are non-zero (zeros flip to themselves), else --resamples seeded flips
+  p_holm        Holm's adjustment over every comparison in the table (all runs and metrics)
+  W/T/L         questions where RUN is above / equal to / below BASELINE
+  effect        diff / standard deviation of the per-question differences
+  Judged@K      labelled share of each top K (no-answer questions included); a warning when a
+                run's is below 0.9 x the baseline's: its score rests on unlabelled items
+  Runs are named by their file stem; two equal stems are refused (name them NAME=PATH)."""
+
+
+def _read_pairs(path: str, key: str, value: str) -> dict[str, str]:
+    """A two-column CSV (header naming ``key`` and ``value``) as a dict; a repeated key is refused."""
+    import csv
+
+    pairs: dict[str, str] = {}
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        reader = csv.DictReader(handle)
+        if not {key, value} <= set(reader.fieldnames or ()):
+            raise ValueError(f"{path}: needs a header with the columns {key},{value}; "
+                             f"got {reader.fieldnames}")
+        for line, row in enumerate(reader, start=2):
+            k, v = (row[key] or "").strip(), (row[value] or "").strip()
+            if not k or not v:
+                raise ValueError(f"{path} line {line}: empty {key if not k else value}; every row needs both")
+            if k in pairs:
+                raise ValueError(f"{path} line {line}: {key} {k!r} appears twice; "
+                                 f"give each {key} one {value}")
+            pairs[k] = v
+    return pairs
+
+
+def _at_units(args: argparse.Namespace, run, qrels):
+    """The run(s) and labels as given, or mapped to units with --unit-map (``run`` may be a dict of runs)."""
+    if not args.unit_map:
+        return run, qrels
+    from ragmath.comparison import _labels, at_units
+
+    unit_of, labels = _read_pairs(args.unit_map, "id", "unit"), _labels(qrels)
+    if isinstance(run, dict):
+        lifted = at_units({}, labels, unit_of)[1]
+        return {name: at_units(r, labels, unit_of)[0] for name, r in run.items()}, lifted
+    return at_units(run, labels, unit_of)
+
+
+def _group_table(args: argparse.Namespace, per_question, err: TextIO):
+    if not args.groups:
+        return None
+    from ragmath.comparison import by_group
+
+    table = per_question if callable(getattr(per_question, "groupby", None)) else None
+    groups = _read_pairs(args.groups, "question", "group")
+    table = by_group(table, groups) if table is not None else per_question.by_group(groups)
+    small = [str(g) for g, n in table["questions"].items() if n < 10]
+    if small:
+        err.write(f"warning: fewer than 10 questions in group(s) {', '.join(small)}: their means are loose\n")
+    return table
+
+
+def _group_json(table) -> dict:
+    return {str(g): {k: _json_value(v) for k, v in row.items()} for g, row in table.to_dict("index").items()}
+
+
+def _compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from ragmath.comparison import compare, name_runs
+
+    metrics = _check_metrics(args.metrics or DEFAULT_METRICS)
+    if args.resamples < 10_000:
+        raise ValueError(f"--resamples must be at least 10000 (got {args.resamples}): fewer make p loose")
+    named = name_runs([args.baseline, *args.runs])
+    if "-" in named.values() or args.qrels == "-":
+        raise ValueError("compare reads every file more than once; give files, not '-' (standard input)")
+    runs, qrels = _at_units(args, {name: Path(path) for name, path in named.items()}, Path(args.qrels))
+    result = compare(runs, qrels, metrics, baseline=next(iter(named)), seed=args.seed,
+                     n_resamples=args.resamples, gain=args.gain)
+    groups = _group_table(args, result, err)
+    if args.format == "json":
+        payload = {**result.to_dict(), "notes": result.notes(), "seed": args.seed,
+                   "resamples": args.resamples}
+        if groups is not None:
+            payload["groups"] = _group_json(groups)
+        out.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+    elif args.format == "markdown":
+        out.write(result.to_markdown() + ("" if groups is None else "\n" + _markdown_groups(groups)))
+    elif args.format == "csv":
+        err.write("\n".join(result.notes()) + "\n")
+        (result.table() if groups is None else groups).to_csv(out, index=groups is not None)
+    else:
+        out.write(result.summary().to_string(index=False) + "\n\n")
+        out.write("\n".join(result.notes()) + "\n")
+        if groups is not None:
+            out.write("\nper group:\n" + groups.to_string(float_format=lambda v: f"{v:.4f}") + "\n")
+    return 0
+
+
+def _markdown_groups(table) -> str:
+    flat = table.reset_index()
+    cells = [[f"{v:.3f}" if isinstance(v, float) else str(v) for v in row]
+             for row in flat.itertuples(index=False)]
+    lines = ["| " + " | ".join(map(str, flat.columns)) + " |", "|" + "---|" * len(flat.columns)]
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in cells]) + "\n"
 
 
 def _groups_text(result) -> str:
@@ -277,6 +427,8 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None,
     try:
         if args.command == "evaluate":
             return _evaluate(args, out, err)
+        if args.command == "compare":
+            return _compare(args, out, err)
         return _fuse(args, out, err)
     except BrokenPipeError:
         return _closed_pipe()

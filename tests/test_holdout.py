@@ -1,7 +1,9 @@
 """The sealed holdout: nothing but the one final cell of notebook 07 asks for it; opening is counted.
 
 The opening tests never touch the real holdout: they copy the data, drop the sealed questions and
-their labels, and seal three dev groups of the copy instead.
+their labels, and seal three dev groups of the copy instead. ``tools/verify_holdout.py`` (``make
+verify-holdout``, outside the tests) re-runs the real opening at its recorded commit, in a temporary
+worktree.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import ragmath.lab.holdout as holdout_module
 from ragmath.lab.ablation import AblationConfig
 from ragmath.lab.holdout import (
     OPENINGS_FILE,
@@ -24,9 +27,11 @@ from ragmath.lab.holdout import (
     holdout_counts,
     open_holdout,
     openings,
+    seal_holdout,
     sealing_record,
 )
 from ragmath.lab.paths import DATA_DIR
+from ragmath.seal import content_sha256
 
 ROOT = Path(__file__).resolve().parent.parent
 ASKS = re.compile(r"include_holdout\s*=\s*True|open_holdout\s*\(")
@@ -42,7 +47,7 @@ def _code_of(path: Path) -> list[tuple[str, str]]:
 
 
 def test_only_the_final_cell_of_notebook_07_asks_for_the_holdout():
-    allowed_files = {"ragmath/lab/corpus.py", "ragmath/lab/holdout.py"}
+    allowed_files = {"ragmath/lab/corpus.py", "ragmath/lab/holdout.py", "tools/verify_holdout.py"}
     places = [p for d in ("ragmath", "notebooks", "tools", "bench", "data") for p in (ROOT / d).rglob("*")
               if p.suffix in (".py", ".ipynb") and ".ipynb_checkpoints" not in p.parts]
     askers = [where for p in places for where, src in _code_of(p)
@@ -73,7 +78,7 @@ def test_tests_open_only_synthetic_holdouts():
 def synthetic(tmp_path) -> Path:
     """A copy of the data whose holdout is three dev groups (the real sealed set dropped)."""
     copy = tmp_path / "data"
-    shutil.copytree(DATA_DIR, copy, ignore=shutil.ignore_patterns(OPENINGS_FILE, "*.py"))
+    shutil.copytree(DATA_DIR, copy, ignore=shutil.ignore_patterns("holdout_openings*", "*.py"))
     lines = (copy / "questions.jsonl").read_text(encoding="utf-8").splitlines()
     records = [json.loads(line) for line in lines if line.strip()]
     records = [r for r in records if r["split"] == "dev"]
@@ -95,6 +100,7 @@ def synthetic(tmp_path) -> Path:
         writer = csv.DictWriter(handle, fieldnames=["question_id", "chunk_id", "grade"])
         writer.writeheader()
         writer.writerows(rows)
+    seal_holdout(copy)
     return copy
 
 
@@ -102,13 +108,45 @@ def test_opening_is_recorded_once_and_a_rerun_reproduces_it(synthetic):
     cfg = AblationConfig(k=60, window=10, rerank_depth=5)
     assert openings(synthetic) == []
     first = open_holdout(cfg, data=synthetic)
-    assert first.times_opened == 1 and first.opening["number"] == 1
+    assert first.ran and first.times_opened == 1 and first.opening["number"] == 1
     assert first.opening["design_sha256"] == design_fingerprint(cfg, synthetic)
     second = open_holdout(cfg, data=synthetic)
-    assert second.times_opened == 1 and second.opening == first.opening
+    assert not second.ran and second.times_opened == 1 and second.opening == first.opening
+    # the shown tables are rebuilt from the stored rows, exactly as the run built them
     for a, b in zip(first.result.comparable(), second.result.comparable(), strict=True):
         pd.testing.assert_frame_equal(a, b)
+    for version, evaluation in first.result.evaluations.items():
+        shown = second.result.evaluations[version]
+        pd.testing.assert_frame_equal(evaluation.per_question, shown.per_question)
     assert len(openings(synthetic)) == 1
+
+
+def test_showing_the_stored_result_never_reruns(synthetic, monkeypatch):
+    cfg = AblationConfig(k=60, window=10, rerank_depth=5)
+    open_holdout(cfg, data=synthetic)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the holdout ran again")
+
+    monkeypatch.setattr(holdout_module, "run_ablation", refuse)
+    shown = open_holdout(cfg, data=synthetic)
+    assert not shown.ran and shown.result.table.loc["A", "answerable"] > 0
+
+
+def test_a_changed_stored_result_is_refused(synthetic):
+    cfg = AblationConfig(k=60, window=10, rerank_depth=5)
+    first = open_holdout(cfg, data=synthetic)
+    stored = synthetic / first.opening["results_file"]
+    stored.write_text(stored.read_text(encoding="utf-8").replace("true", "false", 1), encoding="utf-8")
+    with pytest.raises(ValueError, match="changed after its opening"):
+        open_holdout(cfg, data=synthetic)
+
+
+def test_changed_labels_after_sealing_are_refused_at_the_opening(synthetic):
+    with (synthetic / "qrels.csv").open("a", encoding="utf-8") as handle:
+        handle.write("Q01,TRV26-4.2-a,2\n")
+    with pytest.raises(ValueError, match="labels differ from the sealed ones"):
+        open_holdout(AblationConfig(k=60, window=10, rerank_depth=5), data=synthetic)
 
 
 def test_a_changed_design_is_refused_unless_counted_as_a_new_opening(synthetic):
@@ -117,7 +155,8 @@ def test_a_changed_design_is_refused_unless_counted_as_a_new_opening(synthetic):
     with pytest.raises(RuntimeError, match="second dev set"):
         open_holdout(replace(cfg, k=10), data=synthetic)
     again = open_holdout(replace(cfg, k=10), data=synthetic, new_opening=True)
-    assert again.times_opened == 2 and again.opening["number"] == 2
+    assert again.ran and again.times_opened == 2 and again.opening["number"] == 2
+    assert not open_holdout(cfg, data=synthetic).ran  # the first design shows its own stored result
 
 
 def test_a_changed_data_file_changes_the_fingerprint(synthetic):
@@ -165,3 +204,29 @@ def test_the_committed_opening_used_the_frozen_design():
         pytest.skip("the holdout has not been opened yet")
     assert len(recorded) == 1, "the holdout was opened more than once"
     assert recorded[0]["design_sha256"] == design_fingerprint(frozen_design())
+
+
+def test_the_committed_opening_stores_its_results_with_their_hash():
+    recorded = openings()
+    if not recorded:
+        pytest.skip("the holdout has not been opened yet")
+    stored = DATA_DIR / recorded[0]["results_file"]
+    assert content_sha256(stored) == recorded[0]["results_sha256"]
+    sealed = json.loads((DATA_DIR / OPENINGS_FILE).read_text(encoding="utf-8"))["sealed"]
+    assert sealed["questions_sha256"] == content_sha256(DATA_DIR / "questions.jsonl")
+    assert sealed["labels_sha256"] == content_sha256(DATA_DIR / "qrels.csv")
+
+
+def test_the_verify_script_reads_the_holdout_only_at_the_recorded_commit_in_a_temporary_worktree():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("verify_holdout", ROOT / "tools" / "verify_holdout.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    source = (ROOT / "tools" / "verify_holdout.py").read_text(encoding="utf-8")
+    calls = [line for line in source.splitlines() if ASKS.search(line)]
+    assert len(calls) == 1 and calls[0] in tool.AT_THE_COMMIT.splitlines(), calls  # the worktree's snippet
+    assert '"worktree", "add", "--detach", str(tree), opening["commit"]' in source
+    assert "cwd=tree" in source and '"PYTHONPATH": str(tree)' in source
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "verify-holdout:" in makefile and "tools/verify_holdout.py" in makefile

@@ -2,22 +2,24 @@
 
 The holdout questions were written blind and committed in one sealing commit (its message starts
 ``holdout: sealed``) before any code ran on them. Every loader in ``ragmath.lab.corpus`` leaves them
-out unless told ``include_holdout=True``, and only :func:`open_holdout` says so. Opening runs the
-frozen design once and writes a record, ``data/holdout_openings.json``::
+out unless told ``include_holdout=True``, and only :func:`open_holdout` says so. The record,
+``data/holdout_openings.json``, is a :mod:`ragmath.seal` record: the sealing commit with the hashes of
+``questions.jsonl`` and ``qrels.csv`` as committed then, and each opening's date, commit, design (the
+frozen ``AblationConfig`` and the data files' hash; its SHA-256 is :func:`design_fingerprint`) and
+per-question results, stored beside it in ``holdout_openings.opening-1.jsonl`` with their SHA-256.
 
-    {"sealed": {"commit": ..., "date": ..., "subject": ...},
-     "openings": [{"number": 1, "opened_at": ..., "commit": ..., "design_sha256": ..., "design": {...}}]}
-
-Running the same frozen design again (a notebook re-executed) reproduces that opening and counts
-nothing new. A different design is refused unless ``new_opening=True``, which records a second,
-counted opening: the holdout has then served as a second dev set, and the record says so.
+:func:`open_holdout` with the frozen design shows the stored result of that opening (hash checked,
+nothing re-run, nothing counted): re-running notebook 07 opens nothing. A different design is refused
+unless ``new_opening=True``, which runs it and records a second, counted opening: the holdout has then
+served as a second dev set, and the record says so. ``make verify-holdout`` re-runs opening 1 at its
+recorded commit in a temporary git worktree and checks the stored results' hash
+(``tools/verify_holdout.py``).
 """
 
 from __future__ import annotations
 
-import datetime as _dt
-import hashlib
 import json
+import math
 import subprocess
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
@@ -25,8 +27,18 @@ from typing import Any
 
 import pandas as pd
 
-from ragmath.lab.ablation import AblationConfig, AblationResult, run_ablation
+from ragmath.evaluation import Evaluation
+from ragmath.lab.ablation import (
+    AblationConfig,
+    AblationResult,
+    _by_type,
+    _caveats,
+    _metric_names,
+    _summary,
+    run_ablation,
+)
 from ragmath.lab.corpus import corpus_hash, data_dir, load_config, load_dataset, split_manifest
+from ragmath.seal import content_sha256, open_seal, seal
 
 __all__ = [
     "OPENINGS_FILE",
@@ -36,6 +48,8 @@ __all__ = [
     "design_fingerprint",
     "openings",
     "open_holdout",
+    "seal_holdout",
+    "stored_result",
     "holdout_counts",
 ]
 
@@ -109,6 +123,13 @@ def frozen_design(data: Any = None) -> AblationConfig:
     return AblationConfig(**values)
 
 
+def _design(config: AblationConfig, folder: Path) -> dict:
+    """What an opening runs: every AblationConfig field (split set to holdout) and the data files' hash."""
+    design = {k: (list(v) if isinstance(v, tuple) else v)
+              for k, v in asdict(replace(config, split="holdout")).items()}
+    return {"design": design, "data": corpus_hash(folder)}
+
+
 def design_fingerprint(config: AblationConfig, data: Any = None) -> str:
     """SHA-256 of the design (every AblationConfig field, split set to holdout) and the data files.
 
@@ -116,10 +137,7 @@ def design_fingerprint(config: AblationConfig, data: Any = None) -> str:
     >>> a == design_fingerprint(AblationConfig(k=10)), a == design_fingerprint(AblationConfig(k=60))
     (True, False)
     """
-    design = asdict(replace(config, split="holdout"))
-    blob = json.dumps({"design": design, "data": corpus_hash(_folder(data))}, sort_keys=True,
-                      default=str)
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+    return content_sha256(_design(config, _folder(data)))
 
 
 def openings(data: Any = None) -> list[dict]:
@@ -146,57 +164,83 @@ def holdout_counts(data: Any = None) -> pd.DataFrame:
 
 @dataclass
 class HoldoutRun:
-    """The result of opening the holdout: the ablation on it, and the opening's record."""
+    """An opening of the holdout: its result, its record, and whether this call ran it."""
 
     result: AblationResult
     opening: dict
     times_opened: int
     sealed: dict | None
     design: AblationConfig
+    ran: bool = False
+
+
+def seal_holdout(data: Any = None, note: str = "") -> dict:
+    """Seal a data folder's holdout: write the :mod:`ragmath.seal` record of its questions and labels.
+
+    The workbook's own holdout was sealed by its sealing commit; this is for a copy (the tests' synthetic
+    holdouts) or a new set. Raises ``FileExistsError`` if the folder already holds a record.
+    """
+    folder = _folder(data)
+    return seal(folder / OPENINGS_FILE, questions=folder / "questions.jsonl", labels=folder / "qrels.csv",
+                note=note)
+
+
+def stored_result(per_question: pd.DataFrame, config: AblationConfig) -> AblationResult:
+    """The tables of an opening rebuilt from its stored per-question rows, exactly as the run built them.
+
+    Holds the table, the per-type table, the per-question rows and, per retrieval version, an
+    :class:`~ragmath.evaluation.Evaluation` of the answerable questions (what ``rate_intervals``,
+    ``bootstrap_table`` and ``paired_table`` read). Runs, answers, traces, latency and the fitted
+    reranker were not stored: they are empty.
+    """
+    cfg = replace(config, split="holdout")
+    names, recall_m = _metric_names(cfg)
+    table = _summary(per_question, names, recall_m, True)
+    table["caveat"] = pd.Series(_caveats(cfg))
+    evaluations = {}
+    for version in dict.fromkeys(per_question.index.get_level_values("version")):
+        if version == "Oracle":
+            continue
+        part = per_question.loc[version]
+        scored = part.loc[part["answerable"], names].rename_axis("question")
+        evaluations[version] = Evaluation(
+            per_question=scored, metrics=tuple(names), gain="exp",
+            means=pd.Series({n: math.fsum(scored[n]) / len(scored) for n in names}, dtype=float),
+            no_answer=list(part.index[~part["answerable"]]))
+    return AblationResult(
+        table=table, by_type=_by_type(per_question, names, True), latency=pd.DataFrame(),
+        per_question=per_question, config={"split": "holdout", **asdict(cfg)}, runs={}, answers={},
+        generator_input={}, trace={}, evaluations=evaluations, reranker=None, qrels={}, rerank_stage=None)
 
 
 def open_holdout(config: AblationConfig, *, data: Any = None, new_opening: bool = False) -> HoldoutRun:
-    """Run the frozen design on the holdout, once; record the opening.
+    """Show the stored result of the holdout's opening with this design; run it only if never opened.
 
     The reranker and the refusal threshold are fitted on all dev questions; the holdout is only
-    scored. If an opening with the same design fingerprint is on record, this reproduces it (no
-    new opening is counted). If another design was recorded, this refuses with a RuntimeError
-    unless ``new_opening=True``, which records a new, counted opening.
+    scored. If an opening with the same design fingerprint is on record, its stored per-question
+    results are shown (their hash checked; nothing is re-run or counted) and the tables are rebuilt
+    from them (:func:`stored_result`). Otherwise the design runs once, its per-question results are
+    stored, and the live result is returned (``ran=True``). A different design after an opening is
+    refused with a RuntimeError unless ``new_opening=True``, which records a new, counted opening.
 
     Raises TypeError for a config that is not an AblationConfig, RuntimeError for a changed design
-    without ``new_opening``, and ValueError if the data hold no holdout question.
+    without ``new_opening``, ValueError if the questions or labels differ from the sealed ones or the
+    stored results from their hash, FileNotFoundError if the folder was never sealed.
     """
     if not isinstance(config, AblationConfig):
         raise TypeError(f"config must be the frozen AblationConfig, got {type(config).__name__}")
     folder = _folder(data)
-    record = _read_record(folder)
-    fingerprint = design_fingerprint(config, folder)
-    same = [o for o in record["openings"] if o["design_sha256"] == fingerprint]
-    sealed = sealing_record(folder)
-    if same:
-        opening = same[0]
-    else:
-        if record["openings"] and not new_opening:
-            first = record["openings"][0]
-            raise RuntimeError(
-                f"the holdout was opened on {first['opened_at']} with design {first['design_sha256'][:12]}; "
-                f"this design ({fingerprint[:12]}) differs (or the data files changed). Opening it "
-                "again makes it a second dev set: pass new_opening=True to record a second, counted "
-                "opening, and report both."
-            )
-        opening = {
-            "number": len(record["openings"]) + 1,
-            "opened_at": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
-            "commit": _git(folder, "rev-parse", "HEAD") or "unknown (no git)",
-            "design_sha256": fingerprint,
-            "design": {k: (list(v) if isinstance(v, tuple) else v)
-                       for k, v in asdict(replace(config, split="holdout")).items()},
-        }
-        if record.get("sealed") is None and sealed is not None:
-            record["sealed"] = {k: sealed[k] for k in ("commit", "date", "subject")}
-        record["openings"].append(opening)
-        (folder / OPENINGS_FILE).write_text(json.dumps(record, ensure_ascii=False, indent=2) + "\n",
-                                            encoding="utf-8")
-    dataset = load_dataset(folder, include_holdout=True)
-    result = run_ablation(replace(config, split="holdout"), dataset)
-    return HoldoutRun(result, opening, len(record["openings"]), sealed, config)
+    live: list[AblationResult] = []
+
+    def run(_design: dict) -> pd.DataFrame:
+        dataset = load_dataset(folder, include_holdout=True)
+        live.append(run_ablation(replace(config, split="holdout"), dataset))
+        return live[0].per_question
+
+    opened = open_seal(folder / OPENINGS_FILE, run, _design(config, folder),
+                       questions=folder / "questions.jsonl", labels=folder / "qrels.csv",
+                       new_opening=new_opening)
+    if live and not opened.results.equals(live[0].per_question):
+        raise RuntimeError("the stored per-question results differ from the run's; please report this bug")
+    result = live[0] if live else stored_result(opened.results, config)
+    return HoldoutRun(result, opened.record, opened.times_opened, sealing_record(folder), config, opened.ran)

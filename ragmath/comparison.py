@@ -1,0 +1,381 @@
+"""Compare versions on the same questions: intervals, paired tests, Holm, Judged@K, question counts.
+
+Built on :func:`ragmath.evaluate`'s per-question scores (a question missing from a version scores 0
+there and is listed; no-answer questions stay outside the means) and :mod:`ragmath.stats`' bootstrap.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import NormalDist
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ragmath import io
+from ragmath._validation import check_k
+from ragmath.evaluation import _is_source, _run_ranking, evaluate, parse_metric
+from ragmath.stats import bootstrap_interval, paired_bootstrap
+from ragmath.units import lift_labels, to_units
+
+__all__ = ["compare", "Comparison", "judged_at_k", "judged", "sign_flip_p", "holm", "plan_questions",
+           "name_runs", "at_units", "by_group", "markdown", "EXACT_UP_TO"]
+
+#: Up to this many non-zero differences the sign-flip test enumerates every assignment (2^20 ≈ 10^6).
+EXACT_UP_TO = 20
+
+
+def judged_at_k(ranking: Sequence[Hashable], grades: Mapping[Hashable, float], k: int) -> float:
+    """Judged@K: the share of the top K that carries a label (any grade, 0 included), over K.
+
+    Judged@K = |{d ∈ top K : d labelled}| / K
+
+    where the divisor is K even for a shorter ranking (ir_measures' definition). It measures the labels,
+    not the retrieval: a low value means this ranking's scores rest on unlabelled items.
+
+    >>> judged_at_k(["a", "x", "b"], {"a": 2, "b": 0}, 4)
+    0.5
+    """
+    return sum(item in grades for item in list(ranking)[: check_k(k)]) / k
+
+
+def judged(run: Any, qrels: Any, k: int) -> pd.Series:
+    """Judged@K of every labelled question in the run, no-answer ones included; ``.mean()`` is the run's.
+
+    mean Judged@K = (1 / |Q|) Σ_{q ∈ Q} Judged@K(q)
+
+    where Q is every question in the run that is labelled (no-answer ones too: the labels are measured).
+
+    >>> judged({"q1": ["a", "x"], "q2": ["y"], "q3": ["z"]}, {"q1": {"a": 1}, "q2": {"y": 0}}, 2).tolist()
+    [0.5, 0.5]
+    """
+    ranked, labels = _ranked(run), _labels(qrels)
+    values = {q: judged_at_k(r, labels[q], k) for q, r in ranked.items() if q in labels}
+    return pd.Series(values, dtype=float, name=f"Judged@{k}").rename_axis("question")
+
+
+def _ranked(run: Any) -> dict[Hashable, list]:
+    """A run (a mapping, a DataFrame or a file) as question -> ranked IDs, the tie rule applied."""
+    if not isinstance(run, Mapping):
+        run = io.read_run(run) if _is_source(run) else io.run_mapping(io.run_table(run))
+    return {q: _run_ranking(q, value) for q, value in run.items()}
+
+
+def _labels(qrels: Any) -> dict[Hashable, dict]:
+    if isinstance(qrels, Mapping):
+        return dict(qrels)
+    return io.read_qrels(qrels) if _is_source(qrels) else io.qrels_mapping(io.qrels_table(qrels))
+
+
+def at_units(run: Any, qrels: Any, unit_of: Mapping[Hashable, Hashable]) -> tuple[dict, dict]:
+    """A run and its labels at a coarser unit: IDs mapped (first occurrence kept), labels lifted (max).
+
+    >>> at_units({"q1": ["a1", "a2", "b1"]}, {"q1": {"a2": 2, "b1": 0}}, {"a1": "A", "a2": "A", "b1": "B"})
+    ({'q1': ['A', 'B']}, {'q1': {'A': 2, 'B': 0}})
+
+    Raises ``ValueError`` for an ID the unit map lacks (as :func:`ragmath.units.to_units` does).
+    """
+    runs = {q: to_units(r, unit_of) for q, r in _ranked(run).items()}
+    return runs, {q: lift_labels(g, unit_of) for q, g in _labels(qrels).items()}
+
+
+def name_runs(paths: Sequence[str]) -> dict[str, str]:
+    """Name run files by their stem, or ``NAME=PATH``; equal names are refused.
+
+    >>> name_runs(["runs/bm25.trec", "hybrid=runs/v2/run.trec"])
+    {'bm25': 'runs/bm25.trec', 'hybrid': 'runs/v2/run.trec'}
+    """
+    named: dict[str, str] = {}
+    for text in paths:
+        name, sep, path = text.partition("=")
+        if not sep or os.path.exists(text):
+            name, path = Path(text).stem, text
+        if not name or not path:
+            raise ValueError(f"cannot name the run {text!r}: give PATH or NAME=PATH with both parts")
+        if name in named:
+            raise ValueError(f"two runs are named {name!r} ({named[name]} and {path}); name them with "
+                             f"NAME=PATH, e.g. {name}-v2={path}")
+        named[name] = path
+    return named
+
+
+def sign_flip_p(diffs: Sequence[float], *, n_resamples: int = 10_000, seed: int = 0) -> tuple[float, str]:
+    """Two-sided paired randomization test of mean difference 0: ``(p, how it was computed)``.
+
+    p = |{s : |Σ s_i d_i| ≥ |Σ d_i|}| / |S|
+
+    where
+      - d_i is question i's difference (a zero flips to itself: it adds nothing but counts in n),
+      - s runs over every sign vector in {-1, +1}^m of the m non-zero differences when m ≤ EXACT_UP_TO
+        (exact; the identity counts, so p ≥ 2^-m), else over ``n_resamples`` seeded random sign
+        vectors plus the observed one, p = (1 + hits) / (1 + n_resamples).
+
+    >>> sign_flip_p([0.5, 0.25, 0.0])
+    (0.5, 'exact: all 4 sign flips of 2 non-zero differences')
+    """
+    d = np.asarray(diffs, dtype=float)
+    d = d[d != 0]
+    observed = abs(d.sum()) - 1e-9  # a tolerance: floating noise must not drop a sum equal to the observed
+    if d.size <= EXACT_UP_TO:  # sums of both halves' sign vectors, combined: 2^m totals in 2 * 2^(m/2) work
+        half = d.size // 2
+        parts = [_all_sums(d[:half]), _all_sums(d[half:])]
+        hits = int((np.abs(parts[0][:, None] + parts[1][None, :]) >= observed).sum())
+        total = 2 ** d.size
+        return hits / total, f"exact: all {total:,} sign flips of {d.size} non-zero differences"
+    rng, hits = np.random.default_rng(seed), 0
+    for start in range(0, check_k(n_resamples, "n_resamples"), 2_000):  # 2,000 sign vectors at a time
+        signs = rng.choice([-1.0, 1.0], size=(min(2_000, n_resamples - start), d.size))
+        hits += int((np.abs(signs @ d) >= observed).sum())
+    return (1 + hits) / (1 + n_resamples), f"{n_resamples:,} random sign flips (seed {seed})"
+
+
+def _all_sums(values: np.ndarray) -> np.ndarray:
+    sums = np.zeros(1)
+    for v in values:
+        sums = np.concatenate([sums + v, sums - v])
+    return sums
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values, in the input order (family-wise error over all of them).
+
+    p_holm(i) = max_{j ≤ i} min(1, (m − j + 1) · p_(j))
+
+    where p_(1) ≤ ... ≤ p_(m) are the m p-values sorted (ties kept in input order).
+
+    >>> [round(p, 6) for p in holm([0.01, 0.04, 0.03])]
+    [0.03, 0.06, 0.06]
+    """
+    p = np.asarray(p_values, dtype=float)
+    order = np.argsort(p, kind="stable")
+    steps = np.minimum(1.0, (len(p) - np.arange(len(p))) * p[order])
+    adjusted = np.empty_like(p)
+    adjusted[order] = np.maximum.accumulate(steps)
+    return [float(v) for v in adjusted]
+
+
+def plan_questions(diffs: Sequence[float], d: float, *, power: float = 0.8, alpha: float = 0.05) -> int:
+    """How many questions a paired comparison needs to detect a mean difference ``d``.
+
+    n = ⌈((z_{1−α/2} + z_{power}) · σ_d / d)²⌉
+
+    where
+      - σ_d is the standard deviation (n − 1) of a pilot's per-question paired differences ``diffs``,
+      - z_p is the standard normal quantile, α the two-sided level, ``power`` = 1 − β.
+
+    Assumptions: new questions are drawn like the pilot's (σ_d carries over) and independently, and the
+    mean difference is near normal (a z test with σ_d known; a t test needs a question or two more).
+    Skewed differences (many zeros, a few large gains) can move the power reached by several points,
+    and a pilot of a few dozen questions estimates σ_d loosely: read n as an order of magnitude.
+
+    >>> plan_questions([0.2, -0.1, 0.3, 0.0, 0.1], 0.1)
+    20
+
+    Raises ``ValueError`` unless d ≠ 0, 0 < alpha, power < 1 and the pilot has two or more values.
+    """
+    values = np.asarray(diffs, dtype=float)
+    if values.size < 2 or not np.isfinite(values).all():
+        raise ValueError("diffs must hold at least two finite per-question differences from a pilot")
+    if not (0 < alpha < 1 and 0 < power < 1) or not d or not math.isfinite(d):
+        raise ValueError(f"need d != 0 and 0 < alpha, power < 1; got d={d!r}, alpha={alpha!r}, "
+                         f"power={power!r}")
+    z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
+    return max(2, math.ceil((z * float(values.std(ddof=1)) / abs(d)) ** 2))
+
+
+def markdown(table: pd.DataFrame, digits: int = 3) -> str:
+    """A table as Markdown (index dropped; numbers to ``digits`` places).
+
+    >>> print(markdown(pd.DataFrame({"a": [0.5], "b": ["x"]})), end="")
+    | a | b |
+    |---|---|
+    | 0.500 | x |
+    """
+    rows = [" | ".join(f"{v:.{digits}f}" if isinstance(v, float) else str(v) for v in row)
+            for row in table.itertuples(index=False)]
+    head = ["| " + " | ".join(map(str, table.columns)) + " |", "|" + "---|" * len(table.columns)]
+    return "\n".join(head + [f"| {row} |" for row in rows]) + "\n"
+
+
+def by_group(per_question: pd.DataFrame, groups: Mapping[Hashable, Hashable]) -> pd.DataFrame:
+    """Per-group means of a per-question table, with each group's question count and a warning below 10.
+
+    Questions the mapping does not name form the group ``"(no group)"``.
+
+    >>> table = pd.DataFrame({"Hit@3": [1.0, 0.0, 1.0]}, index=["q1", "q2", "q3"])
+    >>> by_group(table, {"q1": "how", "q2": "how", "q3": "why"}).to_dict("index")["how"]
+    {'questions': 2, 'Hit@3': 0.5, 'warning': 'fewer than 10 questions'}
+    """
+    keys = pd.Series([groups.get(q, "(no group)") for q in per_question.index], index=per_question.index)
+    table = per_question.groupby(keys.rename("group"), sort=True).mean()
+    table.insert(0, "questions", keys.value_counts().reindex(table.index).astype(int))
+    table["warning"] = np.where(table["questions"] < 10, "fewer than 10 questions", "")
+    return table
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The result of :func:`compare`: the systems' means and the comparisons against the baseline."""
+
+    systems: pd.DataFrame
+    comparisons: pd.DataFrame
+    per_question: dict[str, pd.DataFrame]
+    baseline: str
+    missing: dict[str, list] = field(default_factory=dict)
+    no_answer: list = field(default_factory=list)
+    unjudged: dict[str, list] = field(default_factory=dict)
+
+    def changes(self, system: str, metric: str) -> pd.DataFrame:
+        """Per question: the baseline's score, the system's and the change, largest loss first."""
+        base, other = self.per_question[self.baseline][metric], self.per_question[system][metric]
+        table = pd.DataFrame({self.baseline: base, system: other, "change": other - base})
+        return table.sort_values(["change"], kind="stable")
+
+    def table(self) -> pd.DataFrame:
+        """One row per version and metric: its mean and interval, and (others) the comparison's columns."""
+        paired = self.comparisons.rename(columns={"system": "name", "low": "diff_low", "high": "diff_high"})
+        keep = [c for c in paired.columns if c not in ("baseline", "questions", "judged")]
+        table = self.systems.merge(paired[keep], on=["name", "metric"], how="left") if len(paired) else (
+            self.systems.copy())
+        for column in ("wins", "ties", "losses"):
+            if column in table:
+                table[column] = table[column].astype("Int64")
+        return table.rename(columns={"name": "system"})
+
+    def summary(self, digits: int = 3) -> pd.DataFrame:
+        """The :meth:`table` as text: ``mean [low, high]``, ``W/T/L``; ``!`` marks a Judged@K warning."""
+        def num(v: float, sign: str = "") -> str:
+            return "" if pd.isna(v) else f"{v:{sign}.{digits}f}"
+
+        return pd.DataFrame([{
+            "system": r.system, "metric": r.metric,
+            "mean [CI]": f"{num(r.mean)} [{num(r.low)}, {num(r.high)}]",
+            "Judged@K": num(r.judged) + ("!" if not pd.isna(r.diff) and bool(r.judged_warning) else ""),
+            "diff [CI]": "baseline" if pd.isna(r.diff) else
+            f"{num(r.diff, '+')} [{num(r.diff_low, '+')}, {num(r.diff_high, '+')}]",
+            "p": num(r.p), "p_holm": num(r.p_holm), "W/T/L": "" if pd.isna(r.diff) else
+            f"{r.wins}/{r.ties}/{r.losses}", "effect": num(r.effect_size),
+        } for r in self.table().itertuples(index=False)])
+
+    def to_markdown(self, digits: int = 3) -> str:
+        """The :meth:`summary` as a Markdown table, then the :meth:`notes` (what it rests on)."""
+        return markdown(self.summary(digits)) + "\n" + "".join(f"- {note}\n" for note in self.notes())
+
+    def notes(self) -> list[str]:
+        """What the table rests on: the test, Holm's family, the questions kept apart, Judged@K warnings."""
+        out = [f"baseline {self.baseline}; {len(self.per_question[self.baseline])} questions in every mean"]
+        if len(self.comparisons):
+            tests = "; ".join(dict.fromkeys(self.comparisons["test"]))
+            out.append(f"p: two-sided paired sign-flip test ({tests}); p_holm: Holm over the "
+                       f"{len(self.comparisons)} comparisons of this table")
+        out += [f"{name}: {len(qs)} question(s) missing from the run, scored 0: "
+                f"{', '.join(map(str, qs[:20]))}" for name, qs in self.missing.items() if qs]
+        if self.no_answer:
+            out.append(f"{len(self.no_answer)} no-answer question(s) outside every mean "
+                       "(Judged@K counts them)")
+        out += [f"warning: {r.system} Judged@{r.metric.split('@')[1]} = {r.judged:.3f} is below 0.9 x the "
+                f"baseline's {r.judged_baseline:.3f}: its score rests on unlabelled items (label its pool)"
+                for r in self.comparisons.itertuples() if r.judged_warning]
+        return list(dict.fromkeys(out))
+
+    def by_group(self, groups: Mapping[Hashable, Hashable]) -> pd.DataFrame:
+        """Per group (:func:`by_group`): each version's mean and each difference from the baseline."""
+        columns = {}
+        for name, scores in self.per_question.items():
+            for metric in scores.columns:
+                columns[f"{name} {metric}"] = scores[metric]
+                if name != self.baseline:
+                    columns[f"{name} − {self.baseline} {metric}"] = scores[metric] - self.per_question[
+                        self.baseline][metric]
+        return by_group(pd.DataFrame(columns), groups)
+
+    def to_dict(self) -> dict:
+        """The JSON form: ``{"systems": [...], "comparisons": [...], "missing", "no_answer", "unjudged"}``."""
+        def rows(frame: pd.DataFrame) -> list[dict]:
+            out = []
+            for row in frame.to_dict("records"):
+                row["ci"] = [row.pop("low"), row.pop("high")]
+                out.append({k: (None if isinstance(v, float) and not math.isfinite(v) else v)
+                            for k, v in row.items()})
+            return out
+
+        return {"systems": rows(self.systems), "comparisons": rows(self.comparisons),
+                "missing": self.missing, "no_answer": self.no_answer, "unjudged": self.unjudged}
+
+
+def compare(runs: Mapping[str, Any] | Sequence[str], qrels: Any, metrics: Sequence[str], *,
+            baseline: str | None = None, seed: int = 0, n_resamples: int = 10_000,
+            confidence: float = 0.95, gain: str = "exp") -> Comparison:
+    """Compare every version with a baseline on the same labelled questions.
+
+    For each version and metric: the mean with a percentile bootstrap interval over questions
+    (:func:`ragmath.stats.bootstrap_interval`). Against the baseline: the mean paired difference
+    d̄ = (1/n) Σ_i (s_i − b_i) with a percentile bootstrap interval (:func:`ragmath.stats.paired_bootstrap`),
+    the two-sided sign-flip p (:func:`sign_flip_p`), Holm's p over every comparison in the table
+    (:func:`holm`), wins / ties / losses (s_i > b_i, =, <), the effect size d̄ / sd(s − b), and each side's
+    mean Judged@K (:func:`judged`) with a warning when the version's is below 0.9 × the baseline's.
+
+    ``runs`` maps names to runs (anything :func:`ragmath.evaluate` accepts), or is a list of run files
+    named by :func:`name_runs`; ``baseline`` defaults to the first. Questions missing from a version
+    score 0 there and are listed in ``.missing``.
+
+    >>> runs = {"A": {"q1": ["x", "a"], "q2": ["b"]}, "B": {"q1": ["a"], "q2": ["b"]}}
+    >>> result = compare(runs, {"q1": {"a": 1}, "q2": {"b": 1}}, ["MRR@2"])
+    >>> row = result.to_dict()["comparisons"][0]
+    >>> row["diff"], row["ci"], row["p"], (row["wins"], row["ties"], row["losses"])
+    (0.25, [0.0, 0.5], 1.0, (1, 1, 0))
+
+    Raises ``ValueError`` for fewer than two runs, an unknown baseline, and as ``evaluate`` does.
+    """
+    named = dict(runs) if isinstance(runs, Mapping) else name_runs(runs)
+    if len(named) < 2:
+        raise ValueError(f"compare needs a baseline and at least one other run, got {len(named)}")
+    base = next(iter(named)) if baseline is None else baseline
+    if base not in named:
+        raise ValueError(f"baseline {base!r} is not among the runs {list(named)}")
+    names = [f"{c}@{k}" for c, k in (parse_metric(m) for m in metrics)]
+    labels = _labels(qrels)
+    ranked = {name: _ranked(run) for name, run in named.items()}
+    evaluations = {name: evaluate(run, labels, names, gain=gain) for name, run in ranked.items()}
+    order = evaluations[base].per_question.index
+    per_question = {name: ev.per_question.reindex(order).astype(float) for name, ev in evaluations.items()}
+    judged_at = {(name, k): judged(run, labels, k).mean() for name, run in ranked.items()
+                 for k in {int(m.split("@")[1]) for m in names}}
+    systems, comparisons = [], []
+    for name in [base, *[n for n in named if n != base]]:
+        for metric in names:
+            k, values = int(metric.split("@")[1]), per_question[name][metric]
+            mean, low, high = bootstrap_interval(values, n_resamples=n_resamples, confidence=confidence,
+                                                 seed=seed)
+            systems.append({"name": name, "metric": metric, "mean": mean, "low": low, "high": high,
+                            "questions": len(values), "judged": judged_at[name, k]})
+            if name == base:
+                continue
+            diffs = (values - per_question[base][metric]).to_numpy()
+            paired = paired_bootstrap(per_question[base][metric], values, n_resamples=n_resamples,
+                                      confidence=confidence, seed=seed)
+            p, test = sign_flip_p(diffs, n_resamples=n_resamples, seed=seed)
+            sd = float(diffs.std(ddof=1)) if diffs.size > 1 else math.nan
+            ratio = judged_at[name, k] / judged_at[base, k] if judged_at[base, k] else math.nan
+            comparisons.append({
+                "system": name, "baseline": base, "metric": metric, "diff": paired.mean_diff,
+                "low": paired.low, "high": paired.high, "p": p, "p_holm": math.nan,
+                "wins": int((diffs > 0).sum()), "ties": int((diffs == 0).sum()),
+                "losses": int((diffs < 0).sum()), "effect_size": paired.mean_diff / sd if sd else math.nan,
+                "questions": int(diffs.size), "judged": judged_at[name, k],
+                "judged_baseline": judged_at[base, k], "judged_warning": bool(ratio < 0.9), "test": test,
+            })
+    table = pd.DataFrame(comparisons)
+    if len(table):
+        table["p_holm"] = holm(table["p"])
+    return Comparison(
+        systems=pd.DataFrame(systems), comparisons=table, per_question=per_question, baseline=base,
+        missing={n: list(ev.missing) for n, ev in evaluations.items()},
+        no_answer=list(evaluations[base].no_answer),
+        unjudged={n: list(ev.unjudged) for n, ev in evaluations.items()},
+    )

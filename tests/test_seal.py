@@ -1,0 +1,117 @@
+"""ragmath.seal: sealed before anything runs, opened once, then the stored result shown (hash-checked)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ragmath.seal import content_sha256, open_seal, read_results, seal, show_seal, write_results
+
+
+@pytest.fixture
+def sealed(tmp_path):
+    questions, labels = tmp_path / "questions.jsonl", tmp_path / "qrels.csv"
+    questions.write_text('{"question_id": "h1"}\n{"question_id": "h2"}\n', encoding="utf-8")
+    labels.write_text("question,id,grade\nh1,d1,2\nh2,d2,0\n", encoding="utf-8")
+    record = tmp_path / "seal.json"
+    seal(record, questions=questions, labels=labels, note="my holdout")
+    return record, questions, labels
+
+
+class Design:
+    """A frozen design that counts how often it ran."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, design):
+        self.calls += 1
+        return pd.DataFrame({"question": ["h1", "h2"], "Hit@3": [1.0, np.nan], "found": [True, False],
+                             "top": ["d1 d9", ""], "k": design["k"]}).set_index("question")
+
+
+def test_the_seal_records_hashes_date_and_commit_before_anything_runs(sealed):
+    record, questions, labels = sealed
+    written = json.loads(record.read_text(encoding="utf-8"))
+    assert written["openings"] == []
+    assert written["sealed"]["questions_sha256"] == hashlib.sha256(questions.read_bytes()).hexdigest()
+    assert written["sealed"]["labels_sha256"] == hashlib.sha256(labels.read_bytes()).hexdigest()
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", written["sealed"]["date"])
+    assert written["sealed"]["commit"] and written["sealed"]["note"] == "my holdout"
+    with pytest.raises(FileExistsError, match="already sealed"):
+        seal(record, questions=questions, labels=labels)
+
+
+def test_opening_runs_once_and_showing_never_reruns(sealed):
+    record, questions, labels = sealed
+    design = Design()
+    first = open_seal(record, design, {"k": 3}, questions=questions, labels=labels)
+    assert first.ran and first.number == 1 and first.times_opened == 1 and design.calls == 1
+    again = open_seal(record, design, {"k": 3}, questions=questions, labels=labels)
+    shown = show_seal(record)
+    assert design.calls == 1 and not again.ran and not shown.ran and shown.times_opened == 1
+    pd.testing.assert_frame_equal(shown.results, design({"k": 3}))
+    entry = json.loads(record.read_text(encoding="utf-8"))["openings"][0]
+    assert entry["design"] == {"k": 3} and entry["design_sha256"] == content_sha256({"k": 3})
+    stored = (record.parent / entry["results_file"]).read_bytes()
+    assert entry["results_sha256"] == hashlib.sha256(stored).hexdigest()
+    assert "stored result shown, nothing re-run" in str(shown)
+
+
+def test_a_second_design_is_refused_unless_a_new_opening_is_asked_and_then_counted(sealed):
+    record, questions, labels = sealed
+    design = Design()
+    open_seal(record, design, {"k": 3}, questions=questions, labels=labels)
+    with pytest.raises(RuntimeError, match="second dev set"):
+        open_seal(record, design, {"k": 5}, questions=questions, labels=labels)
+    second = open_seal(record, design, {"k": 5}, questions=questions, labels=labels, new_opening=True)
+    assert second.ran and second.number == 2 and second.times_opened == 2 and design.calls == 2
+    assert "opened 2 time(s)" in str(second)
+    assert show_seal(record, 1).results["k"].tolist() == [3, 3]
+    assert show_seal(record).number == 2
+
+
+def test_changed_questions_or_labels_cannot_be_opened(sealed):
+    record, questions, labels = sealed
+    labels.write_text("question,id,grade\nh1,d1,2\nh2,d2,1\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="labels differ from the sealed ones"):
+        open_seal(record, Design(), {"k": 3}, questions=questions, labels=labels)
+
+
+def test_a_changed_stored_result_is_refused_when_shown(sealed):
+    record, questions, labels = sealed
+    opening = open_seal(record, Design(), {"k": 3}, questions=questions, labels=labels)
+    stored = record.parent / opening.record["results_file"]
+    stored.write_text(stored.read_text(encoding="utf-8").replace("1.0", "0.0"), encoding="utf-8")
+    with pytest.raises(ValueError, match="changed after its opening"):
+        show_seal(record)
+
+
+def test_showing_an_unopened_seal_says_so(sealed):
+    with pytest.raises(ValueError, match="never opened"):
+        show_seal(sealed[0])
+    with pytest.raises(FileNotFoundError, match="seal the questions"):
+        show_seal(sealed[0].parent / "nothing.json")
+
+
+def test_the_design_must_return_a_table(sealed):
+    record, questions, labels = sealed
+    with pytest.raises(TypeError, match="DataFrame"):
+        open_seal(record, lambda design: [1, 2], {"k": 3}, questions=questions, labels=labels)
+
+
+def test_results_round_trip_with_their_types(tmp_path):
+    frame = pd.DataFrame({"version": ["A", "A", "B"], "question": ["q1", "q2", "q1"],
+                          "score": [0.1 + 0.2, np.nan, 1 / 3], "ok": [True, False, True],
+                          "n": [1, 2, 3], "text": ["x", "", "中文"]}).set_index(["version", "question"])
+    digest = write_results(frame, tmp_path / "r.jsonl")
+    back = read_results(tmp_path / "r.jsonl", digest)
+    pd.testing.assert_frame_equal(back, frame)
+    assert back.loc[("A", "q1"), "score"] == 0.1 + 0.2  # floats exactly, not rounded
+    with pytest.raises(ValueError, match="differs from the recorded"):
+        read_results(tmp_path / "r.jsonl", "0" * 64)
