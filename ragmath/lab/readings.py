@@ -441,7 +441,7 @@ def read_types(intervals: pd.DataFrame, metric: str) -> list[Claim]:
             + " > ".join(shown("paraphrase", v) for v in ranked)
             + (": the vector list leads, as the article expects for rewordings BM25 misses"
                if ranked[0] == "B" else f": {ranked[0]} leads, not the vector list the article expects")
-            + (f", and fusion and the reranker keep only part of B's lead (C {values['C']:.3f}, D "
+            + (f", and fusion and the reranker lose part of it (C {values['C']:.3f}, D "
                f"{values['D']:.3f})" if ranked[0] == "B" and max(values["C"], values["D"]) < values["B"]
                else "")
             + ("; every interval overlaps the leader's, so this is a direction, not a finding."
