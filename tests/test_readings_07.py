@@ -196,8 +196,9 @@ def test_closing_reading_says_includes_or_excludes_as_the_intervals_do():
         dev_value=0.75, accuracy={"x": 30, "N": 43, "value": 30 / 43, "low": 0.55, "high": 0.81},
         oracle={"x": 40, "N": 43, "value": 40 / 43, "low": 0.8, "high": 0.97}, pairs=pairs,
         smallest_type=3)
-    assert "D − C on nDCG@5 is +0.050 [+0.010, +0.090] (excludes 0)" in supports.sentence
-    assert "C − A on nDCG@5 is +0.010 [-0.030, +0.050] (includes 0)" in supports.sentence
+    first, second = supports.sentence.split("It does not separate")
+    assert "D − C on nDCG@5 is +0.050 [+0.010, +0.090] (excludes 0)" in first and "C − A" not in first
+    assert "C − A on nDCG@5 is +0.010 [-0.030, +0.050] (includes 0)" in second
     assert "lower than dev's" in versus.sentence and "optimistic by 0.050" in versus.sentence
     assert "30/43" in head.sentence and "as few as 3" in limits.sentence
 

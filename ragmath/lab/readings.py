@@ -491,11 +491,15 @@ def read_closing(*, questions: int, answerable: int, opened: int, holdout: Mappi
                  f"D answer accuracy {int(accuracy['x'])}/{int(accuracy['N'])} = {accuracy['value']:.3f} "
                  f"[{accuracy['low']:.3f}, {accuracy['high']:.3f}] (Oracle {int(oracle['x'])}/"
                  f"{int(oracle['N'])} [{oracle['low']:.3f}, {oracle['high']:.3f}]).")]
-    said = "; ".join(f"{r['comparison']} on nDCG@5 is {r['mean diff']:+.3f} [{r['low']:+.3f}, "
-                     f"{r['high']:+.3f}] ({'excludes' if r['excludes 0'] else 'includes'} 0)"
-                     for _, r in pairs.iterrows())
-    out.append(Claim("supports", (), {}, f"It supports statements whose interval excludes the "
-                     f"alternative: {said}."))
+    def listed(rows: pd.DataFrame) -> str:
+        return "; ".join(f"{r['comparison']} on nDCG@5 is {r['mean diff']:+.3f} [{r['low']:+.3f}, "
+                         f"{r['high']:+.3f}] ({'excludes' if r['excludes 0'] else 'includes'} 0)"
+                         for _, r in rows.iterrows()) or "none of the compared differences"
+
+    apart = pairs["excludes 0"].astype(bool)
+    out.append(Claim("supports", (), {"apart": float(apart.sum())},
+                     f"It supports statements whose interval excludes 0: {listed(pairs[apart])}. It does "
+                     f"not separate the others: {listed(pairs[~apart])}."))
     direction = "higher" if holdout["mean"] > dev_value else "lower"
     out.append(Claim("dev against holdout", (), {"holdout": holdout["mean"], "dev": dev_value},
                      f"The holdout's D nDCG@5 is {direction} than dev's. The two sets hold different "
