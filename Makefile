@@ -36,8 +36,18 @@ venv-test: $(VENV)/.test-installed
 # JupyterLab refuses to run as root unless told; containers and CI machines often are root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-lab: venv
-	$(BIN)/jupyter lab --ip=$(HOST) --port=$(PORT) --ServerApp.root_dir=notebooks $(ROOT_FLAG)
+# No news pop-up over the tables, no update check: the flags stop the fetching, and the announcements
+# plugin (which shows the pop-up) is disabled in the venv only (sys_prefix: not in ~/.jupyter).
+# tests/test_browser.py starts its JupyterLab with the same two settings, read from here.
+LAB_QUIET := --LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate
+ANNOUNCEMENTS := @jupyterlab/apputils-extension:announcements
+
+$(VENV)/.lab-quiet: $(VENV)/.runtime-installed
+	$(BIN)/jupyter labextension disable --level=sys_prefix "$(ANNOUNCEMENTS)"
+	@touch $@
+
+lab: venv $(VENV)/.lab-quiet
+	$(BIN)/jupyter lab --ip=$(HOST) --port=$(PORT) --ServerApp.root_dir=notebooks $(LAB_QUIET) $(ROOT_FLAG)
 
 # The browser tests drive Debian's Chromium; install it when we can (root with apt), else they say why they skip.
 # fonts-noto-cjk draws the Chinese text in the screenshots (without it Chromium shows boxes).

@@ -111,7 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
                          f"(default: {' '.join(DEFAULT_METRICS)})")
     ev.add_argument("--gain", choices=("exp", "linear"), default="exp",
                     help="nDCG gain: exp = 2^g-1 (default, the article), linear = g (trec_eval)")
-    ev.add_argument("--per-question", action="store_true", help="also print one row per question")
+    ev.add_argument("--per-question", action="store_true",
+                    help="also print one row per question (csv: a 'row' column, question or mean)")
     ev.add_argument("--format", choices=("table", "csv", "json"), default="table",
                     help="output format (default: table)")
     _add_units_and_groups(ev)
@@ -182,7 +183,14 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if groups is not None:
             groups.to_csv(out)
         elif args.per_question:
-            result.per_question.to_csv(out)
+            # one row per question, then the means (the same numbers as the table format's report):
+            # the first column says which a row is, so the mean row cannot pass for a question
+            import pandas as pd
+
+            rows = result.per_question.reset_index()
+            rows.insert(0, "row", "question")
+            means = {"row": "mean", rows.columns[1]: ""} | {m: float(result.means[m]) for m in result.metrics}
+            pd.concat([rows, pd.DataFrame([means])], ignore_index=True).to_csv(out, index=False)
         else:
             table = result.table().reset_index()
             table.to_csv(out, index=False)

@@ -116,8 +116,20 @@ def _wait_for_port(port: int, proc: subprocess.Popen, log: Path, timeout: float 
     raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout}s:\n{log.read_text()[-3000:]}")
 
 
-def _isolated_env(home: Path) -> dict[str, str]:
-    """The environment for a server: every Jupyter, IPython and matplotlib directory under ``home``."""
+def _makefile_value(name: str) -> str:
+    """The value of ``NAME := value`` in the repository's Makefile (so the tests start what make does)."""
+    for line in (ROOT / "Makefile").read_text(encoding="utf-8").splitlines():
+        if line.startswith(f"{name} :="):
+            return line.split(":=", 1)[1].strip()
+    raise AssertionError(f"the Makefile defines no {name}")
+
+
+def _isolated_env(home: Path, *, news_settings: bool = True) -> dict[str, str]:
+    """The environment for a server: every Jupyter, IPython and matplotlib directory under ``home``.
+
+    As ``make lab`` does in the venv, the announcements plugin (the news pop-up) is disabled in the
+    page config; ``news_settings=False`` leaves out the user setting that also turns the news off,
+    as on a fresh machine."""
     env = dict(os.environ)
     dirs = {
         "HOME": home,
@@ -131,14 +143,18 @@ def _isolated_env(home: Path) -> dict[str, str]:
         path.mkdir(parents=True, exist_ok=True)
         env[name] = str(path)
     env.pop("JUPYTER_TOKEN", None)
+    labconfig = dirs["JUPYTER_CONFIG_DIR"] / "labconfig"
+    labconfig.mkdir(parents=True, exist_ok=True)
+    (labconfig / "page_config.json").write_text(  # what `jupyter labextension disable` writes
+        json.dumps({"disabledExtensions": {_makefile_value("ANNOUNCEMENTS"): True}}), encoding="utf-8")
     settings = dirs["JUPYTER_CONFIG_DIR"] / "lab" / "user-settings" / "@jupyterlab"
-    for rel, content in {
-        "apputils-extension/notification.jupyterlab-settings": {
+    files = {"notebook-extension/tracker.jupyterlab-settings": {"autoStartDefaultKernel": True}}
+    if news_settings:
+        files["apputils-extension/notification.jupyterlab-settings"] = {
             "fetchNews": "false",
             "checkForUpdates": False,
-        },
-        "notebook-extension/tracker.jupyterlab-settings": {"autoStartDefaultKernel": True},
-    }.items():
+        }
+    for rel, content in files.items():
         (settings / rel).parent.mkdir(parents=True, exist_ok=True)
         (settings / rel).write_text(json.dumps(content), encoding="utf-8")
     return env
@@ -275,8 +291,7 @@ def _jupyterlab_cmd(port: int, token: str, root_dir) -> list[str]:
         sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
         "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root_dir}",
-        "--LabApp.news_url=None",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        *_makefile_value("LAB_QUIET").split(),  # the flags `make lab` passes
         "--LabApp.extension_manager=readonly",
     ]
 
@@ -588,3 +603,74 @@ def test_voila_chinese_chart_and_the_explorer_with_a_long_list(playwright_api, t
     assert "Glyph" not in log and "missing from font" not in log, log[-2000:]
     assert "Traceback" not in content
     assert rows == 300
+
+
+# ------------------------------------------------------------------------------ classroom items
+def _classroom_notebook(path: Path) -> None:
+    """A notebook of the items a class saw go wrong: the diagram, self-check marks, 05's section-6
+    chart (notebook 05's own import and plot_curves cells) and the explorer on the same lists."""
+    nb05 = json.loads((NOTEBOOKS / "05_rrf.ipynb").read_text(encoding="utf-8"))
+    code = ["".join(c["source"]) for c in nb05["cells"] if c["cell_type"] == "code"]
+    imports = next(src for src in code if "from ragmath.lab.notebook.widgets import" in src)
+    curves = next(src for src in code if src.startswith("def plot_curves"))
+    cells = [
+        "from ragmath.lab.notebook.diagram import pipeline_diagram\n"
+        "pipeline_diagram(highlight=['bm25', 'vector', 'rrf'])",
+        "from ragmath.lab.notebook.selfcheck import check\n"
+        "check('02.4', 0.83); check('02.4', 0.8); check('02.4', None); check('02.4', '1/4');",
+        imports, curves, "build_explorer(ARTICLE_LISTS, k=60).widget",
+    ]
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+                     "source": src} for src in cells],
+          "nbformat": 4, "nbformat_minor": 5,
+          "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}}
+    path.write_text(json.dumps(nb), encoding="utf-8")
+
+
+def test_classroom_items_in_jupyterlab_as_make_lab_starts_it(playwright_api, tmp_path):
+    """Fresh settings (no news setting): no news pop-up; with the file browser open at 1280 px the
+    diagram fits its cell; the self-check marks are text glyphs; 05's chart and the explorer."""
+    workdir = tmp_path / "notebooks"
+    workdir.mkdir()
+    _classroom_notebook(workdir / "classroom.ipynb")
+    port, token = _free_port(), secrets.token_hex(16)
+    env = _isolated_env(tmp_path / "home", news_settings=False)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with _server(_jupyterlab_cmd(port, token, workdir), port, env, tmp_path / "jupyterlab.log"), \
+            _browser_page(playwright_api, tmp_path / "chromium") as page:
+        page.goto(f"http://127.0.0.1:{port}/lab/tree/classroom.ipynb?reset&token={token}")
+        page.locator(".jp-Notebook").first.wait_for(timeout=90_000)
+        _wait_for_idle_kernel(page)
+        if not page.locator(".jp-FileBrowser").first.is_visible():
+            page.locator('.jp-SideBar [data-id="filebrowser"]').first.click()
+        page.get_by_role("menuitem", name="Run", exact=True).click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        page.locator('.rrf-table[data-k="60"]').wait_for(timeout=120_000)
+        page.wait_for_timeout(3000)  # the news prompt, when enabled, shows within a second or two
+        toasts = page.locator(".Toastify__toast").all_text_contents()
+        disabled = page.evaluate("JSON.parse(document.getElementById('jupyter-config-data')"
+                                 ".textContent).disabledExtensions")
+        browser_open = page.locator(".jp-FileBrowser").first.is_visible()
+        diagram = page.locator(".jp-OutputArea-output").filter(
+            has=page.locator("svg, img")).first
+        diagram.scroll_into_view_if_needed()
+        fit = page.evaluate("""el => { const cell = el.getBoundingClientRect();
+                                       const pic = el.querySelector('svg, img').getBoundingClientRect();
+                                       return [pic.right <= cell.right + 1, pic.width, cell.width]; }""",
+                            diagram.element_handle())
+        page.screenshot(path=str(SCREENSHOTS / "diagram_1280_file_browser_open.png"))
+        marks = page.locator(".jp-OutputArea-output").filter(has_text="Not yet (02.4)").first
+        marks.scroll_into_view_if_needed()
+        marks_text = marks.text_content()
+        page.screenshot(path=str(SCREENSHOTS / "selfcheck_marks.png"))
+        chart = page.locator('.jp-OutputArea-output img[src^="data:image/png"]').first
+        chart.scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOTS / "nb05_chart_colours.png"))
+        _scroll_explorer_to_top(page)
+        page.screenshot(path=str(SCREENSHOTS / "explorer_colours.png"))
+    assert not [t for t in toasts if "news" in t.lower()], toasts
+    assert _makefile_value("ANNOUNCEMENTS") in disabled
+    assert browser_open, "the file browser should be open for this screenshot"
+    assert fit[0] and fit[1] < 1060, f"the diagram is cut or not scaled: {fit}"
+    assert "✓ Correct (02.4)" in marks_text and "≈ Almost (02.4)" in marks_text
+    assert "✗ Not yet (02.4)" in marks_text and "❌" not in marks_text

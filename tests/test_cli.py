@@ -67,8 +67,23 @@ def test_evaluate_csv_per_question_is_a_table(files):
     status, out, _ = _run(["evaluate", str(files / "run.trec"), str(files / "qrels.trec"),
                            "-m", "Hit@1", "--format", "csv", "--per-question"])
     assert status == 0
-    table = pd.read_csv(io.StringIO(out), index_col="question")
-    assert table["Hit@1"].to_dict() == {"q1": 1.0, "q2": 0.0, "q3": 0.0, "q5": 0.0}
+    table = pd.read_csv(io.StringIO(out), keep_default_na=False)
+    questions = table[table["row"] == "question"].set_index("question")
+    assert questions["Hit@1"].to_dict() == {"q1": 1.0, "q2": 0.0, "q3": 0.0, "q5": 0.0}
+
+
+def test_evaluate_csv_per_question_ends_with_the_means(files):
+    status, out, _ = _run(["evaluate", str(files / "run.trec"), str(files / "qrels.trec"),
+                           "-m", "Recall@3", "-m", "nDCG@3", "--format", "csv", "--per-question"])
+    assert status == 0
+    table = pd.read_csv(io.StringIO(out), keep_default_na=False)
+    assert list(table["row"]) == ["question"] * 4 + ["mean"]
+    mean = table.iloc[-1]
+    # the means of the table format: Recall@3 = (2/3 + 1 + 0 + 0) / 4 = 5/12 (q4 has no answer)
+    assert mean["question"] == "" and float(mean["Recall@3"]) == pytest.approx(5 / 12)
+    _, report, _ = _run(["evaluate", str(files / "run.trec"), str(files / "qrels.trec"),
+                         "-m", "nDCG@3", "--format", "json"])
+    assert float(mean["nDCG@3"]) == pytest.approx(json.loads(report)["means"]["nDCG@3"])
 
 
 def test_evaluate_linear_gain_matches_pytrec_eval(files):

@@ -53,3 +53,17 @@ def test_repr_svg_and_save_write_the_same_text(tmp_path):
 def test_save_into_a_missing_folder_is_refused(tmp_path):
     with pytest.raises(FileNotFoundError, match="does not exist"):
         pipeline_diagram().save(tmp_path / "missing" / "pipeline.svg")
+
+
+def test_svg_scales_to_the_cell_width_instead_of_a_fixed_size():
+    # a fixed width="1060" is cut at the right in a cell narrower than 1060 px (file browser open)
+    root = ET.fromstring(pipeline_diagram().svg)
+    assert root.get("width") == "100%"
+    assert root.get("height") is None
+    x, y, width, height = (float(v) for v in root.get("viewBox").split())
+    assert (x, y) == (0, 0) and width > height > 0
+    assert f"max-width: {width:g}px" in root.get("style")
+    # every box lies inside the viewBox, so scaling never hides a stage
+    for rect in root.iter(f"{SVG}rect"):
+        assert float(rect.get("x")) + float(rect.get("width")) <= width
+        assert float(rect.get("y")) + float(rect.get("height")) <= height

@@ -167,3 +167,36 @@ def test_an_id_with_a_space_gets_a_note_not_an_error():
     assert explorer.error is None
     assert explorer.table["id"].tolist()[0] in {"4.2 6.1", "5.3", "3.5", "4.2", "6.1"}
     assert "with a space in it" in explorer.message.value and "4.2 6.1" in explorer.message.value
+
+
+def test_notebook_05_charts_and_the_explorer_give_an_item_one_colour(monkeypatch):
+    """Run notebook 05 up to its section-6 chart (Agg, no display) and compare line colours."""
+    import json
+    from pathlib import Path
+
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    from ragmath.lab.notebook import plotting, widgets
+
+    assert widgets.item_colours is plotting.item_colours  # one rule, not two copies
+    matplotlib.use("Agg")
+    monkeypatch.setattr(plt, "show", lambda *a, **k: None)
+    nb = json.loads((Path(__file__).resolve().parent.parent / "notebooks" / "05_rrf.ipynb")
+                    .read_text(encoding="utf-8"))
+    code = [("".join(c["source"])) for c in nb["cells"] if c["cell_type"] == "code"]
+    upto = next(i for i, src in enumerate(code) if src.startswith("def plot_curves"))
+    namespace = {"display": lambda *a, **k: None}
+    plt.close("all")
+    for src in code[1:upto + 1]:
+        exec(compile(src, "05_rrf.ipynb", "exec"), namespace)  # noqa: S102 - the notebook's own cells
+    figure = plt.gcf()
+    notebook = {line.get_label(): matplotlib.colors.to_hex(line.get_color())
+                for ax in figure.axes for line in ax.get_lines() if not line.get_label().startswith("_")}
+    plt.close("all")
+    explorer = build_explorer(widgets.ARTICLE_LISTS, k=60)
+    chart = explorer._chart
+    drawn = {str(item): matplotlib.colors.to_hex(line.get_color())
+             for item, line in zip(chart.drawn, chart.ax_curves.get_lines(), strict=False)}
+    assert set(notebook) == {"4.2", "6.1", "3.5", "5.3"}
+    assert {item: notebook[item] for item in drawn} == drawn

@@ -76,7 +76,7 @@ def test_without_decimals_the_old_tolerance_holds(scratch):
     assert not check("99.2", 0.33)  # no precision stated: rounding is not accepted
 
 
-@pytest.mark.parametrize("answer", [True, "0.83", None, float("nan")])
+@pytest.mark.parametrize("answer", [True, "about 0.83", None, float("nan")])
 def test_non_numbers_are_refused(scratch, answer):
     scratch("99.3", 0.83, decimals=2)
     assert check("99.3", answer) is False
@@ -103,3 +103,52 @@ def test_expected_value_is_never_printed(capsys):
     check("02.4", 0.5)
     out = capsys.readouterr().out
     assert "0.83" not in out and "5/6" not in out
+
+
+@pytest.mark.parametrize(("exercise_id", "answer"), [("02.4", "5/6"), ("03.2", " 2 / 3 "), ("03.3", "0.46")])
+def test_a_string_that_spells_the_number_counts_as_that_number(exercise_id, answer, capsys):
+    # 02.4 = 5/6, 03.2 = 2/3, 03.3 = 11/24 = 0.458… (0.46 at the 2 decimals it asks for)
+    assert check(exercise_id, answer) is True
+    assert "Correct" in capsys.readouterr().out
+
+
+def test_a_wrong_fraction_string_gets_the_maths_hint(capsys):
+    assert check("02.4", "1/4") is False
+    out = capsys.readouterr().out
+    assert "Not yet" in out and "Hint" in out and "give a number" not in out
+
+
+def test_text_that_is_no_number_is_asked_for_a_number_not_given_a_hint(capsys):
+    assert check("02.4", "five sixths") is False
+    out = capsys.readouterr().out
+    assert "give a number" in out and "'five sixths'" in out and "Hint" not in out
+
+
+def test_an_id_answer_is_never_read_as_a_number(capsys):
+    # 05.2 expects the chunk ID "6.1", a string: "6.1" must stay text, and 6.1 the float is wrong
+    assert check("05.2", "6.1") is True
+    assert check("05.2", 6.1) is False
+
+
+def test_verdict_marks_draw_in_dejavu_without_an_emoji_font(capsys):
+    """Debian's Chromium has no emoji font: every mark must be a glyph DejaVu Sans (Mono) has."""
+    import os
+
+    import matplotlib
+    from matplotlib import ft2font
+
+    fonts = os.path.join(matplotlib.get_data_path(), "fonts", "ttf")
+    charmaps = [ft2font.FT2Font(os.path.join(fonts, name)).get_charmap()
+                for name in ("DejaVuSans.ttf", "DejaVuSansMono.ttf")]
+    check("02.4", 0.83)
+    check("02.4", 0.8)
+    check("02.4", 0.5)
+    check("02.4", None)
+    out = capsys.readouterr().out
+    for mark in selfcheck.MARKS.values():
+        assert mark in out
+    drawn = {ch for ch in out if ord(ch) > 127}
+    assert drawn, "no mark printed"
+    for charmap in charmaps:
+        missing = sorted(ch for ch in drawn if ord(ch) not in charmap)
+        assert missing == [], f"DejaVu has no glyph for {missing}"

@@ -413,11 +413,11 @@ def test_slider_callback_in_a_kernel_moves_k_from_60_to_1():
     ],
 )
 def test_exercise_self_checks_accept_the_hand_answer_only(exercise, right, wrong, capsys):
-    from ragmath.lab.notebook.selfcheck import check
+    from ragmath.lab.notebook.selfcheck import MARKS, check
 
     assert check(exercise, right) is True
     assert check(exercise, wrong) is False
     assert check(exercise, None) is False
     out = capsys.readouterr().out
-    assert out.count("✅") == 1 and out.count("❌") == 2
+    assert out.count(MARKS["right"]) == 1 and out.count(MARKS["wrong"]) == 2
     assert repr(right) not in out.replace(repr(wrong), "")

@@ -228,11 +228,14 @@ def read_leakage(leak: pd.DataFrame, metric: str) -> list[Claim]:
     random_mean = float(leak[f"random: {metric}"].mean())
     grouped_mean = float(leak[f"grouped: {metric}"].mean())
     twins = float(leak["random: test questions with a twin in fitting"].mean())
+    of = (f" of its {leak['random: test questions'].mean():.0f}" if "random: test questions" in leak
+          else "")
     sentence = (f"Over {len(leak)} seeds the random split estimates {metric} at {random_mean:.3f} on "
                 f"average and the grouped split at {grouped_mean:.3f}: the random split is higher by "
-                f"{mean:+.3f} on average, and higher in {higher} of {len(leak)} seeds. Its test "
-                f"questions have on average {twins:.1f} near-duplicates (same group) among the "
-                "questions the reranker was fitted on, and the reranker's memory feature uses them.")
+                f"{mean:+.3f} on average, and higher in {higher} of {len(leak)} seeds. On average "
+                f"{twins:.1f}{of} test questions have a near-duplicate (a question of the same group) "
+                "among the questions the reranker was fitted on, and the reranker's memory feature "
+                "uses those.")
     return [Claim("difference (random − grouped)", ("random",) if mean > 0 else ("grouped",),
                   {"random": random_mean, "grouped": grouped_mean}, sentence,
                   extra={"mean difference": mean, "seeds random higher": float(higher)})]
@@ -268,4 +271,246 @@ def as_markdown(claims: Sequence[Claim]) -> str:
     return "\n".join(f"- {c.sentence}" for c in claims)
 
 
+# ============================================================== notebook 07 (teach7): its readings
+# Every sentence notebook 07 shows about a number is built here, from the table it reads.
 
+__all__ += [  # the 07 section adds its names here, apart from the other sections'
+    "CHART_TITLES_07",
+    "read_generations",
+    "read_fixed_leaks",
+    "read_frozen_choice",
+    "read_overlap",
+    "read_types",
+    "read_closing",
+]
+
+#: Titles and axis labels of notebook 07's charts.
+CHART_TITLES_07 = {
+    "dev intervals": "dev: 95 % Wilson intervals (开发集)",
+    "holdout intervals": "holdout, opened once: 95 % Wilson intervals (保留集)",
+    "leak": "{leak}: leaky − clean, nDCG@5 per seed (95 % interval over its test questions)",
+    "leak y": "difference (泄漏 − 干净)",
+    "seed": "seed",
+}
+
+
+def read_generations(outcomes: Sequence[Sequence[float]], naive: tuple[float, float],
+                     by_question: tuple[float, float]) -> list[Claim]:
+    """Read repeated generations: how often a question's answers agree, and the two widths.
+
+    ``outcomes``: one row per question, one 0/1 per generation; ``naive``: the Wilson interval
+    counting every answer; ``by_question``: the bootstrap interval over questions.
+
+    >>> (c,) = read_generations([[1, 1, 1], [0, 1, 0]], (0.3, 0.9), (0.2, 1.0))
+    >>> c.extra["agree"]
+    0.5
+    """
+    rows = [list(r) for r in outcomes]
+    agree = sum(min(r) == max(r) for r in rows) / len(rows)
+    naive_w, boot_w = naive[1] - naive[0], by_question[1] - by_question[0]
+    answers = sum(len(r) for r in rows)
+    sentence = (f"The {len(rows[0])} generations of a question all agree for {agree:.0%} of the "
+                f"{len(rows)} questions; counting each of the {answers} answers as a sample gives an "
+                f"interval {naive_w:.3f} wide, resampling questions one {boot_w:.3f} wide: "
+                + (f"the first claims a precision the {len(rows)} questions do not have."
+                   if naive_w < boot_w else "here the two widths do not differ in that direction."))
+    return [Claim("interval width", ("questions",), {"answers": naive_w, "questions": boot_w}, sentence,
+                  extra={"agree": agree})]
+
+
+def read_fixed_leaks(rows: pd.DataFrame, metric: str) -> list[Claim]:
+    """Read ``leakage_on_fixed_questions``: per leak, how often and by how much the leaky arm is
+    higher on the same test questions, and how many per-seed intervals leave out 0."""
+    out = []
+    seeds = rows.index.get_level_values("seed").unique()
+    for leak, part in rows.groupby(level="leak", sort=False):
+        diff = part["difference"]
+        higher = int((diff > 0).sum())
+        above, below = int((part["low"] > 0).sum()), int((part["high"] < 0).sum())
+        n = len(part)
+        sentence = (f"Leak through {leak}: on the same {part['test questions'].mean():.0f} test questions "
+                    f"per seed, the leaky estimate of {metric} is higher in {higher} of {n} seeds, by "
+                    f"{diff.mean():+.3f} on average (per seed from {diff.min():+.3f} to {diff.max():+.3f}); "
+                    f"{above} of the {n} per-seed 95 % intervals lie above 0 and {below} below.")
+        if leak.startswith("tuning"):
+            sentence += (" Picking the setting on the test questions themselves can never score lower "
+                         "on them than an honest pick, so this leak is 0 or more by construction; the "
+                         "lesson is its size.")
+        out.append(Claim(f"leak: {leak}", ("leaky",) if diff.mean() > 0 else ("clean",),
+                         {"mean difference": float(diff.mean())}, sentence,
+                         extra={"seeds higher": float(higher), "intervals above 0": float(above),
+                                "intervals below 0": float(below)}))
+    twins = rows.groupby(level="seed").first()
+    out.append(Claim("seeds", (), {"seeds": float(len(seeds))},
+                     f"On average {twins['test questions with a twin in fitting'].mean():.1f} of the "
+                     f"{twins['test questions'].mean():.0f} test questions have a near-duplicate in "
+                     f"the fitting part ({twins['twins in fitting'].mean():.1f} such twins, which the "
+                     f"clean arms leave out). The {len(seeds)} seeds reuse the same dev questions, so "
+                     "they are not independent evidence: read each seed's interval, not the average "
+                     "as if it were that precise."))
+    return out
+
+
+def read_frozen_choice(diff: Mapping[str, float], *, knob: str, frozen: float, default: float,
+                       fixed: str, questions: int) -> list[Claim]:
+    """Read the frozen design against the rule "keep the default unless the paired interval
+    excludes 0": ``diff`` holds mean, low, high of (frozen − default) on dev."""
+    mean, low, high = float(diff["mean"]), float(diff["low"]), float(diff["high"])
+    excludes = low > 0 or high < 0
+    chosen = frozen if excludes else default
+    sentence = (f"On dev, D's nDCG@5 at {knob} = {frozen:g} minus at {knob} = {default:g} ({fixed}) is "
+                f"{mean:+.3f} [{low:+.3f}, {high:+.3f}] over {questions} questions: the interval "
+                + ("leaves out 0, so the rule (keep the default unless the paired interval excludes 0) "
+                   f"also picks {knob} = {frozen:g}."
+                   if excludes else
+                   "holds 0, so the rule (keep the default unless the paired interval excludes 0) keeps "
+                   f"{knob} = {default:g}, not the frozen {knob} = {frozen:g}."))
+    claims = [Claim(f"{knob}: frozen − default", (f"{chosen:g}",), {"mean": mean, "low": low, "high": high},
+                    sentence, extra={"rule picks frozen": float(excludes)})]
+    if not excludes:
+        claims.append(Claim(
+            "frozen design", (f"{frozen:g}",), {"frozen": float(frozen), "rule": float(default)},
+            f"The rule was written after seeing this grid, so it cannot undo the choice: the frozen "
+            f"design ({knob} = {frozen:g}) and data/config.json stay as they are, and the holdout result "
+            f"below stands for the design it was opened with. A fresh holdout, written blind like this "
+            f"one, would test the rule's design ({knob} = {default:g}, {fixed}) against the frozen one, "
+            f"on questions neither was chosen on."))
+    return claims
+
+
+def read_overlap(overlap: Mapping[str, object]) -> list[Claim]:
+    """Read ``holdout_overlap``: positive labels shared with dev evidence, chunks added with it."""
+    shared = list(overlap["shared with dev evidence"])
+    total = int(overlap["holdout positive labels"])
+    pairs = ", ".join(f"{q} → {c}" for q, c in shared)
+    claims = [Claim("shared labels", (), {"shared": float(len(shared)), "positive labels": float(total)},
+                    f"{len(shared)} of the holdout's {total} positive labels point to chunks that are "
+                    f"also evidence of a dev question ({pairs}): the reranker's memory feature, fitted "
+                    "on dev, credits those chunks from the dev questions that label them, so these "
+                    "holdout questions may be easier than new ones.")]
+    added = overlap["chunks added with the holdout"]
+    if added is None:
+        claims.append(Claim("added chunks", (), {}, "Without the repository's git history the chunks "
+                            "added with the holdout cannot be listed from the data; the sealing record "
+                            "above names the commit that added them."))
+    else:
+        n, seen = len(added), int(overlap["added chunks in the dev corpus"])
+        labelled = int(overlap["dev labels on added chunks"])
+        claims.append(Claim(
+            "added chunks", (), {"added": float(n), "in dev corpus": float(seen),
+                                 "dev labels": float(labelled)},
+            f"The sealing commit added {n} chunks to the corpus (now {overlap['corpus chunks']}). Dev "
+            f"tuning ran over {seen} of them: the dev corpus holds them and "
+            + ("no dev question labels any of them, so they were distractors"
+               if labelled == 0 else f"dev questions label them {labelled} time(s)")
+            + ". The design was not fitted on their labels, but k, W and M were chosen with them "
+            "competing for ranks."))
+    return claims
+
+
+def read_types(intervals: pd.DataFrame, metric: str) -> list[Claim]:
+    """Read per-type means with bootstrap intervals (``type_intervals``) against the article.
+
+    Claims: the size of each type; paraphrases (the article: the vector list finds rewordings that
+    BM25 misses); exact-ID questions (the article: fusion can push exact hits down, C below A); and
+    how many types the intervals can separate, i.e. what such small groups can and cannot show.
+    """
+    t = intervals.set_index(["type", "version"])
+    sizes = intervals.groupby("type", sort=True)["N"].max()
+    out = [Claim("questions per type", (), {k: float(v) for k, v in sizes.items()},
+                 "Answerable questions per type: " + ", ".join(f"{k} {v}" for k, v in sizes.items())
+                 + f"; one question moves a type's mean by up to 1/N, {1 / sizes.max():.2f} at N = "
+                 f"{sizes.max()} and {1 / sizes.min():.2f} at N = {sizes.min()}.")]
+
+    def shown(kind: str, v: str) -> str:
+        r = t.loc[(kind, v)]
+        return f"{v} {r['mean']:.3f} [{r['low']:.3f}, {r['high']:.3f}]"
+
+    def overlap(kind: str, a: str, b: str) -> bool:
+        return t.loc[(kind, a), "high"] >= t.loc[(kind, b), "low"] and \
+            t.loc[(kind, b), "high"] >= t.loc[(kind, a), "low"]
+
+    versions = list(dict.fromkeys(intervals["version"]))
+    if "paraphrase" in sizes:
+        values = {v: float(t.loc[("paraphrase", v), "mean"]) for v in versions}
+        ranked = sorted(values, key=lambda v: (-values[v], v))
+        together = all(overlap("paraphrase", ranked[0], v) for v in ranked[1:])
+        out.append(Claim(
+            f"paraphrase {metric}", leader(values), values,
+            f"On paraphrases (N = {sizes['paraphrase']}) {metric} goes "
+            + " > ".join(shown("paraphrase", v) for v in ranked)
+            + (": the vector list leads, as the article expects for rewordings BM25 misses"
+               if ranked[0] == "B" else f": {ranked[0]} leads, not the vector list the article expects")
+            + (f", and fusion and the reranker lose part of it (C {values['C']:.3f}, D "
+               f"{values['D']:.3f})" if ranked[0] == "B" and max(values["C"], values["D"]) < values["B"]
+               else "")
+            + ("; every interval overlaps the leader's, so this is a direction, not a finding."
+               if together else "; the leader's interval clears some others'."),
+            expected=("B",), matches=ranked[0] == "B"))
+    if "exact-id" in sizes:
+        a, c = float(t.loc[("exact-id", "A"), "mean"]), float(t.loc[("exact-id", "C"), "mean"])
+        pushed = c < a
+        out.append(Claim(
+            f"exact-id {metric}", leader({"A": a, "C": c}), {"A": a, "C": c},
+            f"On exact-ID questions (N = {sizes['exact-id']}) {shown('exact-id', 'C')} is "
+            + ("below" if pushed else "not below") + f" {shown('exact-id', 'A')}: "
+            + ("the article's warning that fusion can push exact hits down (revisit k or W)"
+               if pushed else "fusion kept BM25's exact hits, as the article hopes")
+            + ("; the intervals overlap, so N = {} questions cannot tell how large the loss is."
+               .format(sizes["exact-id"]) if overlap("exact-id", "A", "C") and pushed else "."),
+            extra={"C below A": float(pushed)}))
+    separated = []
+    for kind in sizes.index:
+        values = {v: float(t.loc[(kind, v), "mean"]) for v in versions if (kind, v) in t.index}
+        top = leader(values)[0]
+        if all(not overlap(kind, top, v) for v in values if v != top):
+            separated.append(kind)
+    out.append(Claim(
+        "types separated", (), {"separated": float(len(separated)), "types": float(len(sizes))},
+        f"In {len(separated)} of {len(sizes)} types the leading version's interval clears every other "
+        "version's" + (f" ({_names(separated)})" if separated else "") + ". Groups this small can show "
+        "a direction worth a look and a failure large enough to clear the intervals; they cannot rank "
+        "versions within a type, and a per-type difference inside overlapping intervals is not a "
+        "finding (reading all types at once also multiplies the chances of a fluke).",
+        extra={"separated": float(len(separated))}))
+    return out
+
+
+def read_closing(*, questions: int, answerable: int, opened: int, holdout: Mapping[str, float],
+                 dev_value: float, accuracy: Mapping[str, float], oracle: Mapping[str, float],
+                 pairs: pd.DataFrame, smallest_type: int) -> list[Claim]:
+    """The closing note on the holdout: what its numbers support and what they do not.
+
+    ``holdout``: D's nDCG@5 mean, low, high; ``accuracy``/``oracle``: x, N, value, low, high of the
+    answer accuracy; ``pairs``: paired rows (comparison, mean diff, low, high, excludes 0).
+    """
+    out = [Claim("D nDCG@5", (), dict(holdout),
+                 f"On the {questions} sealed holdout questions ({answerable} answerable), opened "
+                 f"{opened} time(s), the frozen design scores D nDCG@5 = {holdout['mean']:.3f} "
+                 f"[{holdout['low']:.3f}, {holdout['high']:.3f}] (dev, optimistic: {dev_value:.3f}) and "
+                 f"D answer accuracy {int(accuracy['x'])}/{int(accuracy['N'])} = {accuracy['value']:.3f} "
+                 f"[{accuracy['low']:.3f}, {accuracy['high']:.3f}] (Oracle {int(oracle['x'])}/"
+                 f"{int(oracle['N'])} [{oracle['low']:.3f}, {oracle['high']:.3f}]).")]
+    def listed(rows: pd.DataFrame) -> str:
+        return "; ".join(f"{r['comparison']} on nDCG@5 is {r['mean diff']:+.3f} [{r['low']:+.3f}, "
+                         f"{r['high']:+.3f}] ({'excludes' if r['excludes 0'] else 'includes'} 0)"
+                         for _, r in rows.iterrows()) or "none of the compared differences"
+
+    apart = pairs["excludes 0"].astype(bool)
+    out.append(Claim("supports", (), {"apart": float(apart.sum())},
+                     f"It supports statements whose interval excludes 0: {listed(pairs[apart])}. It does "
+                     f"not separate the others: {listed(pairs[~apart])}."))
+    direction = "higher" if holdout["mean"] > dev_value else "lower"
+    out.append(Claim("dev against holdout", (), {"holdout": holdout["mean"], "dev": dev_value},
+                     f"The holdout's D nDCG@5 is {direction} than dev's. The two sets hold different "
+                     "questions in different groups, so this compares question sets as much as systems: "
+                     f"it does not show that the dev estimate was "
+                     f"{'pessimistic' if direction == 'higher' else 'optimistic'} by "
+                     f"{abs(holdout['mean'] - dev_value):.3f}."))
+    out.append(Claim("does not support", (), {"smallest type": float(smallest_type)},
+                     "It does not support: differences inside the intervals, per-type rankings (as few "
+                     f"as {smallest_type} answerable questions in a type), anything about other corpora or "
+                     "a real LLM, or choosing a new design from these numbers (that would make the holdout "
+                     "a second dev set and need a new, counted opening)."))
+    return out
+# ======================================================= end of the notebook 07 (teach7) section

@@ -139,9 +139,11 @@ def pipeline_diagram(
     """
     marked = _check_highlight(highlight)
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_WIDTH}" height="{_HEIGHT}" '
-        f'viewBox="0 0 {_WIDTH} {_HEIGHT}" font-family="sans-serif" role="img" '
-        'aria-label="Two-stage RAG pipeline">',
+        # width 100 % of the cell and no fixed height: the viewBox keeps the proportions, so the
+        # drawing shrinks with a narrow cell (file browser open) instead of being cut at the right
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 {_WIDTH} {_HEIGHT}" '
+        f'preserveAspectRatio="xMinYMin meet" style="max-width: {_WIDTH}px; height: auto" '
+        'font-family="sans-serif" role="img" aria-label="Two-stage RAG pipeline">',
         '<defs><marker id="arrowhead" markerWidth="10" markerHeight="8" refX="9" refY="4" orient="auto">'
         '<path d="M0,0 L10,4 L0,8 z" fill="#44505a"/></marker></defs>',
         f'<rect x="0" y="0" width="{_WIDTH}" height="{_HEIGHT}" fill="white"/>',

@@ -6,20 +6,30 @@ not have (and cannot always install), RAG Lab uses the Noto Sans SC font shipped
 package ``pylopdf-fonts-zh-cn`` (SIL Open Font License 1.1, which allows redistribution; Simplified
 Chinese glyphs, plus Latin, Greek and the usual symbols). The ``lab`` extra installs it.
 
-Notebooks and the RRF k explorer call :func:`use_cjk_font` once before drawing.
+Notebooks and the RRF k explorer call :func:`use_cjk_font` once before drawing. Both colour an
+item with :func:`item_colours`, so 4.2 has the same colour in notebook 05's charts and in the explorer.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import matplotlib as mpl
 from matplotlib import font_manager
 
-__all__ = ["FONT_PACKAGE", "cjk_font_path", "use_cjk_font"]
+__all__ = ["FONT_PACKAGE", "PALETTE", "cjk_font_path", "item_colours", "use_cjk_font"]
 
 #: The PyPI package that ships the Simplified Chinese font (install name, as pip spells it).
 FONT_PACKAGE: str = "pylopdf-fonts-zh-cn"
+
+#: Item colours: tab10, then ten darker tones; an item keeps its colour whatever k and the window are.
+PALETTE: tuple[str, ...] = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+    "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+    "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173",
+    "#3182bd", "#e6550d", "#31a354", "#756bb1", "#636363",
+)  # fmt: skip
 
 #: Used when a glyph is missing from the Chinese font (matplotlib falls back glyph by glyph).
 _FALLBACK_FAMILY = "DejaVu Sans"
@@ -75,3 +85,29 @@ def use_cjk_font() -> str:
     mpl.rcParams["font.family"] = ["sans-serif"]
     mpl.rcParams["axes.unicode_minus"] = False
     return family
+
+
+def item_colours(lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]]) -> dict[str, str]:
+    """A colour for every item, by its first appearance across the lists (first list first).
+
+    The one colour rule of the workbook: notebook 05's charts and the RRF k explorer both call it.
+    The colour depends only on the lists, never on k or the window, so an item keeps its colour
+    while those move. Colours cycle through :data:`PALETTE` (20 colours) for longer lists.
+
+    >>> item_colours({"BM25": ["4.2", "6.1"], "vector": ["5.3", "4.2"]})
+    {'4.2': '#1f77b4', '6.1': '#ff7f0e', '5.3': '#2ca02c'}
+
+    Raises TypeError for lists that are neither a mapping name -> IDs nor a list of lists.
+    """
+    if isinstance(lists, Mapping):
+        rankings = list(lists.values())
+    elif isinstance(lists, (str, bytes)) or not isinstance(lists, Sequence):
+        raise TypeError(f"lists: expected a mapping name -> ranked IDs or a list of ranked lists, got "
+                        f"{type(lists).__name__}; pass e.g. {{'BM25': ['4.2', '6.1']}}")
+    else:
+        rankings = list(lists)
+    order: dict[str, None] = {}
+    for ranking in rankings:
+        for item in ranking:
+            order.setdefault(str(item), None)
+    return {item: PALETTE[i % len(PALETTE)] for i, item in enumerate(order)}

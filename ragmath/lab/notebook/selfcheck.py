@@ -8,7 +8,12 @@ A numeric exercise may state a precision: ``register("02.4", f, decimals=2)`` ac
 rounds to the expected value at 2 decimals, i.e. ``|answer - expected| <= 0.5 * 10**-2`` (plus a
 hair for floating point), and the question must say "to 2 decimals". An exact fraction is always
 accepted. An answer that is the expected value rounded to fewer decimals, or cut off (truncated)
-instead of rounded, is told that only its rounding differs, not that its method is wrong.
+instead of rounded, is told that only its rounding differs, not that its method is wrong. Where the
+answer is a number, a string that spells one exactly ("1/4", "0.25") counts as that number; any other
+string is asked to be given as a number, without a maths hint.
+
+The verdicts start with a mark from :data:`MARKS` (✓, ≈, ✗: glyphs DejaVu Sans and Noto CJK draw, so no
+emoji font is needed), coloured with ANSI codes, which JupyterLab, Voila and terminals show in colour.
 """
 
 from __future__ import annotations
@@ -21,9 +26,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["register", "check", "known_exercises"]
+__all__ = ["MARKS", "register", "check", "known_exercises"]
 
 KINDS = ("close", "exact", "set")
+
+#: The verdict marks: plain text symbols drawn by DejaVu Sans (Debian's default), not emoji.
+MARKS = {"right": "✓", "almost": "≈", "wrong": "✗"}
+_COLOURS = {"right": "32", "almost": "33", "wrong": "31"}  # ANSI green, yellow, red
+
+
+def _verdict(kind: str, text: str) -> str:
+    """The mark of ``kind`` in its colour, then ``text`` (bold-free, so any font draws it)."""
+    return f"\x1b[{_COLOURS[kind]}m{MARKS[kind]} {text}\x1b[0m"
 
 
 @dataclass(frozen=True)
@@ -114,28 +128,51 @@ def _matches(exercise: _Exercise, answer: Any, expected: Any) -> bool:
     return answer == expected
 
 
+def _as_number(answer: str) -> Fraction | None:
+    """The exact number a string spells ("1/4", " 0.25 ", "3"), or None if it spells none.
+
+    >>> _as_number("1/4"), _as_number("0.25"), _as_number("a quarter")
+    (Fraction(1, 4), Fraction(1, 4), None)
+    """
+    try:
+        return Fraction(answer.replace(" ", ""))
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
 def check(exercise_id: str, answer: Any) -> bool:
     """Print whether ``answer`` is right for exercise ``exercise_id`` and return it as a bool.
 
-    The expected value is computed, compared and never printed.
+    The expected value is computed, compared and never printed. When the expected value is a
+    number, a string that spells a number exactly ("1/4") is read as that number; another string
+    is told to be a number.
 
     Raises ``ValueError`` for an unknown exercise id.
     """
     exercise = _load(exercise_id)
     expected = exercise.expected()
+    if isinstance(answer, str) and _is_number(expected):
+        number = _as_number(answer)
+        if number is None:
+            print(_verdict("wrong", f"Not yet ({exercise_id}): give a number (e.g. 0.25, 1/4 or "
+                                    f"Fraction(1, 4)), not the text {answer!r}."))
+            return False
+        answer = number
     right = _matches(exercise, answer, expected)
     if right:
-        print(f"✅ Correct ({exercise_id}).")
+        print(_verdict("right", f"Correct ({exercise_id})."))
     elif _only_rounding_differs(exercise, answer, expected):
-        print(
-            f"🔶 Almost ({exercise_id}): your number is close, so the method looks right, but it is "
+        print(_verdict(
+            "almost",
+            f"Almost ({exercise_id}): your number is close, so the method looks right, but it is "
             f"not rounded to {exercise.decimals} decimals. Round (do not cut off) to "
             f"{exercise.decimals} decimals."
-        )
+        ))
     elif answer is None:
-        print(f"❌ Not yet ({exercise_id}): replace None with your answer.")
+        print(_verdict("wrong", f"Not yet ({exercise_id}): replace None with your answer."))
     else:
-        print(f"❌ Not yet ({exercise_id})." + (f" Hint: {exercise.hint}" if exercise.hint else ""))
+        print(_verdict("wrong", f"Not yet ({exercise_id})." + (f" Hint: {exercise.hint}" if exercise.hint
+                                                              else "")))
     return right
 
 

@@ -26,6 +26,7 @@ from matplotlib.figure import Figure
 from matplotlib.transforms import blended_transform_factory
 
 from ragmath.fusion import rrf
+from ragmath.lab.notebook.plotting import PALETTE, item_colours
 
 __all__ = [
     "ARTICLE_LISTS",
@@ -41,6 +42,7 @@ __all__ = [
     "drawn_items",
     "format_list",
     "fused_table",
+    "PALETTE",
     "item_colours",
     "lead_changes",
     "leader_by_k",
@@ -73,13 +75,6 @@ MAX_IDS: int = 1000
 #: The chart draws at most this many items; the table always lists them all.
 TOP_DRAWN: int = 12
 
-# Item colours: tab10, then ten darker tones; an item keeps its colour whatever k and the window are.
-PALETTE: tuple[str, ...] = (
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-    "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
-    "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173",
-    "#3182bd", "#e6550d", "#31a354", "#756bb1", "#636363",
-)  # fmt: skip
 # The lists' shares in the stacked bars: greys, so they are never mistaken for an item's colour.
 LIST_SHADES: tuple[str, ...] = ("#4d4d4d", "#a6a6a6", "#7a7a7a", "#cfcfcf", "#262626", "#e5e5e5")
 
@@ -217,22 +212,6 @@ def check_size(lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]]) -> 
             "notebook cell with ragmath.rrf(lists, k=60)"
         )
     return distinct
-
-
-def item_colours(lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]]) -> dict[str, str]:
-    """A colour for every item, by its first appearance across the lists (first list first).
-
-    The colour depends only on the lists, never on k or the window, so an item keeps its colour
-    while those move. Colours cycle through :data:`PALETTE` (20 colours) for longer lists.
-
-    >>> item_colours({"BM25": ["4.2", "6.1"], "vector": ["5.3", "4.2"]})
-    {'4.2': '#1f77b4', '6.1': '#ff7f0e', '5.3': '#2ca02c'}
-    """
-    order: dict[str, None] = {}
-    for ranking in _named_lists(lists).values():
-        for item in ranking:
-            order.setdefault(str(item), None)
-    return {item: PALETTE[i % len(PALETTE)] for i, item in enumerate(order)}
 
 
 def _rank_matrix(
