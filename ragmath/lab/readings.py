@@ -440,11 +440,17 @@ def read_rule_against_frozen(choices: Mapping[str, Any], frozen: Mapping[str, An
                   extra={"knobs differing": float(len(differ))})]
 
 
-def read_term_match(shared: pd.DataFrame, term: str) -> list[Claim]:
-    """Read a table of tokens a query shares with a text, one row per tokenizer (column ``shared``)."""
+def read_term_match(shared: pd.DataFrame, term: str, *, where: str = "the text") -> list[Claim]:
+    """Read a table of tokens a query shares with a text, one row per tokenizer (column ``shared``).
+
+    >>> t = pd.DataFrame({"shared": {"jieba_plain": ["交通"], "jieba": ["市内交通"]}})
+    >>> read_term_match(t, "市内")[0].leaders
+    ('jieba',)
+    """
     yes = [t for t in shared.index if any(term in tok for tok in shared.loc[t, "shared"])]
     no = [t for t in shared.index if t not in yes]
-    sentence = (f"{term} matches (a shared token contains it) under {_names(yes) if yes else 'none'}"
+    sentence = (f"Against {where}, {term} matches (a shared token contains it) under "
+                f"{_names(yes) if yes else 'no tokenizer'}"
                 + (f"; it does not under {_names(no)}" if no else "") + ".")
     return [Claim(f"{term} matches", tuple(yes), {t: float(t in yes) for t in shared.index}, sentence)]
 
@@ -481,7 +487,9 @@ def read_three_chunks(scores: pd.DataFrame, target: str, query: str) -> list[Cla
     sentence = (f"For 「{query}」 over these {len(scores)} chunks, BM25 ranks {target} "
                 + ", ".join(f"{r} under {t}" for t, r in places.items()) + ": "
                 + (f"lowest under {_names(lowest)}" if lowest else "never lowest")
-                + (f", first under {_names(top)}" if top else "") + ". Here the tokenizer decides.")
+                + (f", first under {_names(top)}" if top else "") + "."
+                + (" Here the tokenizer decides." if len(set(places.values())) > 1 else
+                   " The tokenizer does not change its place here."))
     out.append(Claim(f"rank of {target}", tuple(top), {t: float(r) for t, r in places.items()},
                      sentence))
     return out
