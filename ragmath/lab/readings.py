@@ -323,17 +323,18 @@ def read_rank_one_changes(ranks: pd.DataFrame, *, into: str = "C", sources: Sequ
 
 
 def read_repairs(changes: Mapping[str, float], metric: str) -> list[Claim]:
-    """Which single repair of a ranking gains more (``changes``: repair -> change in ``metric``).
+    """Which of two faults of a ranking costs more (``changes``: fault -> gain in ``metric`` when
+    that fault alone is repaired).
 
-    >>> claim = read_repairs({"moving X down": 0.024, "finding C": 0.185}, "nDCG@3")[0]
-    >>> claim.leaders, "about 7.7 times as much" in claim.sentence
-    (('finding C',), True)
+    >>> claim = read_repairs({"X at rank 2": 0.024, "the missing C": 0.185}, "nDCG@3")[0]
+    >>> claim.leaders, "about 7.7 times as much as X at rank 2" in claim.sentence
+    (('the missing C',), True)
     """
     ordered = sorted(changes.items(), key=lambda kv: -kv[1])
     (big, big_v), (small, small_v) = ordered[0], ordered[-1]
-    ratio = f", about {big_v / small_v:.1f} times as much" if small_v > 0 else ""
-    sentence = (f"Repaired alone, {big} adds {big_v:.3f} to {metric} and {small} adds {small_v:.3f}: "
-                f"the fault {big} repairs costs more{ratio}.")
+    ratio = f", about {big_v / small_v:.1f} times as much as {small}" if small_v > 0 else ""
+    sentence = (f"Repaired alone (the other fault left in place), {big} is worth {big_v:.3f} of {metric} "
+                f"and {small} {small_v:.3f}: {big} costs more{ratio}.")
     return [Claim(metric, (big,), dict(changes), sentence)]
 
 
