@@ -25,7 +25,7 @@ NUMBERED = sorted(NOTEBOOK_DIR.glob("0*.ipynb"))
 #: Notebooks another change is still rewriting to this shape (the mark is removed when it lands).
 NOT_YET: dict[str, str] = {}
 
-EXERCISE_HEADING = re.compile(r"^### Exercise (\d\d\.\d+) — (.+)$", re.M)
+EXERCISE_HEADING = re.compile(r"^### Exercise (\d\d[a-z]?\.\d+) — (.+)$", re.M)
 
 
 def _cells(path: Path) -> list[dict]:
@@ -34,6 +34,11 @@ def _cells(path: Path) -> list[dict]:
 
 def _source(cell: dict) -> str:
     return "".join(cell["source"])
+
+
+def _number(path: Path) -> str:
+    """A notebook's number: what comes before the first underscore (``05b`` for ``05b_tools…``)."""
+    return path.name.split("_", 1)[0]
 
 
 def _params(paths):
@@ -49,12 +54,17 @@ def test_numbered_notebooks_exist():
     assert [p.name[:2] for p in NUMBERED[:5]] == ["01", "02", "03", "04", "05"]
 
 
+def test_notebook_05b_sits_between_05_and_06():
+    numbers = [_number(p) for p in NUMBERED]
+    assert numbers.index("05") < numbers.index("05b") < numbers.index("06")
+
+
 @pytest.mark.parametrize("path", _params(NUMBERED))
 def test_opening_cell_says_what_you_learn_prerequisites_and_time(path):
     first = _cells(path)[0]
     assert first["cell_type"] == "markdown"
     text = _source(first)
-    number = path.name[:2]
+    number = _number(path)
     assert re.match(rf"# {number} · \S.* — \S", text), f"{path.name}: bad title"
     for label in ("**What you will learn:**", "**Prerequisites:**"):
         assert re.search(re.escape(label) + r"\s*\S", text), f"{path.name}: opening lacks {label}"
@@ -117,7 +127,7 @@ def test_exercises_include_predict_then_run_and_a_change_to_data_or_pipeline(pat
         f"{path.name}: no exercise that changes the data or the pipeline"
     )
     for _, eid, _, body in exercises:
-        assert eid.startswith(path.name[:2] + ".")
+        assert eid.startswith(_number(path) + ".")
         assert f'check("{eid}"' in body, f"{path.name}: exercise {eid} has no check({eid!r}, answer)"
 
 

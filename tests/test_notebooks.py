@@ -279,7 +279,7 @@ def test_no_answer_is_printed_before_its_exercise(path, executed):
     shown = []
     for cell in nb.cells:
         if cell.cell_type == "markdown":
-            match = re.search(r"^### Exercise (\d\d\.\d+)", cell.source, re.M)
+            match = re.search(r"^### Exercise (\d\d[a-z]?\.\d+)", cell.source, re.M)
             if match:
                 exercise = selfcheck._load(match.group(1))
                 earlier = "\n".join(seen)

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from math import log2
+
+import numpy as np
 import pandas as pd
 import pytest
 
-from ragmath.lab.ablation import paired_table, rate_intervals, run_ablation
+from ragmath.lab.ablation import (
+    keep_default_rule,
+    knob_against_default,
+    paired_table,
+    rate_intervals,
+    rerank_entries,
+    run_ablation,
+    top_ranks_table,
+)
 from ragmath.lab.holdout import frozen_design
 from ragmath.lab.readings import (
     Claim,
@@ -15,8 +27,16 @@ from ragmath.lab.readings import (
     read_ablation,
     read_first_ranks,
     read_intervals,
+    read_knob,
     read_leakage,
     read_paired,
+    read_rank_one_changes,
+    read_repairs,
+    read_rerank_entries,
+    read_rule_against_frozen,
+    read_same_mrr,
+    read_three_chunks,
+    read_userdict,
 )
 
 
@@ -131,3 +151,159 @@ def test_leakage_reading_by_hand():
 def test_as_markdown_lists_the_sentences():
     claims = [Claim("m", ("A",), {"A": 1.0}, "A leads."), Claim("n", (), {}, "Nothing.")]
     assert as_markdown(claims) == "- A leads.\n- Nothing."
+
+
+# ---- notebooks 03, 04 and 06 (issue 18): each claim recomputed from the data ---------------------
+
+def _first_ranks(result, qtype):
+    pq = result.per_question
+    qids = [q for q in result.runs["A"] if pq.loc[("A", q), "type"] == qtype]
+    return pd.DataFrame({v: [pq.loc[(v, q), "first relevant rank"] for q in qids] for v in "ABCD"},
+                        index=qids)
+
+
+def test_deeper_rerank_reading_counts_the_chunks_it_brings_in(dev):
+    """06 § 4: at M = 20, what enters the top 5 and how much of it is relevant (was hand-written)."""
+    deep = run_ablation(replace(frozen_design(), rerank_depth=20), answers=False)
+    entered = relevant = pushed = pushed_relevant = 0
+    for qid, c_run in deep.runs["C"].items():
+        c_top, d_top = set(c_run[:5]), set(deep.runs["D"][qid][:5])
+        grades = deep.qrels[qid]
+        entered += len(d_top - c_top)
+        relevant += sum(grades.get(x, 0) >= 1 for x in d_top - c_top)
+        pushed += len(c_top - d_top)
+        pushed_relevant += sum(grades.get(x, 0) >= 1 for x in c_top - d_top)
+    (claim,) = read_rerank_entries(rerank_entries(deep.runs["C"], deep.runs["D"], deep.qrels, 5),
+                                   depth=20, top_k=5)
+    assert claim.values["entered"] == entered and claim.extra["entered relevant"] == relevant
+    assert claim.extra["pushed out relevant"] == pushed_relevant and claim.extra["pushed out"] == pushed
+    assert f"brings {entered} chunks" in claim.sentence and f"; {relevant} of them" in claim.sentence
+    # the old sentence ("promoted wrong chunks about as often as right ones") needs relevant ≈ wrong
+    assert relevant < (entered - relevant) / 2
+
+
+def test_rank_one_changes_of_the_paraphrases_name_what_c_loses_from_b(dev):
+    """06 § 8: the real change on the colloquial questions is B's rank-1 hits that C loses."""
+    para = _first_ranks(dev, "paraphrase")
+    b_hits = [q for q in para.index if para.loc[q, "B"] == 1]
+    lost = [q for q in b_hits if para.loc[q, "C"] != 1]
+    claim_a, claim_b = read_rank_one_changes(para, sources=["A", "B"], what="paraphrase questions")
+    assert claim_b.extra["source hits"] == len(b_hits) and claim_b.values["lost"] == len(lost)
+    assert f"first for {len(b_hits)} of the {len(para)}" in claim_b.sentence
+    assert all(q in claim_b.sentence for q in lost)
+    if not (para["A"] == 1).any():
+        assert "no rank-1 hit of A" in claim_a.sentence and "keeps every" not in claim_a.sentence
+
+
+def test_a_version_without_rank_one_hits_is_not_said_to_keep_them():
+    ranks = pd.DataFrame({"A": [float("nan"), 3.0], "B": [1.0, 1.0], "C": [2.0, 1.0], "D": [1.0, 1.0]},
+                         index=["q1", "q2"])
+    kept = read_first_ranks(ranks)[-1]
+    assert "keeps every" not in kept.sentence and "no relevant chunk first" in kept.sentence
+    assert kept.extra["source hits"] == 0
+
+
+def test_top_ranks_table_leaves_unfilled_ranks_blank(dev):
+    """06 § 7: a run shorter than 5 shows blanks, never its item repeated."""
+    inv102 = next(q for q in dev.runs["A"] if dev.per_question.loc[("A", q), "type"] == "exact-id"
+                  and "INV-102" in dev.trace[q]["bm25"][:1])
+    table = top_ranks_table(dev.runs, inv102, ["A", "B", "C"])
+    for v in "ABC":
+        run = list(dev.runs[v][inv102][:5])
+        assert list(table[v][: len(run)]) == run and set(table[v][len(run):]) <= {""}
+    assert (table["A"] != "").sum() == len(dev.runs["A"][inv102][:5])
+
+
+def test_repairs_reading_says_the_missing_c_costs_more():
+    """04 § 6: grades A 2, B 1, C 2, X 0; gains 2^g − 1; discount log2(rank + 1); K = 3."""
+    from ragmath import ndcg_at_k
+
+    grades = {"A": 2, "B": 1, "C": 2, "X": 0}
+    idcg = 3 + 3 / log2(3) + 1 / 2
+    by_hand = {"X at rank 2": (3 + 1 / log2(3) - 3.5) / idcg, "the missing C": (4.5 - 3.5) / idcg}
+    run = ndcg_at_k(["A", "X", "B"], grades, 3)
+    computed = {"X at rank 2": ndcg_at_k(["A", "B", "X"], grades, 3) - run,
+                "the missing C": ndcg_at_k(["A", "X", "C"], grades, 3) - run}
+    assert computed == pytest.approx(by_hand)
+    (claim,) = read_repairs(computed, "nDCG@3")
+    assert claim.leaders == ("the missing C",)
+    for value in by_hand.values():
+        assert f"{value:.3f}" in claim.sentence
+
+
+def test_keep_default_rule_by_hand():
+    table = pd.DataFrame({"W": [20, 40, 80], "default": [True, False, False],
+                          "diff vs default": [0.0, 0.009, 0.02], "low": [0.0, 0.0, 0.001],
+                          "high": [0.0, 0.02, 0.04]})
+    assert keep_default_rule(table) == 80  # only 80's interval lies wholly above 0
+    assert keep_default_rule(table.assign(low=[0.0, 0.0, -0.001])) == 20  # an interval touching 0 keeps it
+    with pytest.raises(ValueError, match="exactly one default"):
+        keep_default_rule(table.assign(default=False))
+
+
+def test_k_rule_reading_recomputes_the_paired_interval():
+    """06 § 5: k = 1 against k = 60 at the frozen W and M, resampled here with numpy."""
+    frozen = frozen_design()
+    table = knob_against_default(frozen, "k", (1, 60))
+    per_q = {k: run_ablation(replace(frozen, k=k), answers=False).evaluations["D"].per_question["nDCG@5"]
+             for k in (1, 60)}
+    diff = (per_q[1] - per_q[60].loc[per_q[1].index]).to_numpy()
+    picks = np.random.default_rng(0).integers(0, diff.size, size=(10_000, diff.size))
+    low, high = np.quantile(diff[picks].mean(axis=1), [0.025, 0.975])
+    row = table.set_index("k").loc[1]
+    assert row["diff vs default"] == pytest.approx(diff.mean())
+    assert (row["low"], row["high"]) == pytest.approx((low, high))
+    chosen = keep_default_rule(table)
+    assert chosen == (1 if low > 0 else 60)
+    (claim,) = read_knob(table, chosen, frozen=frozen.k)
+    assert f"{diff.mean():+.3f} [{low:+.3f}, {high:+.3f}]" in claim.sentence
+    assert claim.extra["rule differs from frozen"] == float(chosen != frozen.k)
+    (against,) = read_rule_against_frozen({"k": chosen}, {"k": frozen.k})
+    if chosen != frozen.k:
+        assert f"k = {chosen:g} (frozen: {frozen.k:g})" in against.sentence
+        assert "stand" in against.sentence and "fresh holdout" in against.sentence
+
+
+def test_three_chunk_reading_against_rank_bm25_directly():
+    """06 § 3.4: BM25Okapi on the tokens themselves (the reference), not through BM25Retriever."""
+    from rank_bm25 import BM25Okapi
+
+    from ragmath.lab.corpus import load_dataset
+    from ragmath.lab.retrieval import BM25Retriever
+    from ragmath.lab.tokenize import get_tokenizer
+
+    corpus = load_dataset().corpus.set_index("chunk_id")
+    ids = ["TRV26-4.2-a", "TRV26-4.3", "INV-110"]
+    query = "市内交通超出标准"
+    scores = {}
+    for name in ("jieba_plain", "jieba"):
+        tk = get_tokenizer(name)
+        reference = BM25Okapi([tk(corpus.loc[c, "text"]) for c in ids]).get_scores(tk(query))
+        ours = BM25Retriever([{"chunk_id": c, "text": corpus.loc[c, "text"]} for c in ids], name)
+        assert [ours.score_ids(query, ids)[c] for c in ids] == pytest.approx(list(reference))
+        scores[name] = dict(zip(ids, reference, strict=True))
+    (claim,) = read_three_chunks(pd.DataFrame(scores), "TRV26-4.2-a", query)
+    for name, col in scores.items():
+        place = sorted(col, key=lambda c: -col[c]).index("TRV26-4.2-a") + 1
+        assert claim.values[name] == place and f"{place} under {name}" in claim.sentence
+
+
+def test_userdict_reading_counts_every_entry():
+    from ragmath.lab.corpus import load_dataset
+    from ragmath.lab.tokenize import userdict_path, userdict_table
+
+    ds = load_dataset()
+    entries = userdict_table(list(ds.corpus["text"]) + list(ds.questions["text"]))
+    lines = [line for line in userdict_path().read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert list(entries.index) == [line.split()[0] for line in lines]
+    (claim,) = read_userdict(entries)
+    changing = int((entries["texts where the entry changes the cut"] > 0).sum())
+    assert f"Of the {len(lines)} entries, {changing} change" in claim.sentence
+
+
+def test_same_mrr_reading_by_hand():
+    """03 § 7: S1 and S2 both rank the first evidence at 1 and 2; MRR@3 = (1 + 1/2) / 2 for both."""
+    table = pd.DataFrame({"MRR@3": [0.75, 0.75], "Recall@3": [(1 / 3 + 1 / 2) / 2, 1.0]}, index=["S1", "S2"])
+    (claim,) = read_same_mrr(table)
+    assert "the same MRR@3 (0.750)" in claim.sentence
+    assert claim.extra["Recall@3"] == pytest.approx(7 / 12) and "0.583 on Recall@3" in claim.sentence

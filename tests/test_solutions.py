@@ -48,7 +48,7 @@ def _params():
 
 
 def _headings(path: Path, level: str) -> dict[str, str]:
-    pattern = re.compile(rf"^{level} Exercise (\d\d\.\d+) — (.+)$", re.M)
+    pattern = re.compile(rf"^{level} Exercise (\d\d[a-z]?\.\d+) — (.+)$", re.M)
     return {
         eid: title.strip()
         for c in _cells(path) if c["cell_type"] == "markdown"
@@ -61,7 +61,7 @@ def _sections(path: Path) -> dict[str, str]:
     sections: dict[str, list[str]] = {}
     current = None
     for cell in _cells(path):
-        match = re.search(r"^## Exercise (\d\d\.\d+) — ", _source(cell), re.M)
+        match = re.search(r"^## Exercise (\d\d[a-z]?\.\d+) — ", _source(cell), re.M)
         if cell["cell_type"] == "markdown" and match:
             current = match.group(1)
         if current:

@@ -70,6 +70,13 @@ __all__ = [
     "rate_intervals",
     "bootstrap_table",
     "paired_table",
+    "knob_against_default",
+    "keep_default_rule",
+    "ARTICLE_DEFAULTS",
+    "rerank_entries",
+    "top_ranks_table",
+    "readable_table",
+    "tokenizer_ranks",
     "require_dev_only",
     "clear_cache",
 ]
@@ -1277,3 +1284,176 @@ def paired_table(result: AblationResult, pairs: Sequence[tuple[str, str]], metri
 def config_dict(config: AblationConfig) -> dict:
     """The config as a plain dict (for JSON or display)."""
     return asdict(config)
+
+
+# ---- tuning as a choice, and tables for reading (notebooks 06 and 07) -------------------------
+
+#: The value each tuned knob has before any tuning: the article's k = 60 (RRF's common default);
+#: the article names no W or M, so those are ``AblationConfig``'s starting values.
+ARTICLE_DEFAULTS = {"k": 60, "W": AblationConfig.window, "M": AblationConfig.rerank_depth}
+_FIELD_OF = {symbol: name for name, symbol in TUNED_KNOBS.items()}
+
+
+def knob_against_default(
+    base: AblationConfig,
+    knob: str,
+    values: Sequence[float] | None = None,
+    dataset: Any = None,
+    *,
+    default: float | None = None,
+    metric: str | None = None,
+    version: str = "D",
+    seed: int = 0,
+    resamples: int = 10_000,
+) -> pd.DataFrame:
+    """One knob (``"k"``, ``"W"`` or ``"M"``) varied on dev, the others as in ``base``; each value
+    against the default by a paired bootstrap over the same questions.
+
+    One row per value: ``version``'s mean ``metric`` (default nDCG@K) and the paired difference
+    value − default with its percentile interval and p (``ragmath.stats.paired_bootstrap``);
+    ``default`` marks the default's own row (difference 0). ``values`` defaults to the knob's
+    ``DEFAULT_GRID``; ``default`` to ``ARTICLE_DEFAULTS[knob]``.
+
+    >>> t = knob_against_default(AblationConfig(k=1, window=40, rerank_depth=5), "k", (1, 60),
+    ...                          resamples=200)
+    >>> list(t["k"]), bool(t.loc[t["k"] == 60, "default"].item())
+    ([1, 60], True)
+
+    Raises ValueError for an unknown knob, a dataset holding holdout questions, or values that
+    the config refuses (e.g. M below K).
+    """
+    from ragmath.stats import paired_bootstrap
+
+    if knob not in _FIELD_OF:
+        raise ValueError(f"knob must be one of {list(_FIELD_OF)}, got {knob!r}")
+    field_name = _FIELD_OF[knob]
+    default = ARTICLE_DEFAULTS[knob] if default is None else default
+    values = list(DEFAULT_GRID[field_name] if values is None else values)
+    if default not in values:
+        values = sorted([*values, default])
+    metric = metric or f"nDCG@{base.top_k}"
+    ds = _load_dataset(dataset)
+    require_dev_only(ds, "knob_against_default")
+    per_value = {}
+    for value in values:
+        cfg = replace(base, **{field_name: value}, split="dev")
+        result = run_ablation(cfg, ds, answers=False, reuse=True)
+        per_value[value] = evaluate(result.runs[version], result.qrels, [metric]).per_question[metric]
+    rows = []
+    for value in values:
+        res = paired_bootstrap(per_value[default], per_value[value], n_resamples=resamples, seed=seed)
+        rows.append({knob: value, "default": value == default, f"{version} {metric}":
+                     float(per_value[value].mean()), "diff vs default": res.mean_diff,
+                     "low": res.low, "high": res.high, "p": res.p_value, "questions": res.n})
+    return pd.DataFrame(rows)
+
+
+def keep_default_rule(table: pd.DataFrame) -> Any:
+    """The choice of the rule "keep the default unless a value's paired interval excludes 0".
+
+    Among the values whose interval against the default lies wholly above 0, the one with the
+    largest mean difference (ties: the first listed); if there is none, the default. The IR
+    analogue of the one-standard-error rule: a difference the questions cannot resolve does not
+    justify leaving the default.
+
+    >>> t = pd.DataFrame({"k": [1, 60], "default": [False, True], "diff vs default": [0.04, 0.0],
+    ...                   "low": [-0.006, 0.0], "high": [0.10, 0.0]})
+    >>> keep_default_rule(t)
+    60
+
+    Raises ValueError unless exactly one row is marked ``default``.
+    """
+    knob = table.columns[0]
+    defaults = table[table["default"].astype(bool)]
+    if len(defaults) != 1:
+        raise ValueError(f"the table needs exactly one default row, got {len(defaults)}")
+    better = table[~table["default"].astype(bool) & (table["low"] > 0)]
+    if better.empty:
+        chosen = defaults[knob].iloc[0]
+    else:
+        chosen = better.sort_values("diff vs default", ascending=False, kind="mergesort")[knob].iloc[0]
+    return chosen.item() if isinstance(chosen, np.generic) else chosen
+
+
+def rerank_entries(c_runs: Mapping[str, Sequence[str]], d_runs: Mapping[str, Sequence[str]],
+                   qrels: Mapping[str, Mapping[str, int]], top_k: int = 5) -> pd.DataFrame:
+    """Per question: the chunks the reranker brings into the top K (from below it) and pushes out.
+
+    Columns: ``entered``, ``entered relevant`` (grade >= 1), ``pushed out``, ``pushed out relevant``.
+
+    >>> rerank_entries({"q": ["a", "b", "c"]}, {"q": ["c", "a", "b"]}, {"q": {"b": 1}}, top_k=2)
+       entered  entered relevant  pushed out  pushed out relevant
+    q        1                 0           1                    1
+    """
+    rows = {}
+    for qid, c in c_runs.items():
+        c_top, d_top, grades = list(c)[:top_k], list(d_runs[qid])[:top_k], qrels.get(qid, {})
+        entered = [x for x in d_top if x not in c_top]
+        out = [x for x in c_top if x not in d_top]
+        rows[qid] = {"entered": len(entered),
+                     "entered relevant": sum(grades.get(x, 0) >= 1 for x in entered),
+                     "pushed out": len(out),
+                     "pushed out relevant": sum(grades.get(x, 0) >= 1 for x in out)}
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def top_ranks_table(runs: Mapping[str, Mapping[str, Sequence[str]]], qid: str,
+                    versions: Sequence[str], depth: int = 5) -> pd.DataFrame:
+    """The top ``depth`` of one question under each version; ranks a run does not fill are blank.
+
+    (A DataFrame built from lists of unequal length would repeat a short list's item.)
+
+    >>> top_ranks_table({"A": {"q": ["x"]}, "B": {"q": ["y", "z"]}}, "q", ["A", "B"], 2).to_dict("list")
+    {'A': ['x', ''], 'B': ['y', 'z']}
+    """
+    columns = {v: [*list(runs[v][qid])[:depth], *[""] * max(0, depth - len(runs[v][qid]))]
+               for v in versions}
+    return pd.DataFrame(columns, index=pd.Index(range(1, depth + 1), name="rank"))
+
+
+def readable_table(table: pd.DataFrame, *, rows: Sequence[str] = ("Oracle",), digits: int = 3,
+                   missing: str = "not applicable") -> pd.DataFrame:
+    """A display copy: floats to ``digits`` decimals, and ``missing`` for the NaN cells of ``rows``.
+
+    The Oracle is handed the gold evidence and ranks nothing, so its retrieval metrics do not
+    exist; they read "not applicable" instead of NaN. The table itself is left unchanged.
+
+    >>> t = pd.DataFrame({"MRR@5": [0.5, float("nan")]}, index=["D", "Oracle"])
+    >>> readable_table(t)["MRR@5"].tolist()
+    ['0.500', 'not applicable']
+    """
+    out = table.copy().astype(object)
+    for column in table.columns:
+        if table[column].dtype.kind == "f":
+            out[column] = [("n/a" if v != v else f"{v:.{digits}f}") for v in table[column]]
+            for row in rows:
+                if row in table.index and table.loc[row, column] != table.loc[row, column]:
+                    out.loc[row, column] = missing
+    return out
+
+
+def tokenizer_ranks(base: AblationConfig, tokenizers: Sequence[str], questions: Sequence[str],
+                    chunks: Mapping[str, Sequence[str]], dataset: Any = None,
+                    version: str = "A") -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``version``'s best rank of the given chunks per question, under each tokenizer (dev only).
+
+    ``chunks`` maps each question to the chunks whose best rank is read (NaN: not in the top M).
+    Returns (ranks: questions x tokenizers, means: the version's nDCG@K and MRR@K per tokenizer).
+    Raises ValueError for an unknown tokenizer or a dataset holding holdout questions.
+    """
+    ds = _load_dataset(dataset)
+    require_dev_only(ds, "tokenizer_ranks")
+    ranks, means = {}, {}
+    for name in tokenizers:
+        result = run_ablation(replace(base, tokenizer=name, split="dev"), ds, answers=False)
+        column = {}
+        for qid in questions:
+            ranking = result.runs[version][qid]
+            found = [ranking.index(c) + 1 for c in chunks[qid] if c in ranking]
+            column[qid] = float(min(found)) if found else np.nan
+        ranks[name] = column
+        means[name] = {m: float(result.table.loc[version, m])
+                       for m in (f"nDCG@{base.top_k}", f"MRR@{base.top_k}")}
+    ranks_table = pd.DataFrame(ranks)
+    ranks_table.index.name = "question"
+    return ranks_table, pd.DataFrame(means).T.rename_axis("tokenizer")

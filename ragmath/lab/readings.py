@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
@@ -24,6 +25,18 @@ __all__ = [
     "read_leakage",
     "read_intervals",
     "as_markdown",
+    # notebooks 03, 04, 05b and 06
+    "read_rank_one_changes",
+    "read_repairs",
+    "read_rerank_entries",
+    "read_paraphrase_cases",
+    "read_knob",
+    "read_rule_against_frozen",
+    "read_term_match",
+    "read_tokenizer_ranks",
+    "read_three_chunks",
+    "read_userdict",
+    "read_same_mrr",
 ]
 
 
@@ -147,11 +160,13 @@ def read_ablation(table: pd.DataFrame, *, top_k: int = 5, rerank_depth: int | No
 
 
 def read_first_ranks(ranks: pd.DataFrame, versions: Sequence[str] = ("A", "B", "C", "D"),
-                     *, what: str = "questions", expected: Sequence[str] = ()) -> list[Claim]:
+                     *, what: str = "questions", expected: Sequence[str] = (),
+                     sources: Sequence[str] = ("A",)) -> list[Claim]:
     """Read a table of first-relevant ranks (rows: questions, columns: versions).
 
     Claims: how many questions each version answers at rank 1 and within the top 5 (the leader on
-    each); whether C keeps every rank-1 hit A had.
+    each); then, for each of ``sources``, which of its rank-1 hits C keeps
+    (``read_rank_one_changes``).
     """
     n = len(ranks)
     out = []
@@ -166,13 +181,9 @@ def read_first_ranks(ranks: pd.DataFrame, versions: Sequence[str] = ("A", "B", "
                                         f"{'this matches' if matches else 'this does not match'}.")
         out.append(Claim(f"first relevant at {label}", leaders, counts, sentence, tuple(expected),
                          matches))
-    if "A" in ranks and "C" in ranks:
-        lost = [q for q in ranks.index if ranks.loc[q, "A"] == 1 and ranks.loc[q, "C"] != 1]
-        sentence = (f"C loses A's rank-1 hit on {', '.join(lost)}: fusion pushed an exact hit down "
-                    "(the article's remedy: revisit k or W)." if lost else
-                    "C keeps every rank-1 hit that A had: fusion did not push an exact hit down.")
-        out.append(Claim("rank-1 hits of A kept by C", ("C",) if not lost else ("A",),
-                         {"lost": float(len(lost))}, sentence))
+    if "C" in ranks:
+        out.extend(read_rank_one_changes(ranks, sources=[v for v in sources if v in ranks],
+                                         what=what))
     return out
 
 
@@ -514,3 +525,249 @@ def read_closing(*, questions: int, answerable: int, opened: int, holdout: Mappi
                      "a second dev set and need a new, counted opening)."))
     return out
 # ======================================================= end of the notebook 07 (teach7) section
+
+
+# ==== notebooks 03, 04, 05b and 06 ===========================================================
+# Each reading below takes the table a notebook shows and returns claims whose numbers are read
+# from it; tests/test_readings.py recomputes every claim from the data.
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def read_rank_one_changes(ranks: pd.DataFrame, *, into: str = "C", sources: Sequence[str] = ("A",),
+                          what: str = "questions") -> list[Claim]:
+    """Which rank-1 hits of each source version (a column of first-relevant ranks) ``into`` keeps.
+
+    One claim per source: how many questions the source ranks first, how many of those ``into``
+    also ranks first and which it loses; a source with no rank-1 hit is said to have none (so the
+    claim is never vacuously "keeps every hit").
+
+    >>> r = pd.DataFrame({"B": [1, 1, 3], "C": [1, 2, 1]}, index=["q1", "q2", "q3"])
+    >>> claim = read_rank_one_changes(r, sources=["B"])[0]
+    >>> claim.extra["source hits"], claim.extra["kept"], "loses q2" in claim.sentence
+    (2.0, 1.0, True)
+    """
+    n = len(ranks)
+    out = []
+    for src in sources:
+        hits = [q for q in ranks.index if ranks.loc[q, src] == 1]
+        lost = [q for q in hits if ranks.loc[q, into] != 1]
+        kept = len(hits) - len(lost)
+        if not hits:
+            sentence = (f"{src} ranks no relevant chunk first for any of the {n} {what}, so {into} has "
+                        f"no rank-1 hit of {src} to keep or lose.")
+        elif not lost:
+            sentence = (f"{src} ranks a relevant chunk first for {len(hits)} of the {n} {what}; {into} "
+                        f"keeps all {len(hits)}: fusion did not push {src}'s top hits down.")
+        else:
+            sentence = (f"{src} ranks a relevant chunk first for {len(hits)} of the {n} {what}; {into} "
+                        f"keeps {kept} of them and loses {', '.join(map(str, lost))}: fusion pushed "
+                        f"{src}'s top hit down there.")
+        out.append(Claim(f"rank-1 hits of {src} kept by {into}", (into,) if not lost else (src,),
+                         {"lost": float(len(lost))}, sentence,
+                         extra={"source hits": float(len(hits)), "kept": float(kept)}))
+    return out
+
+
+def read_repairs(changes: Mapping[str, float], metric: str) -> list[Claim]:
+    """Which of two faults of a ranking costs more (``changes``: fault -> gain in ``metric`` when
+    that fault alone is repaired).
+
+    >>> claim = read_repairs({"X at rank 2": 0.024, "the missing C": 0.185}, "nDCG@3")[0]
+    >>> claim.leaders, "about 7.7 times as much as X at rank 2" in claim.sentence
+    (('the missing C',), True)
+    """
+    ordered = sorted(changes.items(), key=lambda kv: -kv[1])
+    (big, big_v), (small, small_v) = ordered[0], ordered[-1]
+    ratio = f", about {big_v / small_v:.1f} times as much as {small}" if small_v > 0 else ""
+    sentence = (f"Repaired alone (the other fault left in place), {big} is worth {big_v:.3f} of {metric} "
+                f"and {small} {small_v:.3f}: {big} costs more{ratio}.")
+    return [Claim(metric, (big,), dict(changes), sentence)]
+
+
+def read_rerank_entries(entries: pd.DataFrame, *, depth: int, top_k: int) -> list[Claim]:
+    """Read ``ablation.rerank_entries``: what a reranker over the top ``depth`` brings into the top K.
+
+    >>> e = pd.DataFrame({"entered": [2, 1], "entered relevant": [0, 0], "pushed out": [2, 1],
+    ...                   "pushed out relevant": [1, 0]}, index=["q1", "q2"])
+    >>> read_rerank_entries(e, depth=20, top_k=5)[0].extra["entered relevant"]
+    0.0
+    """
+    entered, good = int(entries["entered"].sum()), int(entries["entered relevant"].sum())
+    out, lost = int(entries["pushed out"].sum()), int(entries["pushed out relevant"].sum())
+    moved = int((entries["entered"] > 0).sum())
+    sentence = (f"With M = {depth}, the reranker brings {_count(entered, 'chunk')} from ranks "
+                f"{top_k + 1}–{depth} into the top {top_k} ({moved} of {len(entries)} questions); "
+                f"{good} of them {'is' if good == 1 else 'are'} relevant. The {out} it pushes out "
+                f"include {lost} relevant one(s). ")
+    if good == 0:
+        sentence += ("Going deeper only brought in wrong chunks on dev: nothing it promoted was "
+                     "evidence.")
+    elif good > lost:
+        sentence += "It found more evidence below the top 5 than it pushed out."
+    else:
+        sentence += "It pushed out at least as much evidence as it brought in."
+    return [Claim(f"entered top {top_k} at M = {depth}", (), {"entered": float(entered)}, sentence,
+                  extra={"entered relevant": float(good), "pushed out": float(out),
+                         "pushed out relevant": float(lost)})]
+
+
+def read_paraphrase_cases(ranks: pd.DataFrame, article_text: str, depth: int) -> list[Claim]:
+    """Read the paraphrase table: the article's query, the cases only B finds, the cases none finds.
+
+    ``ranks``: first-relevant ranks of A–D (NaN: not in the top ``depth``) and a ``text`` column.
+    """
+    row = ranks.loc[ranks["text"] == article_text].iloc[0]
+    only_b = ranks[ranks["A"].isna() & ranks["B"].le(5)]
+    none = ranks[ranks[["A", "B", "C", "D"]].isna().all(axis=1)]
+
+    def rank(x: float) -> str:
+        return "—" if x != x else f"{x:g}"
+
+    easy = "easy" if row["A"] <= 5 else "hard"
+    claims = [Claim("article query", (), {v: float(row[v]) for v in "ABCD"},
+                    f"The article's query 「{article_text}」 is {easy} for BM25 here: A ranks a relevant "
+                    f"chunk at {rank(row['A'])} (B {rank(row['B'])}, C {rank(row['C'])}, "
+                    f"D {rank(row['D'])}).")]
+    listing = "; ".join(f"「{t}」 (B at rank {rank(b)}, C {rank(c)})"
+                        for t, b, c in zip(only_b["text"], only_b["B"], only_b["C"], strict=True))
+    claims.append(Claim("only B finds", (), {"questions": float(len(only_b))},
+                        f"{_count(len(only_b), 'paraphrase')} where BM25 finds nothing in its top "
+                        f"{depth} but the vector retriever does" + (f": {listing}." if listing else ".")))
+    claims.append(Claim("none finds", (), {"questions": float(len(none))},
+                        f"{_count(len(none), 'paraphrase')} no version finds in its top {depth}: these "
+                        "need a real embedding model or query rewriting, not a better k."))
+    return claims
+
+
+def read_knob(table: pd.DataFrame, chosen: Any, *, frozen: Any = None) -> list[Claim]:
+    """Read ``ablation.knob_against_default`` with the rule's choice (``keep_default_rule``).
+
+    Claims: the best value's paired difference against the default with its interval, and what
+    the rule "keep the default unless the interval excludes 0" chooses (against ``frozen``).
+    """
+    knob = table.columns[0]
+    metric = next(c for c in table.columns if "@" in c)
+    default = table.loc[table["default"].astype(bool), knob].iloc[0]
+    best = table.sort_values([metric, "diff vs default"], ascending=False, kind="mergesort").iloc[0]
+    spread = float(table[metric].max() - table[metric].min())
+    inside = best["low"] <= 0 <= best["high"]
+    where = ("holds 0" if best["low"] < 0 < best["high"] else
+             "reaches 0 at its end" if inside else "leaves out 0")
+    sentence = (f"{knob}: across {', '.join(f'{v:g}' for v in table[knob])} the dev {metric} moves by "
+                f"{spread:.3f}; the best, {knob} = {best[knob]:g} ({best[metric]:.3f}), minus the "
+                f"default {knob} = {default:g} is {best['diff vs default']:+.3f} "
+                f"[{best['low']:+.3f}, {best['high']:+.3f}] (p = {best['p']:.3f}) over "
+                f"{int(best['questions'])} questions: the interval {where}, so the rule ")
+    sentence += (f"keeps the default {knob} = {chosen:g}." if chosen == default
+                 else f"leaves the default for {knob} = {chosen:g}.")
+    if frozen is not None:
+        sentence += (f" The frozen design has {knob} = {frozen:g}: "
+                     + ("the same." if chosen == frozen else "the rule chooses differently."))
+    return [Claim(f"{knob} rule", (f"{chosen:g}",), {"best": float(best[metric]),
+                                                     "diff": float(best["diff vs default"]),
+                                                     "low": float(best["low"]),
+                                                     "high": float(best["high"])},
+                  sentence, extra={"spread": spread, "rule differs from frozen":
+                                   float(frozen is not None and chosen != frozen)})]
+
+
+def read_rule_against_frozen(choices: Mapping[str, Any], frozen: Mapping[str, Any]) -> list[Claim]:
+    """Where the rule's choices differ from the frozen design, and what that means for the holdout."""
+    differ = [k for k in choices if choices[k] != frozen[k]]
+    if not differ:
+        return [Claim("rule vs frozen", (), {}, "The rule chooses the frozen design on every knob.")]
+    listing = ", ".join(f"{k} = {choices[k]:g} (frozen: {frozen[k]:g})" for k in differ)
+    sentence = (f"The rule chooses differently from the frozen design on {_names(differ)}: {listing}. "
+                "The frozen design and data/config.json stay as they are: the holdout was opened "
+                "once with it, and its result stands for that design only. A fresh holdout, written "
+                "blind like the first, would test the rule's design ("
+                + ", ".join(f"{k} = {choices[k]:g}" for k in choices)
+                + ") against the frozen one on questions neither was chosen on.")
+    return [Claim("rule vs frozen", (), {k: float(choices[k]) for k in differ}, sentence,
+                  extra={"knobs differing": float(len(differ))})]
+
+
+def read_term_match(shared: pd.DataFrame, term: str, *, where: str = "the text") -> list[Claim]:
+    """Read a table of tokens a query shares with a text, one row per tokenizer (column ``shared``).
+
+    >>> t = pd.DataFrame({"shared": {"jieba_plain": ["交通"], "jieba": ["市内交通"]}})
+    >>> read_term_match(t, "市内")[0].leaders
+    ('jieba',)
+    """
+    yes = [t for t in shared.index if any(term in tok for tok in shared.loc[t, "shared"])]
+    no = [t for t in shared.index if t not in yes]
+    sentence = (f"Against {where}, {term} matches (a shared token contains it) under "
+                f"{_names(yes) if yes else 'no tokenizer'}"
+                + (f"; it does not under {_names(no)}" if no else "") + ".")
+    return [Claim(f"{term} matches", tuple(yes), {t: float(t in yes) for t in shared.index}, sentence)]
+
+
+def read_tokenizer_ranks(ranks: pd.DataFrame, means: pd.DataFrame, *, what: str,
+                         reference: str = "jieba") -> list[Claim]:
+    """Read ``ablation.tokenizer_ranks``: which questions' best rank moves with the tokenizer."""
+    same = [q for q in ranks.index if ranks.loc[q].nunique(dropna=False) == 1]
+    moved = [q for q in ranks.index if q not in same]
+    detail = "; ".join(f"{q}: " + ", ".join(f"{t} {'—' if v != v else f'{v:g}'}"
+                                           for t, v in ranks.loc[q].items()) for q in moved)
+    sentence = (f"{what}: the best rank under A is the same under every tokenizer for "
+                f"{_names(same) if same else 'no question'}"
+                + (f"; it moves for {detail}." if moved else "."))
+    metric = means.columns[0]
+    listing = ", ".join(f"{t} {v:.3f}" for t, v in means[metric].items())
+    claims = [Claim(f"{what} ranks", (), {"same": float(len(same)), "moved": float(len(moved))},
+                    sentence)]
+    claims.append(Claim(metric, leader(means[metric].to_dict()), means[metric].to_dict(),
+                        f"A's dev {metric} by tokenizer: {listing} (spread "
+                        f"{means[metric].max() - means[metric].min():.3f})."))
+    return claims
+
+
+def read_three_chunks(scores: pd.DataFrame, target: str, query: str) -> list[Claim]:
+    """Read BM25 scores of a few chunks (rows) under each tokenizer (columns): where ``target`` lands."""
+    out = []
+    places = {}
+    for t in scores.columns:
+        order = scores[t].sort_values(ascending=False, kind="mergesort")
+        places[t] = list(order.index).index(target) + 1
+    lowest = [t for t, r in places.items() if r == len(scores)]
+    top = [t for t, r in places.items() if r == 1]
+    sentence = (f"For 「{query}」 over these {len(scores)} chunks, BM25 ranks {target} "
+                + ", ".join(f"{r} under {t}" for t, r in places.items()) + ": "
+                + (f"lowest under {_names(lowest)}" if lowest else "never lowest")
+                + (f", first under {_names(top)}" if top else "") + "."
+                + (" Here the tokenizer decides." if len(set(places.values())) > 1 else
+                   " The tokenizer does not change its place here."))
+    out.append(Claim(f"rank of {target}", tuple(top), {t: float(r) for t, r in places.items()},
+                     sentence))
+    return out
+
+
+def read_userdict(entries: pd.DataFrame) -> list[Claim]:
+    """Read ``tokenize.userdict_table``: how many entries change plain jieba's cut, and where."""
+    n = len(entries)
+    changes = entries[entries["texts where the entry changes the cut"] > 0]
+    inert = entries[entries["texts where the entry changes the cut"] == 0]
+    sentence = (f"Of the {n} entries, {len(changes)} change how jieba cuts at least one chunk or "
+                f"question of this corpus ({', '.join(changes.index)}); the other {len(inert)} change "
+                "nothing here" + (f" ({', '.join(inert.index)}): plain jieba already cuts those texts "
+                                  "the same way, or no text holds the word" if len(inert) else "")
+                + ".")
+    return [Claim("user dictionary", (), {"entries": float(n), "changing": float(len(changes))},
+                  sentence)]
+
+
+def read_same_mrr(table: pd.DataFrame) -> list[Claim]:
+    """Read a table of systems (rows) with MRR and other metrics: equal MRR, different the rest."""
+    mrr = next(c for c in table.columns if c.startswith("MRR"))
+    others = [c for c in table.columns if c != mrr]
+    values = table[mrr].astype(float)
+    same = bool(values.round(9).nunique() == 1)
+    gaps = {c: float(table[c].astype(float).max() - table[c].astype(float).min()) for c in others}
+    sentence = (f"{_names(list(table.index))} have "
+                + (f"the same {mrr} ({values.iloc[0]:.3f})" if same else f"different {mrr}")
+                + ", yet differ by " + ", ".join(f"{g:.3f} on {c}" for c, g in gaps.items())
+                + (": MRR sees only the first relevant item of each question and misses the rest."
+                   if same else "."))
+    return [Claim(mrr, leader(values.to_dict()), values.to_dict(), sentence, extra=gaps)]

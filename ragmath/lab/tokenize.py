@@ -28,9 +28,10 @@ import logging
 import re
 import threading
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "ID_PATTERN",
@@ -40,6 +41,10 @@ __all__ = [
     "get_tokenizer",
     "userdict_path",
     "find_ids",
+    "segment_table",
+    "shared_tokens",
+    "userdict_entries",
+    "userdict_table",
 ]
 
 #: An identifier kept as one token: letters, optional digits, then ``-`` and a number, then more
@@ -231,3 +236,96 @@ def get_tokenizer(name: str | Tokenizer = "jieba") -> Tokenizer:
         raise ValueError(
             f"unknown tokenizer {name!r}; choose one of {sorted(TOKENIZERS)}"
         ) from None
+
+
+# ---- the tokenizers side by side (notebook 06, section on Chinese tokenization) ---------------
+
+def segment_table(texts: Sequence[str] | Mapping[str, str],
+                  tokenizers: Sequence[str] = ("jieba_plain", "jieba_search", "jieba", "bigram")) -> Any:
+    """How each tokenizer cuts each text: a DataFrame (rows: texts, columns: tokenizers), tokens
+    joined by " / ". ``texts`` may map a label to each text.
+
+    >>> segment_table(["市内交通"], ["jieba", "bigram"]).iloc[0].tolist()
+    ['市内交通', '市内 / 内交 / 交通']
+    """
+    import pandas as pd
+
+    labelled = dict(texts) if isinstance(texts, Mapping) else {t: t for t in texts}
+    rows = {label: {name: " / ".join(get_tokenizer(name)(text)) for name in tokenizers}
+            for label, text in labelled.items()}
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "text"
+    return table
+
+
+def shared_tokens(query: str, text: str, tokenizer: str | Tokenizer = "jieba") -> list[str]:
+    """The tokens ``query`` and ``text`` share under ``tokenizer``, in the query's order (once each).
+
+    These are the only terms BM25 can match on.
+
+    >>> shared_tokens("市内交通费用超出标准", "上海市内交通每次 80 元", "jieba_plain")
+    ['交通']
+    >>> shared_tokens("市内交通费用超出标准", "上海市内交通每次 80 元", "jieba")
+    ['市内交通']
+    """
+    tk = get_tokenizer(tokenizer)
+    in_text = set(tk(text))
+    out: list[str] = []
+    for token in tk(query):
+        if token in in_text and token not in out:
+            out.append(token)
+    return out
+
+
+def userdict_entries(path: str | Path | None = None) -> list[tuple[str, int, str]]:
+    """The user dictionary's entries as (word, frequency, part-of-speech tag), in file order.
+
+    >>> userdict_entries()[0]
+    ('市内交通', 20000, 'n')
+
+    Raises ValueError naming the line of an entry that is not ``word [freq] [tag]``.
+    """
+    path = Path(path) if path is not None else userdict_path()
+    out = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) > 3 or (len(parts) >= 2 and not parts[1].isdigit()):
+            raise ValueError(f"{path.name} line {number}: expected 'word [freq] [tag]', got {line!r}")
+        out.append((parts[0], int(parts[1]) if len(parts) >= 2 else 0,
+                    parts[2] if len(parts) == 3 else ""))
+    return out
+
+
+def _plain_cut_around(text: str, word: str) -> str:
+    """Plain jieba's tokens that overlap the first occurrence of ``word`` in ``text``."""
+    start = text.index(word)
+    end = start + len(word)
+    pieces = [w for w, s, e in _jieba(False).tokenize(text) if s < end and e > start]
+    return " / ".join(pieces)
+
+
+def userdict_table(texts: Sequence[str]) -> Any:
+    """Every user-dictionary entry with what it does on ``texts`` (e.g. the chunks and questions).
+
+    Columns: ``freq``, ``tag``; ``texts holding it``; ``texts where the entry changes the cut``
+    (the word is a token of jieba with the dictionary but not of plain jieba on the same text);
+    ``plain jieba cuts it as``: plain jieba's tokens over the word, in the first text where the
+    entry changes the cut (else in the word alone).
+    """
+    import pandas as pd
+
+    texts = [_normalise(t) for t in texts]
+    user, plain = _jieba(True), _jieba(False)
+    rows = {}
+    for word, freq, tag in userdict_entries():
+        holding = [t for t in texts if word in t]
+        changed = [t for t in holding if word in user.lcut(t) and word not in plain.lcut(t)]
+        where = changed[0] if changed else word
+        rows[word] = {"freq": freq, "tag": tag, "texts holding it": len(holding),
+                      "texts where the entry changes the cut": len(changed),
+                      "plain jieba cuts it as": _plain_cut_around(where, word)}
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "entry"
+    return table

@@ -13,10 +13,14 @@ EX1_DEPTH = 20
 EX2_QUESTION = "上海打车一次花了 118.5 元，超出标准多少？"
 EX2_CHUNK = "TRV25-4.2-a"
 EX2_AS_OF = "2025-06-30"
-# 06.3 — with the plain jieba tokenizer, how many dev exact-ID questions does A still rank first?
+# 06.3 — with the plain jieba tokenizer A still ranks the exact-ID evidence first: does the cut decide,
+# or do other tokens carry the match? How many chunks of the corpus hold the token "102" under plain jieba?
 EX3_TOKENIZER = "jieba_plain"
+EX3_TOKEN = "102"
 # 06.4 — the Oracle with a generator that remembers a 60 元 limit: answerable dev questions right.
 EX4_REMEMBERED_LIMIT = 60.0
+# 06.5 — the rule "keep the default unless the paired interval excludes 0" applied to W (default 20).
+EX5_KNOB = "W"
 
 
 def _frozen():
@@ -45,12 +49,12 @@ def _ex2() -> float:
 
 
 def _ex3() -> int:
-    from ragmath.lab.ablation import run_ablation
+    from ragmath.lab.corpus import load_corpus
+    from ragmath.lab.retrieval import chunk_text
+    from ragmath.lab.tokenize import get_tokenizer
 
-    result = run_ablation(replace(_frozen(), tokenizer=EX3_TOKENIZER), answers=False)
-    pq = result.per_question.loc["A"]
-    exact = pq[(pq["type"] == "exact-id") & pq["answerable"]]
-    return int((exact["first relevant rank"] == 1).sum())
+    tokenizer = get_tokenizer(EX3_TOKENIZER)
+    return sum(EX3_TOKEN in tokenizer(chunk_text(r)) for r in load_corpus().to_dict("records"))
 
 
 def _ex4() -> int:
@@ -63,11 +67,21 @@ def _ex4() -> int:
     return int(run_ablation(_frozen(), generator=generator).table.loc["Oracle", "answers correct"])
 
 
+def _ex5() -> int:
+    from ragmath.lab.ablation import keep_default_rule, knob_against_default
+
+    return int(keep_default_rule(knob_against_default(_frozen(), EX5_KNOB)))
+
+
 register("06.1", _ex1, kind="close", decimals=3,
          hint="with M = 20 the reranker may bring chunks from ranks 6-20 into the top 5; give D − C")
 register("06.2", _ex2, kind="close", decimals=2,
          hint="read the limit in the chunk you were given (the 2025 clause), not the one in force today")
 register("06.3", _ex3, kind="exact",
-         hint="count the exact-id rows of per_question.loc['A'] whose first relevant rank is 1 (an int)")
+         hint="tokenize chunk_text(record) of every corpus record with plain jieba and count the chunks "
+              "whose tokens include '102' (an int)")
 register("06.4", _ex4, kind="exact",
          hint="read table.loc['Oracle', 'answers correct'] of the run with the faulty generator (an int)")
+register("06.5", _ex5, kind="exact",
+         hint="a value replaces the default only if its interval's lower end is above 0; the W the rule "
+              "keeps is an int from the grid")
