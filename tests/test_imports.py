@@ -87,9 +87,9 @@ def test_formats_do_not_import_the_engine():
     assert "ragmath.engine" not in _reaches(graph, "ragmath.io")
 
 
-def test_the_engine_imports_only_the_tie_rule():
+def test_the_engine_imports_only_the_tie_rule_the_rrf_arithmetic_and_the_registry():
     graph = import_graph()
-    assert graph["ragmath.engine"] == {"ragmath.ranking"}
+    assert graph["ragmath.engine"] == {"ragmath.ranking", "ragmath.fusion", "ragmath.registry"}
     assert graph["ragmath.ranking"] == set()
 
 
