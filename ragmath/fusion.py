@@ -16,7 +16,7 @@ import pandas as pd
 from ragmath._validation import check_ranking, check_rrf_k, check_window
 from ragmath.ranking import ranking_from_scores
 
-__all__ = ["rrf", "rrf_score", "rrf_float_scores"]
+__all__ = ["rrf", "rrf_score", "rrf_float_scores", "named_lists"]
 
 
 def rrf_score(ranks: Iterable[int], k: float) -> Fraction:
@@ -49,7 +49,15 @@ def rrf_float_scores(ranks: np.ndarray, ks: Sequence[float]) -> np.ndarray:
     return (1.0 / (k_column + ranks[None, :, :])).sum(axis=2)
 
 
-def _named_lists(rankings: Any) -> dict[str, list[Hashable]]:
+def named_lists(rankings: Any) -> dict[str, Any]:
+    """Ranked lists as name -> list: a mapping keeps its names, a list of lists is named L1, L2, ...
+
+    >>> named_lists([["a", "b"], ["b"]])
+    {'L1': ['a', 'b'], 'L2': ['b']}
+
+    Raises ``TypeError`` for a string or a list holding something else than lists, or a name that is
+    not a string, ``ValueError`` for no list at all. The lists themselves are checked by :func:`rrf`.
+    """
     if isinstance(rankings, (str, bytes)):
         raise TypeError(f"rankings must be a mapping name -> ranked IDs or a list of lists, got {rankings!r}")
     if isinstance(rankings, Mapping):
@@ -72,7 +80,7 @@ def _named_lists(rankings: Any) -> dict[str, list[Hashable]]:
     for name in named:
         if not isinstance(name, str):
             raise TypeError(f"list names must be strings, got {name!r}")
-    return {name: check_ranking(ranking, f"rankings[{name!r}]") for name, ranking in named.items()}
+    return named
 
 
 def rrf(
@@ -106,9 +114,8 @@ def rrf(
     list repeating an ID; ``TypeError`` for a string in place of a list or a non-numeric k.
     """
     smoothing, window = check_rrf_k(k), check_window(window)
-    lists = _named_lists(rankings)
-    if window is not None:
-        lists = {name: ranking[:window] for name, ranking in lists.items()}
+    lists = {name: check_ranking(ranking, f"rankings[{name!r}]")[:window]
+             for name, ranking in named_lists(rankings).items()}
 
     ranks: dict[Hashable, dict[str, int]] = {}
     for name, ranking in lists.items():

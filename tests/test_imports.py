@@ -122,3 +122,19 @@ def test_a_core_module_importing_the_workbook_would_be_found():
 if __name__ == "__main__":  # print the graph: python tests/test_imports.py
     for module, targets in sorted(import_graph().items()):
         print(f"{module:<28} -> {', '.join(sorted(targets)) or '-'}")
+
+
+def test_only_the_deprecated_paths_import_by_name():
+    # importlib.import_module hides an edge from the graph above (selfcheck once loaded the exercises
+    # that import selfcheck back): only ragmath._moved, which maps the 0.1 paths, may use it.
+    users = sorted(_module_name(p) for p in PACKAGE.rglob("*.py") if "import_module" in p.read_text("utf-8"))
+    assert users == ["ragmath._moved"]
+
+
+def test_exercises_register_without_importing_selfcheck():
+    graph = import_graph()
+    exercises = [m for m in graph if m.startswith("ragmath.lab.notebook.exercises.nb")]
+    assert len(exercises) == 7
+    for module in exercises:
+        assert "ragmath.lab.notebook.selfcheck" not in _reaches(graph, module), module
+        assert module in graph["ragmath.lab.notebook.selfcheck"]
