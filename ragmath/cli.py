@@ -114,17 +114,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _groups(result) -> dict[str, list]:
-    groups = {
-        "missing": list(result.missing),
-        "no_answer": list(result.no_answer),
-        "unjudged": list(result.unjudged),
-    }
-    if any(m.startswith("nDCG") for m in result.metrics):
-        groups["ndcg_undefined"] = list(result.ndcg_undefined)
-    return groups
-
-
 def _json_value(value):
     if isinstance(value, float) and math.isnan(value):
         return None
@@ -146,7 +135,7 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             out.write(table.to_string(float_format=lambda v: f"{v:.4f}") + "\n")
         return 0
     # Machine-readable output on stdout; the groups kept apart go to stderr as well.
-    err.write(_groups_text(result) + "\n")
+    err.write(result.groups_text() + "\n")
     if args.format == "csv":
         if args.per_question:
             result.per_question.to_csv(out)
@@ -159,7 +148,7 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         "gain": result.gain,
         "questions_in_means": result.n_scored,
         "means": {m: _json_value(float(result.means[m])) for m in result.metrics},
-        **_groups(result),
+        **result.groups(),
     }
     if args.per_question:
         payload["per_question"] = {
@@ -168,20 +157,6 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         }
     out.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
     return 0
-
-
-def _groups_text(result) -> str:
-    lines = []
-    names = {
-        "missing": "missing from the run (scored 0, in the means)",
-        "no_answer": "no-answer (no relevant item; outside every mean)",
-        "unjudged": "unjudged (in the run, not labelled; not scored)",
-        "ndcg_undefined": "nDCG undefined (IDCG = 0; outside the nDCG mean)",
-    }
-    for key, members in _groups(result).items():
-        shown = ", ".join(map(str, members[:20])) + (" ..." if len(members) > 20 else "")
-        lines.append(f"{names[key]}: {len(members)}" + (f" [{shown}]" if members else ""))
-    return "\n".join(lines)
 
 
 def _refuse_output_among_inputs(output: str | None, inputs: Sequence[str]) -> None:

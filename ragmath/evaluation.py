@@ -42,6 +42,14 @@ from ragmath.registry import METRICS, parse_metric, parse_metrics
 __all__ = ["evaluate", "Evaluation", "parse_metric"]
 
 
+_GROUP_TITLES = {
+    "missing": "missing from the run (scored 0, in the means)",
+    "no_answer": "no-answer (no relevant item; outside every mean)",
+    "unjudged": "unjudged (in the run, not labelled; not scored)",
+    "ndcg_undefined": "nDCG undefined (IDCG = 0; outside the nDCG mean)",
+}
+
+
 @dataclass(frozen=True)
 class Evaluation:
     """The result of :func:`evaluate`: per-question table, means, and the questions kept apart."""
@@ -73,16 +81,22 @@ class Evaluation:
         for metric in self.metrics:
             value = float(self.means[metric])
             lines.append(f"  {metric:<10} {value:.4f}" if not math.isnan(value) else f"  {metric:<10} n/a")
-        groups = [
-            ("missing from the run (scored 0, in the means)", self.missing),
-            ("no-answer (no relevant item; outside every mean)", self.no_answer),
-            ("unjudged (in the run, not labelled; not scored)", self.unjudged),
-        ]
+        return "\n".join(lines + [self.groups_text()])
+
+    def groups(self) -> dict[str, list]:
+        """The questions kept apart, by group: missing, no_answer, unjudged (and ndcg_undefined with nDCG)."""
+        groups = {"missing": list(self.missing), "no_answer": list(self.no_answer),
+                  "unjudged": list(self.unjudged)}
         if any(m.startswith("nDCG") for m in self.metrics):
-            groups.append(("nDCG undefined (IDCG = 0; outside the nDCG mean)", self.ndcg_undefined))
-        for title, members in groups:
+            groups["ndcg_undefined"] = list(self.ndcg_undefined)
+        return groups
+
+    def groups_text(self) -> str:
+        """One line per group of :meth:`groups`: what it is, how many, the first 20 members."""
+        lines = []
+        for key, members in self.groups().items():
             shown = ", ".join(map(str, members[:20])) + (" ..." if len(members) > 20 else "")
-            lines.append(f"{title}: {len(members)}" + (f" [{shown}]" if members else ""))
+            lines.append(f"{_GROUP_TITLES[key]}: {len(members)}" + (f" [{shown}]" if members else ""))
         return "\n".join(lines)
 
     def __str__(self) -> str:
