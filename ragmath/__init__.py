@@ -4,9 +4,9 @@ Per-question definitions (``recall_at_k``, ``hit_at_k``, ``reciprocal_rank``, ``
 ``rrf`` for one question), whole runs (``evaluate``, ``fuse_runs``), evaluation units (``units``), honest
 statistics (``wilson_interval``, ``bootstrap_interval``, ``paired_bootstrap``, ``grouped_split``),
 versions compared on the same questions (``compare``, :mod:`ragmath.comparison`), a sealed holdout
-(:mod:`ragmath.seal`), the tie rule (``ragmath.ranking``), the file formats (``ragmath.io``), the
-vectorised engine (``ragmath.engine``) and the command line (``python -m ragmath``). The core needs
-numpy, pandas and polars alone.
+(:mod:`ragmath.seal`), the tie rule (``ragmath.ranking``), the metric registry (``METRICS``:
+``ragmath.registry``), the file formats (``ragmath.io``), the vectorised engine (``ragmath.engine``) and
+the command line (``python -m ragmath``). The core needs numpy, pandas and polars alone.
 
 The workbook lives in sub-packages that import the core and that the core never imports (both need the
 ``[lab]`` extra): ``ragmath.lab``, the toy pipeline (corpus, tokenize, index, retrieval, rerank, generate,
@@ -20,18 +20,11 @@ from ragmath.comparison import Comparison, compare
 from ragmath.evaluation import Evaluation, evaluate
 from ragmath.fusion import rrf
 from ragmath.metrics import dcg_at_k, hit_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
+from ragmath.registry import METRICS
 from ragmath.run_fusion import fuse_runs
 from ragmath.stats import bootstrap_interval, grouped_split, paired_bootstrap, wilson_interval
 
 __version__ = "0.2.0"
-
-#: The metrics ``evaluate`` understands, by their ``Name@K`` name, with the per-question function.
-METRICS = {
-    "Recall@K": recall_at_k,
-    "Hit@K": hit_at_k,
-    "MRR@K": reciprocal_rank,
-    "nDCG@K": ndcg_at_k,
-}
 
 _moved.install()  # the old import paths of the workbook's modules, for 0.2.x
 

@@ -1,11 +1,18 @@
-"""Argument checks shared by every module: one place, one wording for each mistake."""
+"""Argument checks shared by every module: one place, one wording for each mistake.
+
+Each argument a user tunes is checked by one function, declared once in :data:`ARGUMENTS` (as
+scikit-learn's ``_param_validation`` declares its parameters): the cut-off ``K`` of top-K, RRF's
+constant ``k`` and the RRF ``window``. The library, :mod:`ragmath.io`, the explorer and the command
+line (which parses text with :func:`parse_argument`) all call it.
+"""
 
 from __future__ import annotations
 
 import math
 import numbers
 import os
-from collections.abc import Hashable, Iterable, Mapping
+import re
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
 #: The largest cut-off K (and RRF window W) accepted: deeper than any ranked list ragmath reads, so a
@@ -114,26 +121,58 @@ def require_some_relevant(relevant: set[Hashable], function: str) -> None:
         )
 
 
+def check_rrf_k(k: Any) -> float:
+    """Return RRF's ``k`` as a float if it is a finite number above 0, else raise with the reason.
 
-#: Above this many (question, ID) rows of a mapping, ``engine="auto"`` in ``evaluate`` and ``fuse_runs``
-#: takes the vectorised engine of ``ragmath.engine``.
-FAST_THRESHOLD = 20_000
+    >>> check_rrf_k(60)
+    60.0
+    """
+    if isinstance(k, bool) or not isinstance(k, numbers.Real):
+        raise TypeError(f"k must be a positive number (the RRF smoothing constant, 60 by default), got {k!r}")
+    if math.isnan(k) or math.isinf(k):
+        raise ValueError(f"k must be a finite positive number, got {k!r}")
+    if k <= 0:
+        raise ValueError(
+            f"k must be > 0, got {k!r}: k is RRF's smoothing constant. With k = 0 the score is the plain "
+            f"reciprocal rank, so a first place in one list (1/1) equals being second in two (1/2 + 1/2) "
+            f"and the gap to rank 2 is huge; k <= 0 also divides by zero or flips signs. Use k = 60 "
+            f"(common default) or tune k on a dev set"
+        )
+    return float(k)
 
-#: The engines of ``evaluate`` and ``fuse_runs``: ``auto`` picks by size.
-ENGINES = ("auto", "reference", "fast")
+
+def check_window(window: Any) -> int | None:
+    """Return the RRF ``window`` (each list's top W is fused): None for whole lists, else as :func:`check_k`.
+
+    >>> check_window(None), check_window(20)
+    (None, 20)
+    """
+    return None if window is None else check_k(window, "window")
 
 
-def check_engine(engine: Any) -> str:
-    """Return ``engine`` if it is one of :data:`ENGINES`, else raise naming the choices."""
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}; 'auto' picks by size")
-    return engine
+#: The tunable arguments, each with its one check: ``K`` (the cut-off of top-K, also the depth a run
+#: is read to), ``k`` (RRF's smoothing constant) and ``window`` (RRF's window).
+ARGUMENTS: dict[str, Callable[[Any], Any]] = {"K": check_k, "k": check_rrf_k, "window": check_window}
+
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")  # ASCII digits only
 
 
-def run_rows(run: Any) -> int:
-    """How many (question, ID) rows a run holds; a file path counts as large (read it fast)."""
-    if isinstance(run, (str, os.PathLike)):
-        return FAST_THRESHOLD + 1
-    if hasattr(run, "columns") and hasattr(run, "__len__"):  # a DataFrame: one row per (question, ID)
-        return len(run)
-    return sum(len(ranking) if hasattr(ranking, "__len__") else 0 for ranking in run.values())
+def parse_argument(name: str, text: str) -> Any:
+    """Parse the text of argument ``name`` (written with ASCII digits) and check it as :data:`ARGUMENTS` says.
+
+    >>> parse_argument("k", "60"), parse_argument("window", "20")
+    (60.0, 20)
+
+    Raises ``ValueError`` naming the argument for text that is not a number (or, for ``K`` and
+    ``window``, not a whole number) and as the argument's check does.
+    """
+    whole = name != "k"
+    if not (re.fullmatch(r"[0-9]+", text) if whole else _DECIMAL.fullmatch(text)):
+        kind = "a whole number such as 20" if whole else "a finite number > 0 such as 60"
+        raise ValueError(f"{name} must be {kind}, got {text!r}")
+    return ARGUMENTS[name](int(text) if whole else float(text))
+
+
+def is_source(value: Any) -> bool:
+    """True for what names a file to read: a path (``str`` or ``os.PathLike``) or ``"-"`` (standard input)."""
+    return isinstance(value, (str, os.PathLike))

@@ -7,13 +7,13 @@ import contextlib
 import json
 import math
 import os
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from ragmath._validation import check_k
+from ragmath._validation import parse_argument
+from ragmath.registry import METRICS, known_names
 
 __all__ = ["main", "build_parser", "CONVENTIONS", "DEFAULT_METRICS"]
 
@@ -27,10 +27,8 @@ conventions (the workbook's, stated once):
             file, line and field; nothing is skipped. '-' reads standard input.
   order     a run is ordered by score, descending; ties by ID ascending (trec_eval: ID
             descending). The rank column is checked (an integer) but not used, as in trec_eval.
-  metrics   Recall@K = found relevant / all relevant (not min(K, |R|)); Hit@K = any relevant
-            in the top K (trec_eval success); MRR@K = 1/rank of the first relevant within K,
-            else 0; nDCG@K gain 2^g-1 (--gain linear: g, as trec_eval's ndcg_cut), IDCG from
-            all labels. Relevant = grade > 0.
+  metrics   (relevant = grade > 0; --gain linear for trec_eval's nDCG)
+{metrics}
   questions labelled with no relevant item: no-answer, outside every mean; labelled but
             absent from the run: missing, scored 0 and in the means; in the run but not
             labelled: unjudged, not scored. Each group is listed (stderr for csv/json).
@@ -38,6 +36,8 @@ conventions (the workbook's, stated once):
             above; a run lacking an item adds nothing; ties by ID ascending.
 exit status: 0 done; 2 bad input or usage (a message, no traceback); 1 an internal
   error (one line; please report it); 141 the output pipe closed early (| head)."""
+CONVENTIONS = CONVENTIONS.format(metrics="\n".join(
+    f"    {metric.name + '@K':<9} {metric.description}" for metric in METRICS.values()))
 
 
 class _Parser(argparse.ArgumentParser):
@@ -51,35 +51,14 @@ class _UsageError(Exception):
     pass
 
 
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_METRIC = re.compile(r"[A-Za-z]+@[0-9]+")
-
-
-def _rrf_k(text: str) -> float:
-    """``--k``: a finite number > 0 written with ASCII digits."""
-    value = float(text) if _DECIMAL.fullmatch(text) else math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"k must be > 0, a finite number such as 60; got {text!r}")
-    return value
-
-
-def _window(text: str) -> int:
-    """``--window``: a whole number from 1 to MAX_K written with ASCII digits."""
-    if not re.fullmatch(r"[0-9]+", text):
-        raise argparse.ArgumentTypeError(f"window must be a whole number such as 20, got {text!r}")
-    try:
-        return check_k(int(text), "window")
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _check_metrics(names: Sequence[str]) -> list[str]:
-    """Metric names ``Name@K`` with an ASCII K from 1 to MAX_K (the library parses the name)."""
-    for name in names:
-        if not _METRIC.fullmatch(name):
-            raise ValueError(f"cannot parse metric {name!r}: write Name@K with digits 0-9, e.g. nDCG@10")
-        check_k(int(name.split("@")[1]), f"K in {name}")
-    return list(names)
+def _argument(name: str):
+    """An argparse type for argument ``name``: its one check (:func:`ragmath._validation.parse_argument`)."""
+    def parse(text: str):
+        try:
+            return parse_argument(name, text)
+        except (TypeError, ValueError) as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return parse
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -107,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("run", metavar="RUN", help="run file (TREC, .csv or .jsonl; - for standard input)")
     ev.add_argument("qrels", metavar="QRELS", help="labels file (TREC qrels, .csv or .jsonl; - for stdin)")
     ev.add_argument("-m", "--metric", action="append", dest="metrics", metavar="NAME@K",
-                    help="Recall@K, Hit@K, MRR@K or nDCG@K; repeat for several "
+                    help=f"one of {known_names()}; repeat for several "
                          f"(default: {' '.join(DEFAULT_METRICS)})")
     ev.add_argument("--gain", choices=("exp", "linear"), default="exp",
                     help="nDCG gain: exp = 2^g-1 (default, the article), linear = g (trec_eval)")
@@ -127,8 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     fu.add_argument("runs", metavar="RUN", nargs="+", help="run files (TREC, .csv or .jsonl)")
-    fu.add_argument("--k", type=_rrf_k, default=60.0, help="RRF constant k > 0 (default 60)")
-    fu.add_argument("--window", type=_window, default=None,
+    fu.add_argument("--k", type=_argument("k"), default=60.0, help="RRF constant k > 0 (default 60)")
+    fu.add_argument("--window", type=_argument("window"), default=None,
                     help="use only each run's top N per question before fusing")
     fu.add_argument("-o", "--output", metavar="OUT",
                     help="output file (default: standard output); .csv/.jsonl by extension")
@@ -136,21 +115,6 @@ def build_parser() -> argparse.ArgumentParser:
     fu.add_argument("--format", choices=("trec", "csv", "jsonl"), default=None,
                     help="output format (default: from OUT's extension, else trec)")
     return parser
-
-
-def _format_value(value: float) -> str:
-    return "n/a" if isinstance(value, float) and math.isnan(value) else f"{value:.4f}"
-
-
-def _groups(result) -> dict[str, list]:
-    groups = {
-        "missing": list(result.missing),
-        "no_answer": list(result.no_answer),
-        "unjudged": list(result.unjudged),
-    }
-    if any(m.startswith("nDCG") for m in result.metrics):
-        groups["ndcg_undefined"] = list(result.ndcg_undefined)
-    return groups
 
 
 def _json_value(value):
@@ -162,7 +126,7 @@ def _json_value(value):
 def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ragmath.evaluation import evaluate
 
-    metrics = _check_metrics(args.metrics or DEFAULT_METRICS)
+    metrics = args.metrics or DEFAULT_METRICS
     if args.run == "-" and args.qrels == "-":
         raise ValueError("RUN and QRELS cannot both be '-': standard input can be read once")
     run, qrels = _at_units(args, Path(args.run), Path(args.qrels))
@@ -178,7 +142,7 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             out.write("\nper group:\n" + groups.to_string(float_format=lambda v: f"{v:.4f}") + "\n")
         return 0
     # Machine-readable output on stdout; the groups kept apart go to stderr as well.
-    err.write(_groups_text(result) + "\n")
+    err.write(result.groups_text() + "\n")
     if args.format == "csv":
         if groups is not None:
             groups.to_csv(out)
@@ -200,7 +164,7 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         "gain": result.gain,
         "questions_in_means": result.n_scored,
         "means": {m: _json_value(float(result.means[m])) for m in result.metrics},
-        **_groups(result),
+        **result.groups(),
     }
     if groups is not None:
         payload["groups"] = _group_json(groups)
@@ -240,7 +204,7 @@ def _add_compare(sub) -> None:
                     help=f"repeat for several (default: {' '.join(DEFAULT_METRICS)})")
     co.add_argument("--seed", type=int, default=0,
                     help="seed of the bootstrap and of random sign flips (default 0)")
-    co.add_argument("--resamples", type=_window, default=10_000,
+    co.add_argument("--resamples", type=int, default=10_000,
                     help="bootstrap resamples and random sign flips (default 10000)")
     co.add_argument("--gain", choices=("exp", "linear"), default="exp", help="nDCG gain (as in evaluate)")
     co.add_argument("--format", choices=("table", "csv", "json", "markdown"), default="table",
@@ -316,7 +280,7 @@ def _group_json(table) -> dict:
 def _compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ragmath.comparison import compare, name_runs
 
-    metrics = _check_metrics(args.metrics or DEFAULT_METRICS)
+    metrics = list(args.metrics or DEFAULT_METRICS)
     if args.resamples < 10_000:
         raise ValueError(f"--resamples must be at least 10000 (got {args.resamples}): fewer make p loose")
     named = name_runs([args.baseline, *args.runs])
@@ -351,20 +315,6 @@ def _markdown_groups(table) -> str:
              for row in flat.itertuples(index=False)]
     lines = ["| " + " | ".join(map(str, flat.columns)) + " |", "|" + "---|" * len(flat.columns)]
     return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in cells]) + "\n"
-
-
-def _groups_text(result) -> str:
-    lines = []
-    names = {
-        "missing": "missing from the run (scored 0, in the means)",
-        "no_answer": "no-answer (no relevant item; outside every mean)",
-        "unjudged": "unjudged (in the run, not labelled; not scored)",
-        "ndcg_undefined": "nDCG undefined (IDCG = 0; outside the nDCG mean)",
-    }
-    for key, members in _groups(result).items():
-        shown = ", ".join(map(str, members[:20])) + (" ..." if len(members) > 20 else "")
-        lines.append(f"{names[key]}: {len(members)}" + (f" [{shown}]" if members else ""))
-    return "\n".join(lines)
 
 
 def _refuse_output_among_inputs(output: str | None, inputs: Sequence[str]) -> None:

@@ -18,8 +18,10 @@ import numpy as np
 import pandas as pd
 
 from ragmath import io
-from ragmath._validation import check_k
-from ragmath.evaluation import _is_source, _run_ranking, evaluate, parse_metric
+from ragmath._validation import check_k, is_source
+from ragmath.evaluation import evaluate
+from ragmath.ranking import order_run_table
+from ragmath.registry import parse_metric
 from ragmath.stats import bootstrap_interval, paired_bootstrap
 from ragmath.units import lift_labels, to_units
 
@@ -59,17 +61,21 @@ def judged(run: Any, qrels: Any, k: int) -> pd.Series:
     return pd.Series(values, dtype=float, name=f"Judged@{k}").rename_axis("question")
 
 
-def _ranked(run: Any) -> dict[Hashable, list]:
-    """A run (a mapping, a DataFrame or a file) as question -> ranked IDs, the tie rule applied."""
-    if not isinstance(run, Mapping):
-        run = io.read_run(run) if _is_source(run) else io.run_mapping(io.run_table(run))
-    return {q: _run_ranking(q, value) for q, value in run.items()}
+def _ranked(run: Any) -> dict[str, list[str]]:
+    """A run (a mapping, a DataFrame or a file) as question -> ranked IDs (text), the tie rule applied."""
+    table = order_run_table(io.read_run_table(run) if is_source(run) else io.run_table(run))
+    ranked = {str(q): [] for q in run} if isinstance(run, Mapping) else {}  # a mapping's empty questions
+    for question, ids in table.group_by("question", maintain_order=True).agg("id").iter_rows():
+        ranked[question] = ids
+    return ranked
 
 
-def _labels(qrels: Any) -> dict[Hashable, dict]:
-    if isinstance(qrels, Mapping):
-        return dict(qrels)
-    return io.read_qrels(qrels) if _is_source(qrels) else io.qrels_mapping(io.qrels_table(qrels))
+def _labels(qrels: Any) -> dict[str, dict[str, int]]:
+    """Labels (a mapping, a DataFrame or a file) as question -> {ID: grade}, IDs as text."""
+    table = io.read_qrels_table(qrels) if is_source(qrels) else io.qrels_table(qrels)
+    labels = {str(q): {} for q in qrels} if isinstance(qrels, Mapping) else {}
+    labels.update(io.qrels_mapping(table))
+    return labels
 
 
 def at_units(run: Any, qrels: Any, unit_of: Mapping[Hashable, Hashable]) -> tuple[dict, dict]:

@@ -6,13 +6,14 @@ checked against them on random data (``tests/test_engine.py``). It takes the tab
 :mod:`ragmath.io` (run: question, id, score, rank; qrels: question, id, grade), already checked, and
 orders runs by the one tie rule of :mod:`ragmath.ranking`.
 
-- :func:`evaluate_tables`: each question's top K is joined with its relevant labels; Recall, Hit,
-  MRR and nDCG at every K are sums and minima over those few rows, IDCG a sum over the labels.
+- :func:`evaluate_tables`: each question's top K is joined with its labels; every metric at every K
+  is its registry expression (:mod:`ragmath.registry`), sums and minima over those few rows and the
+  question's relevant labels.
 - :func:`fuse_tables`: RRF. All rows are sorted once by question and ID (polars), so each
   (question, ID) pair is a run of neighbours; its ranks in the runs go into one row of a small
-  matrix (numpy), and the exact fused score of every distinct rank combination is ranked once with
-  fractions. A stable sort by that rank keeps the ID order within ties: the tie rule (exact score
-  descending, then ID ascending) without a fraction per item.
+  matrix (numpy), and the exact fused score of every distinct rank combination
+  (:func:`ragmath.fusion.rrf_score`) is ranked once. A stable sort by that rank keeps the ID order
+  within ties: the tie rule (exact score descending, then ID ascending) without a fraction per item.
 """
 
 from __future__ import annotations
@@ -25,13 +26,11 @@ from itertools import chain
 import numpy as np
 import polars as pl
 
+from ragmath.fusion import rrf_score
 from ragmath.ranking import order_run_table
+from ragmath.registry import METRICS
 
 __all__ = ["evaluate_tables", "fuse_tables"]
-
-
-def _gain(grade: pl.Expr, gain: str) -> pl.Expr:
-    return pl.lit(2.0).pow(grade) - 1.0 if gain == "exp" else grade.cast(pl.Float64)
 
 
 def _discounts(max_k: int) -> pl.DataFrame:
@@ -43,23 +42,28 @@ def _discounts(max_k: int) -> pl.DataFrame:
 
 
 def evaluate_tables(
-    run: pl.DataFrame, qrels: pl.DataFrame, metrics: Sequence[tuple[str, int]], gain: str = "exp"
+    run: pl.DataFrame,
+    qrels: pl.DataFrame,
+    metrics: Sequence[tuple[str, int]],
+    gain: str = "exp",
+    *,
+    run_questions: Sequence[str] | None = None,
+    labelled: Sequence[str] | None = None,
 ) -> pl.DataFrame:
     """Per-question metrics of a run table against a qrels table, every question with its group.
 
-    ``metrics`` holds (name, K) pairs, names among Recall, Hit, MRR, nDCG; ``gain`` is ``"exp"``
-    (2^g - 1) or ``"linear"`` (g). Returns columns ``question``, ``group`` (``scored``,
+    ``metrics`` holds (name, K) pairs, names from :data:`ragmath.registry.METRICS`; ``gain`` is
+    ``"exp"`` (2^g - 1) or ``"linear"`` (g). Returns columns ``question``, ``group`` (``scored``,
     ``missing``, ``no_answer`` or ``unjudged``, as in :mod:`ragmath.evaluation`) and one Float64
-    column per metric (``"Recall@10"``...), null outside the scored and missing groups.
-    Labelled questions come first, in the qrels' order, then unjudged ones in the run's.
+    column per metric (``"Recall@10"``...), null outside the questions the metric is averaged over.
+    Labelled questions come first, in the qrels' order, then unjudged ones in the run's. The run's
+    questions are those with a row, or ``run_questions`` when given; the labelled ones those of
+    ``qrels``, or ``labelled`` when given (a mapping's keys: a question with an empty ranking is in
+    the run, one with no labels is a no-answer question).
 
-    Recall@K = |R ∩ T_K| / |R|,  Hit@K = 1[|R ∩ T_K| > 0],  MRR@K = 1 / r_q (0 if r_q > K),
-    nDCG@K = Σ_{i ≤ K} gain(rel_i) / log2(i + 1)  /  IDCG@K
-
-    where
-      - R is the question's set of IDs with grade > 0, T_K the top K of its ranking (tie rule of
-        :mod:`ragmath.ranking`), r_q the position of its first relevant ID,
-      - IDCG@K is the same sum over all its labelled grades sorted descending.
+    Each metric is its registry entry's expression, evaluated per question over the question's
+    rows: its retrieved labelled items within the top max-K (tie rule of :mod:`ragmath.ranking`)
+    and its relevant labels in the ideal order (see :mod:`ragmath.registry`).
 
     >>> run = pl.DataFrame({"question": ["q1", "q1", "q1"], "id": ["A", "X", "B"],
     ...                     "score": [3.0, 2.0, 1.0], "rank": [1, 2, 3]})
@@ -67,73 +71,53 @@ def evaluate_tables(
     >>> evaluate_tables(run, qrels, [("Recall", 3), ("MRR", 3)]).rows()
     [('q1', 'scored', 0.6666666666666666, 1.0)]
     """
-    names = [f"{name}@{k}" for name, k in metrics]
-    max_k = max(k for _, k in metrics)
+    entries = [(METRICS[name.lower()], k, f"{METRICS[name.lower()].name}@{k}") for name, k in metrics]
+    max_k = max(k for _, k, _ in entries)
     top = order_run_table(run, top=max_k)
-    relevant = qrels.filter(pl.col("grade") > 0)
 
-    labelled = qrels.group_by("question", maintain_order=True).agg(
+    counts = qrels.group_by("question", maintain_order=True).agg(
         n_relevant=(pl.col("grade") > 0).sum().cast(pl.Int64)
     )
-    run_questions = top.filter(pl.col("position") == 1).select("question")
+    if labelled is None:
+        labelled = counts
+    else:
+        labelled = pl.DataFrame({"question": labelled}, schema={"question": pl.String}).join(
+            counts, on="question", how="left", maintain_order="left").fill_null(0)
+    if run_questions is None:
+        run_questions = top.filter(pl.col("position") == 1).select("question")
+    else:
+        run_questions = pl.DataFrame({"question": run_questions}, schema={"question": pl.String})
     in_run = run_questions.with_columns(in_run=pl.lit(True))
     groups = labelled.join(in_run, on="question", how="left", maintain_order="left").select(
         "question",
-        "n_relevant",
         group=pl.when(pl.col("n_relevant") == 0).then(pl.lit("no_answer"))
         .when(pl.col("in_run").is_null()).then(pl.lit("missing"))
         .otherwise(pl.lit("scored")),
     )
 
-    hits = top.join(relevant, on=["question", "id"], how="inner").join(
-        _discounts(max_k), on="position", how="left"
+    retrieved = top.join(qrels, on=["question", "id"], how="inner").select(
+        "question", "position", "grade", retrieved=pl.lit(True))
+    ideal = qrels.filter(pl.col("grade") > 0).select(
+        "question",
+        position=pl.col("grade").rank("ordinal", descending=True).over("question").cast(pl.Int64),
+        grade="grade", retrieved=pl.lit(False),
     )
-    ideal = (  # each question's max_k highest grades, best first, at positions 1, 2, ...
-        relevant.group_by("question").agg(pl.col("grade").sort(descending=True).head(max_k))
-        .with_columns(position=pl.int_ranges(1, pl.col("grade").list.len() + 1, dtype=pl.Int64))
-        .explode(["grade", "position"])
-        .join(_discounts(max_k), on="position", how="left")
+    rows = pl.concat([retrieved, ideal]).join(_discounts(max_k), on="position", how="left")
+    values = rows.group_by("question").agg(
+        metric.expression(k, gain).cast(pl.Float64).alias(column) for metric, k, column in entries
     )
-    hit_sums, ideal_sums = [], []
-    for (name, k), column in zip(metrics, names, strict=True):
-        within = pl.col("position") <= k
-        if name == "Recall":
-            hit_sums.append(within.sum().cast(pl.Float64).alias(column))
-        elif name == "Hit":
-            hit_sums.append(within.any().cast(pl.Float64).alias(column))
-        elif name == "MRR":
-            hit_sums.append((1.0 / pl.col("position").filter(within).min()).alias(column))
-        elif name == "nDCG":
-            term = _gain(pl.col("grade"), gain) / pl.col("discount")
-            hit_sums.append(term.filter(within).sum().alias(column))
-            ideal_sums.append(term.filter(within).sum().alias(f"_ideal {column}"))
-        else:
-            raise ValueError(f"unknown metric {name!r}; known: Recall, Hit, MRR, nDCG")
-    per_hit = hits.group_by("question").agg(hit_sums) if hits.height else None
-    per_ideal = ideal.group_by("question").agg(ideal_sums) if ideal_sums else None
-
-    table = groups
-    if per_hit is not None:
-        table = table.join(per_hit, on="question", how="left", maintain_order="left")
-    else:
-        table = table.with_columns(pl.lit(None, pl.Float64).alias(c) for c in names)
-    if per_ideal is not None:
-        table = table.join(per_ideal, on="question", how="left", maintain_order="left")
-    scored = pl.col("group").is_in(["scored", "missing"])
-    values = []
-    for (name, _), column in zip(metrics, names, strict=True):
-        value = pl.col(column).fill_null(0.0)
-        if name == "Recall":
-            value = value / pl.col("n_relevant")
-        elif name == "nDCG":
-            value = value / pl.col(f"_ideal {column}")
-        values.append(pl.when(scored).then(value).otherwise(None).alias(column))
-    table = table.select("question", "group", *values)
+    table = groups.join(values, on="question", how="left", maintain_order="left")
+    averaged = {"answerable": pl.col("group").is_in(["scored", "missing"]), "labelled": pl.lit(True)}
+    table = table.select("question", "group", *(
+        pl.when(averaged[metric.averaged_over]).then(pl.col(column).fill_null(0.0)).alias(column)
+        for metric, _, column in entries
+    ))
 
     unjudged = run_questions.join(labelled.select("question"), on="question", how="anti",
                                   maintain_order="left")
     unjudged = unjudged.select(
-        "question", pl.lit("unjudged").alias("group"), *[pl.lit(None, pl.Float64).alias(c) for c in names]
+        "question", pl.lit("unjudged").alias("group"),
+        *[pl.lit(None, pl.Float64).alias(column) for _, _, column in entries],
     )
     return pl.concat([table, unjudged], how="vertical")
 
@@ -162,7 +146,7 @@ def _exact_tiers(ranks: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
         combos, inverse = np.unique(ranks, axis=0, return_inverse=True)
         inverse = inverse.reshape(-1)
     exact_k = Fraction(k)
-    exact = [sum((1 / (exact_k + int(r)) for r in row if r > 0), Fraction(0)) for row in combos.tolist()]
+    exact = [rrf_score(row, exact_k) for row in combos.tolist()]
     distinct = sorted(set(exact), reverse=True)
     tier_of = {value: tier for tier, value in enumerate(distinct)}
     tiers = np.array([tier_of[value] for value in exact], dtype=np.int64)

@@ -6,38 +6,58 @@
 
 from __future__ import annotations
 
-import math
-import numbers
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ragmath._validation import check_k, check_ranking
+from ragmath._validation import check_ranking, check_rrf_k, check_window
 from ragmath.ranking import ranking_from_scores
 
-__all__ = ["rrf", "check_rrf_k"]
+__all__ = ["rrf", "rrf_score", "rrf_float_scores", "named_lists"]
 
 
-def check_rrf_k(k: Any) -> float:
-    """Return RRF's ``k`` as a float if it is a finite number above 0, else raise with the reason."""
-    if isinstance(k, bool) or not isinstance(k, numbers.Real):
-        raise TypeError(f"k must be a positive number (the RRF smoothing constant, 60 by default), got {k!r}")
-    if math.isnan(k) or math.isinf(k):
-        raise ValueError(f"k must be a finite positive number, got {k!r}")
-    if k <= 0:
-        raise ValueError(
-            f"k must be > 0, got {k!r}: k is RRF's smoothing constant. With k = 0 the score is the plain "
-            f"reciprocal rank, so a first place in one list (1/1) equals being second in two (1/2 + 1/2) "
-            f"and the gap to rank 2 is huge; k <= 0 also divides by zero or flips signs. Use k = 60 "
-            f"(common default) or tune k on a dev set"
-        )
-    return float(k)
+def rrf_score(ranks: Iterable[int], k: float) -> Fraction:
+    """An item's exact fused score from its ranks in the lists that hold it (0 or None: a list lacking it).
+
+    RRF(d) = Σ_{j : d ∈ L_j} 1 / (k + rank_j(d))
+
+    where rank_j(d) is the 1-based position of d in list L_j and k > 0 the smoothing constant.
+    Summed as fractions (a float k is an exact rational), so mathematically equal scores are equal
+    and the tie rule decides, never a rounding residue of 1e-17. :func:`rrf`, the engine
+    (:func:`ragmath.engine.fuse_tables`) and the explorer all score with it.
+
+    >>> rrf_score([1, 0, 3], 1)
+    Fraction(3, 4)
+    """
+    exact_k = Fraction(k)
+    return sum((1 / (exact_k + int(r)) for r in ranks if r), Fraction(0))
 
 
-def _named_lists(rankings: Any) -> dict[str, list[Hashable]]:
+def rrf_float_scores(ranks: np.ndarray, ks: Sequence[float]) -> np.ndarray:
+    """The fused scores in floating point, for drawing: one row per k, one column per item.
+
+    ``ranks`` is items × lists with ``inf`` where a list lacks the item (which adds 1/inf = 0).
+    Orders are decided on :func:`rrf_score`, never on these floats.
+
+    >>> rrf_float_scores(np.array([[1.0, np.inf]]), [1]).tolist()
+    [[0.5]]
+    """
+    k_column = np.asarray(ks, dtype=float)[:, None, None]
+    return (1.0 / (k_column + ranks[None, :, :])).sum(axis=2)
+
+
+def named_lists(rankings: Any) -> dict[str, Any]:
+    """Ranked lists as name -> list: a mapping keeps its names, a list of lists is named L1, L2, ...
+
+    >>> named_lists([["a", "b"], ["b"]])
+    {'L1': ['a', 'b'], 'L2': ['b']}
+
+    Raises ``TypeError`` for a string or a list holding something else than lists, or a name that is
+    not a string, ``ValueError`` for no list at all. The lists themselves are checked by :func:`rrf`.
+    """
     if isinstance(rankings, (str, bytes)):
         raise TypeError(f"rankings must be a mapping name -> ranked IDs or a list of lists, got {rankings!r}")
     if isinstance(rankings, Mapping):
@@ -60,7 +80,7 @@ def _named_lists(rankings: Any) -> dict[str, list[Hashable]]:
     for name in named:
         if not isinstance(name, str):
             raise TypeError(f"list names must be strings, got {name!r}")
-    return {name: check_ranking(ranking, f"rankings[{name!r}]") for name, ranking in named.items()}
+    return named
 
 
 def rrf(
@@ -93,25 +113,19 @@ def rrf(
     Raises ``ValueError`` for k <= 0 (with the reason), a window below 1, an empty ``rankings`` or a
     list repeating an ID; ``TypeError`` for a string in place of a list or a non-numeric k.
     """
-    smoothing = check_rrf_k(k)
-    if window is not None:
-        window = check_k(window, "window")
-    lists = _named_lists(rankings)
-    if window is not None:
-        lists = {name: ranking[:window] for name, ranking in lists.items()}
+    smoothing, window = check_rrf_k(k), check_window(window)
+    lists = {name: check_ranking(ranking, f"rankings[{name!r}]")[:window]
+             for name, ranking in named_lists(rankings).items()}
 
     ranks: dict[Hashable, dict[str, int]] = {}
     for name, ranking in lists.items():
         for position, item in enumerate(ranking, start=1):
             ranks.setdefault(item, {})[name] = position
 
-    # Scores are summed exactly (a float k is an exact rational) so that mathematically equal scores
-    # are equal here too and the tie rule decides, not a rounding residue of 1e-17.
-    exact_k = Fraction(smoothing)
     by_item, exact_scores = {}, {}
     for item, item_ranks in ranks.items():
-        contributions = {name: 1 / (exact_k + rank) for name, rank in item_ranks.items()}
-        exact_scores[item] = sum(contributions.values(), Fraction(0))
+        contributions = {name: rrf_score([rank], smoothing) for name, rank in item_ranks.items()}
+        exact_scores[item] = rrf_score(item_ranks.values(), smoothing)
         row: dict[str, Any] = {"id": item, "rrf_score": float(exact_scores[item])}
         for name in lists:
             row[f"rank[{name}]"] = float(item_ranks[name]) if name in item_ranks else np.nan

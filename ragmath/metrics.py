@@ -4,18 +4,8 @@ Every function takes ``ranking`` (a sequence of IDs, best first, each ID once) a
 question. The cut-off ``k`` counts positions in ``ranking`` as given: dedupe to the evaluation unit and
 apply the permission filter *before* calling (see :mod:`ragmath.units`).
 
-Names elsewhere:
-
-=====================  =============================  ==========================
-ragmath                trec_eval (pytrec_eval)        ranx
-=====================  =============================  ==========================
-``recall_at_k``        ``recall_k``                   ``recall@k``
-``hit_at_k``           ``success_k``                  ``hit_rate@k``
-``reciprocal_rank``    ``recip_rank`` on a run cut    ``mrr@k``
-                       to k (it ignores a cut-off)
-``ndcg_at_k`` exp      (none; relabel 2^g - 1)        ``ndcg_burges@k``
-``ndcg_at_k`` linear   ``ndcg_cut_k``                 ``ndcg@k``
-=====================  =============================  ==========================
+Their names in trec_eval and ranx, and the engine's version of each, are in the metric registry,
+:mod:`ragmath.registry` (and the README's table of metrics).
 """
 
 from __future__ import annotations

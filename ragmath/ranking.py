@@ -1,45 +1,26 @@
 """The tie rule, stated once: how scores become a ranking.
 
 **A run given as scores is ordered by score descending, then ID ascending; a run given as ranked
-lists keeps its order.** IDs compare as they are when they can be compared with each other (text
-in code-point order, which is also the byte order of UTF-8; numbers as numbers, so 2 < 10); a mix
-that cannot be compared (say 10 and "9") compares as text.
+lists keeps its order.** IDs are text and compare in code-point order (which is also the byte order
+of UTF-8); an integer ID is its decimal text, so ``"10"`` comes before ``"9"`` and ``2``.
 
 trec_eval breaks ties by ID descending and ranx by the order of its dicts; a rule stated here means
 the same table comes out on every run. Two functions apply it: :func:`ranking_from_scores` for one
-question (the definitions: :func:`ragmath.evaluate` on small runs, :func:`ragmath.rrf` on its exact
-fused scores) and :func:`order_run_table` for a whole run table (the engine, :mod:`ragmath.engine`,
-and the writers of :mod:`ragmath.io`).
+question (:func:`ragmath.rrf` on its exact fused scores) and :func:`order_run_table` for a whole run
+table (the engine, :mod:`ragmath.engine`, and the writers of :mod:`ragmath.io`).
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 import numpy as np
 import polars as pl
 
-__all__ = ["ranking_from_scores", "order_run_table", "id_sort_key"]
-
-
-def id_sort_key(ids: list[Hashable]) -> Callable[[Hashable], Any]:
-    """The key that puts ``ids`` in ascending order: the IDs themselves, or their text for a mix.
-
-    >>> sorted([10, 9, 2], key=id_sort_key([10, 9, 2]))
-    [2, 9, 10]
-    >>> sorted([10, "9"], key=id_sort_key([10, "9"]))
-    [10, '9']
-    """
-    if all(isinstance(item, str) for item in ids):  # the common case: no trial sort needed
-        return lambda item: item
-    try:
-        sorted(ids)
-    except TypeError:
-        return str
-    return lambda item: item
+__all__ = ["ranking_from_scores", "order_run_table"]
 
 
 def ranking_from_scores(scores: Mapping[Hashable, Any], name: str = "scores") -> list[Hashable]:
@@ -47,6 +28,8 @@ def ranking_from_scores(scores: Mapping[Hashable, Any], name: str = "scores") ->
 
     >>> ranking_from_scores({"b": 0.5, "a": 0.5, "c": 0.9})
     ['c', 'a', 'b']
+    >>> ranking_from_scores({9: 1.0, 10: 1.0, 2: 1.0})  # IDs compare as text: "10" < "2" < "9"
+    [10, 2, 9]
 
     Scores may be any real numbers, ``fractions.Fraction`` included: they are compared as given,
     never rounded first (:func:`ragmath.rrf` passes exact fused scores, so that mathematically equal
@@ -57,8 +40,7 @@ def ranking_from_scores(scores: Mapping[Hashable, Any], name: str = "scores") ->
             raise TypeError(f"{name}[{item!r}] must be a number, got {score!r}")
         if math.isnan(score):
             raise ValueError(f"{name}[{item!r}] is NaN; give every retrieved ID a real score")
-    id_key = id_sort_key(list(scores))
-    return sorted(scores, key=lambda item: (-scores[item], id_key(item)))
+    return sorted(scores, key=lambda item: (-scores[item], item if isinstance(item, str) else str(item)))
 
 
 def _order_keys(table: pl.DataFrame) -> tuple[list[pl.Expr], list[bool]]:

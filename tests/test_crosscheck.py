@@ -34,7 +34,7 @@ from ragmath import (  # noqa: E402
     reciprocal_rank,
     rrf,
 )
-from ragmath.evaluation import ranking_from_scores  # noqa: E402
+from ragmath.ranking import ranking_from_scores  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 
 from ragmath import evaluate
-from ragmath.evaluation import parse_metric, ranking_from_scores
+from ragmath.ranking import ranking_from_scores
+from ragmath.registry import parse_metric
 
 QRELS = {
     "q1": {"A": 2, "B": 1, "C": 2, "X": 0},
@@ -76,11 +77,9 @@ def test_score_run_sorted_by_score_then_id():
     assert result.means["MRR@3"] == Fraction(1, 2)
 
 
-def test_ranking_from_scores_integer_ids_sorted_numerically():
-    assert ranking_from_scores({10: 1.0, 9: 1.0, 2: 3.0}) == [2, 9, 10]
-
-
-def test_ranking_from_scores_mixed_ids_fall_back_to_strings():
+def test_ranking_from_scores_compares_integer_ids_as_their_text():
+    # Code-point order of the decimal text: "10" < "9" (the engine's order for the same run).
+    assert ranking_from_scores({10: 1.0, 9: 1.0, 2: 3.0}) == [2, 10, 9]
     assert ranking_from_scores({10: 1.0, "9": 1.0}) == [10, "9"]
 
 

@@ -87,9 +87,9 @@ def test_formats_do_not_import_the_engine():
     assert "ragmath.engine" not in _reaches(graph, "ragmath.io")
 
 
-def test_the_engine_imports_only_the_tie_rule():
+def test_the_engine_imports_only_the_tie_rule_the_rrf_arithmetic_and_the_registry():
     graph = import_graph()
-    assert graph["ragmath.engine"] == {"ragmath.ranking"}
+    assert graph["ragmath.engine"] == {"ragmath.ranking", "ragmath.fusion", "ragmath.registry"}
     assert graph["ragmath.ranking"] == set()
 
 
@@ -122,3 +122,20 @@ def test_a_core_module_importing_the_workbook_would_be_found():
 if __name__ == "__main__":  # print the graph: python tests/test_imports.py
     for module, targets in sorted(import_graph().items()):
         print(f"{module:<28} -> {', '.join(sorted(targets)) or '-'}")
+
+
+def test_only_the_deprecated_paths_import_by_name():
+    # importlib.import_module hides an edge from the graph above (selfcheck once loaded the exercises
+    # that import selfcheck back): only ragmath._moved, which maps the 0.1 paths, may use it.
+    users = sorted(_module_name(p) for p in PACKAGE.rglob("*.py") if "import_module" in p.read_text("utf-8"))
+    assert users == ["ragmath._moved"]
+
+
+def test_exercises_register_without_importing_selfcheck():
+    graph = import_graph()
+    exercises = [m for m in graph if m.startswith("ragmath.lab.notebook.exercises.nb")]
+    files = sorted((PACKAGE / "lab" / "notebook" / "exercises").glob("nb*.py"))
+    assert len(files) >= 8 and len(exercises) == len(files)  # 01..07 and 05b at least
+    for module in exercises:
+        assert "ragmath.lab.notebook.selfcheck" not in _reaches(graph, module), module
+        assert module in graph["ragmath.lab.notebook.selfcheck"]

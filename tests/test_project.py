@@ -75,15 +75,14 @@ def _readme_table(heading):
     return [[cell.strip() for cell in row.strip("|").split("|")] for row in rows[2:]]
 
 
-def test_readme_metric_table_matches_what_ragmath_exports():
+def test_readme_metric_table_is_the_registry():
     rows = _readme_table("## Metrics")
-    documented = {row[0].strip("`"): row[1].strip("`") for row in rows}
-    exported = {name: function.__name__ for name, function in ragmath.METRICS.items()}
-    assert documented == exported
-    for function in exported.values():
-        assert function in ragmath.__all__
-    for name in documented:
-        ragmath.evaluation.parse_metric(name.replace("@K", "@3"))
+    registry = [[f"`{m.name}@K`", f"`{m.definition.__name__}`", m.trec_eval, m.ranx, m.description]
+                for m in ragmath.METRICS.values()]
+    assert rows == registry
+    for metric in ragmath.METRICS.values():
+        assert metric.definition.__name__ in ragmath.__all__
+        assert ragmath.registry.parse_metric(f"{metric.name}@3") == (metric.name, 3)
 
 
 def test_readme_states_the_two_commands_and_ci_runs_make_test():

@@ -79,7 +79,7 @@ from ragmath.io.frames import (  # noqa: F401
     run_table,
     run_to_frame,
 )
-from ragmath.io.writers import write_qrels, write_run, write_run_frame, write_trec_qrels, write_trec_run  # noqa: F401
+from ragmath.io.writers import write_qrels, write_run, write_trec_qrels, write_trec_run  # noqa: F401
 
 __all__ = [
     "MAX_GRADE",
@@ -98,7 +98,6 @@ __all__ = [
     "write_trec_qrels",
     "read_run_frame",
     "read_qrels_frame",
-    "write_run_frame",
     "run_to_frame",
     "run_from_frame",
     "qrels_to_frame",

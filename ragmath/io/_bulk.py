@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from ragmath._validation import check_k
 from ragmath.io._checks import _FORBIDDEN_CHARS, _INTEGER, _NUMBER, MAX_GRADE, QRELS_SCHEMA, RUN_SCHEMA
 from ragmath.io._lines import _check_header, _line_reader
 from ragmath.io._sources import _format_of, _Source
@@ -261,8 +262,7 @@ def read_run_head(source: Any, k: int | None, format: str | None = None) -> pl.D
     >>> read_run_head(p, 2).rows()
     [('q1', 'd3', None, 1), ('q1', 'd2', None, 2)]
     """
-    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
-        raise ValueError(f"k must be a whole number >= 1 or None, got {k!r}")
+    k = None if k is None else check_k(k, "k")  # the one check of a cut-off
     fmt, src = _format_of(source, format), _Source(source)
     ordered = None
     if fmt == "trec" and not src.is_empty():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import os
 import re
 from typing import Any
 
@@ -19,8 +18,6 @@ MAX_GRADE = 30
 QUOTE_LIMIT = 200
 
 FORMATS = ("trec", "csv", "jsonl")
-
-PathLike = str | os.PathLike[str]
 
 RUN_SCHEMA = {"question": pl.String, "id": pl.String, "score": pl.Float64, "rank": pl.Int64}
 QRELS_SCHEMA = {"question": pl.String, "id": pl.String, "grade": pl.Int64}

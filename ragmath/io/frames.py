@@ -120,17 +120,18 @@ def run_table(run: Any) -> pl.DataFrame:
     def records() -> Iterator[tuple[_Where, dict[str, Any]]]:
         for question, ranking in run.items():
             q = _check_id(question, _Where("run", "question", None), "question")
-            where = _Where(f"run[{q!r}]", "entry", None)
-            if isinstance(ranking, Mapping):
+            if isinstance(ranking, Mapping):  # errors name the entry: run['q1'], ID 'd3', ...
                 for doc, score in ranking.items():
-                    yield where, {"question": q, "id": doc, "score": score, "rank": None}
+                    yield _Where(f"run[{q!r}]", "ID", repr(doc)), {"question": q, "id": doc, "score": score,
+                                                                 "rank": None}
             elif isinstance(ranking, (str, bytes)) or not isinstance(ranking, Iterable):
                 raise TypeError(
                     f"run[{q!r}] is {type(ranking).__name__}; give a list of IDs or a dict {{id: score}}"
                 )
             else:
                 for position, doc in enumerate(ranking, start=1):
-                    yield where, {"question": q, "id": doc, "score": None, "rank": position}
+                    yield _Where(f"run[{q!r}]", "rank", position), {"question": q, "id": doc, "score": None,
+                                                                    "rank": position}
 
     return _table_from_records(records(), "run", {c: c for c in RUN_SCHEMA})
 
@@ -154,7 +155,7 @@ def qrels_table(qrels: Any) -> pl.DataFrame:
             if not isinstance(labels, Mapping):
                 raise TypeError(f"qrels[{q!r}] is {type(labels).__name__}; give a dict {{id: grade}}")
             for doc, grade in labels.items():
-                yield _Where(f"qrels[{q!r}]", "entry", None), {"question": q, "id": doc, "grade": grade}
+                yield _Where(f"qrels[{q!r}]", "ID", repr(doc)), {"question": q, "id": doc, "grade": grade}
 
     return _table_from_records(records(), "qrels", {c: c for c in QRELS_SCHEMA})
 

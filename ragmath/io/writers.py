@@ -129,8 +129,3 @@ def write_trec_run(run: Any, path: Any, tag: str = "ragmath") -> None:
 def write_trec_qrels(qrels: Any, path: Any) -> None:
     """:func:`write_qrels` as a TREC qrels file."""
     write_qrels(qrels, path, "trec")
-
-
-def write_run_frame(frame: Any, path: Any, format: str | None = None, tag: str = "ragmath") -> None:
-    """:func:`write_run` of a run DataFrame (e.g. a fused run), kept for older code."""
-    write_run(frame, path, format, tag=tag)

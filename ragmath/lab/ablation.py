@@ -40,7 +40,7 @@ import math
 import statistics
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -82,13 +82,6 @@ __all__ = [
 ]
 
 VERSIONS: tuple[str, ...] = ("A", "B", "C", "D", "Oracle")
-VERSION_LABELS = {
-    "A": "BM25 only",
-    "B": "vector only",
-    "C": "BM25 + vector + RRF",
-    "D": "C + reranker",
-    "Oracle": "gold evidence to the generator",
-}
 SPLITS = ("dev", "holdout", "all")
 #: The knobs ``tune`` chooses on dev, by AblationConfig field name, with their workbook symbol.
 TUNED_KNOBS = {"k": "k", "window": "W", "rerank_depth": "M"}
@@ -1279,11 +1272,6 @@ def paired_table(result: AblationResult, pairs: Sequence[tuple[str, str]], metri
                      "low": res.low, "high": res.high, "p": res.p_value,
                      "excludes 0": res.excludes_zero()})
     return pd.DataFrame(rows)
-
-
-def config_dict(config: AblationConfig) -> dict:
-    """The config as a plain dict (for JSON or display)."""
-    return asdict(config)
 
 
 # ---- tuning as a choice, and tables for reading (notebooks 06 and 07) -------------------------

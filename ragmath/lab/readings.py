@@ -107,8 +107,7 @@ def compare(table: pd.DataFrame, metric: str, versions: Sequence[str], *,
     return Claim(metric, leaders, values, sentence, tuple(expected), matches)
 
 
-def read_ablation(table: pd.DataFrame, *, top_k: int = 5, rerank_depth: int | None = None,
-                  split: str = "dev") -> list[Claim]:
+def read_ablation(table: pd.DataFrame, *, top_k: int = 5, rerank_depth: int | None = None) -> list[Claim]:
     """Read an ablation table (``AblationResult.table``) version by version, as the article asks.
 
     Claims: C against A and B on Recall@K (do the two retrievers complement each other?); D against

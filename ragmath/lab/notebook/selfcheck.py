@@ -1,8 +1,9 @@
 """Self-checks for the notebooks' exercises: say whether an answer is right, never what is right.
 
 Exercise definitions live in ``ragmath.lab.notebook.exercises.nbNN`` (``NN`` = the notebook number);
-each registers a function that *computes* the expected answer with ragmath on the workbook's data.
-``check("02.1", x)`` imports the module for notebook 02 on first use.
+each registers (``ragmath.lab.notebook.exercises.register``) a function that *computes* the expected
+answer with ragmath on the workbook's data. This module imports every ``nbNN`` (plain imports: the
+exercises never import this module back), so ``check("02.1", x)`` finds them all.
 
 A numeric exercise may state a precision: ``register("02.4", f, decimals=2)`` accepts any answer that
 rounds to the expected value at 2 decimals, i.e. ``|answer - expected| <= 0.5 * 10**-2`` (plus a
@@ -18,17 +19,27 @@ emoji font is needed), coloured with ANSI codes, which JupyterLab, Voila and ter
 
 from __future__ import annotations
 
-import importlib
 import math
 import numbers
-from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["MARKS", "register", "check", "known_exercises"]
-
-KINDS = ("close", "exact", "set")
+from ragmath.lab.notebook.exercises import (  # noqa: F401 - importing nbNN registers its exercises
+    _FLOAT_SLACK,
+    _REGISTRY,
+    KINDS,
+    _Exercise,
+    known_exercises,
+    nb01,
+    nb02,
+    nb03,
+    nb04,
+    nb05,
+    nb05b,
+    nb06,
+    nb07,
+    register,
+)
 
 #: The verdict marks: plain text symbols drawn by DejaVu Sans (Debian's default), not emoji.
 MARKS = {"right": "✓", "almost": "≈", "wrong": "✗"}
@@ -39,76 +50,14 @@ def _verdict(kind: str, text: str) -> str:
     """The mark of ``kind`` in its colour, then ``text`` (bold-free, so any font draws it)."""
     return f"\x1b[{_COLOURS[kind]}m{MARKS[kind]} {text}\x1b[0m"
 
-
-@dataclass(frozen=True)
-class _Exercise:
-    expected: Callable[[], Any]
-    kind: str
-    tol: float
-    hint: str
-    decimals: int | None = None
-
-    @property
-    def tolerance(self) -> float:
-        """The accepted distance: ``tol``, widened to half a unit of the stated last decimal."""
-        if self.decimals is None:
-            return self.tol
-        return max(self.tol, 0.5 * 10.0 ** -self.decimals + _FLOAT_SLACK)
-
-
-_REGISTRY: dict[str, _Exercise] = {}
-
-#: Room for binary floating point: 0.835 rounds to 0.83 or 0.84 depending on its last bit.
-_FLOAT_SLACK = 1e-9
-
-
-def register(
-    exercise_id: str,
-    expected: Callable[[], Any],
-    *,
-    kind: str = "close",
-    tol: float = 1e-6,
-    hint: str = "",
-    decimals: int | None = None,
-) -> None:
-    """Register an exercise: ``expected`` computes the right answer when a reader checks one.
-
-    ``kind``: ``"close"`` (numbers within ``tol``), ``"exact"`` (equality, e.g. a Fraction or an ID
-    list in order) or ``"set"`` (same members, any order). ``decimals`` (``"close"`` only): the
-    precision the question asks for; an answer rounded to it is accepted.
-
-    Raises ``ValueError`` for an unknown kind or a ``decimals`` that is not a non-negative integer or
-    is given for a non-numeric kind, ``TypeError`` when ``expected`` is not a function.
-    """
-    if kind not in KINDS:
-        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
-    if not callable(expected):
-        raise TypeError("expected must be a function computing the answer, not the answer itself")
-    if decimals is not None:
-        if kind != "close":
-            raise ValueError(f"decimals only applies to kind='close', not {kind!r}")
-        if isinstance(decimals, bool) or not isinstance(decimals, int) or decimals < 0:
-            raise ValueError(f"decimals must be a non-negative integer (e.g. 2), got {decimals!r}")
-    _REGISTRY[exercise_id] = _Exercise(expected, kind, tol, hint, decimals)
-
+__all__ = ["MARKS", "register", "check", "known_exercises", "KINDS"]
 
 def _load(exercise_id: str) -> _Exercise:
     if not isinstance(exercise_id, str) or "." not in exercise_id:
         raise ValueError(f"exercise ids look like '02.1' (notebook.number), got {exercise_id!r}")
     if exercise_id not in _REGISTRY:
-        notebook = exercise_id.split(".", 1)[0]
-        try:
-            importlib.import_module(f"ragmath.lab.notebook.exercises.nb{notebook}")
-        except ModuleNotFoundError:
-            pass
-    if exercise_id not in _REGISTRY:
         raise ValueError(f"no exercise {exercise_id!r}; known: {', '.join(known_exercises()) or 'none'}")
     return _REGISTRY[exercise_id]
-
-
-def known_exercises() -> list[str]:
-    """The ids of the exercises registered so far."""
-    return sorted(_REGISTRY)
 
 
 def _is_number(answer: Any) -> bool:

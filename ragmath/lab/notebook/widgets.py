@@ -25,7 +25,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.transforms import blended_transform_factory
 
-from ragmath.fusion import rrf
+from ragmath._validation import check_rrf_k, check_window
+from ragmath.fusion import named_lists, rrf, rrf_float_scores, rrf_score
 from ragmath.lab.notebook.plotting import PALETTE, item_colours
 
 __all__ = [
@@ -151,28 +152,18 @@ def format_list(ids: Iterable[str]) -> str:
     return ", ".join(str(i) for i in ids)
 
 
-def _named_lists(lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]]) -> dict[str, list]:
-    """Return lists as a name -> list dict, naming unnamed lists L1, L2, ... as rrf does."""
-    if isinstance(lists, Mapping):
-        return {str(name): list(ranking) for name, ranking in lists.items()}
-    if isinstance(lists, (str, bytes)) or not isinstance(lists, Sequence):
-        raise TypeError(
-            f"lists: expected a mapping name -> ranked IDs or a list of ranked lists, got "
-            f"{type(lists).__name__}; pass e.g. {{'BM25': ['4.2', '6.1']}}"
-        )
-    return {f"L{i}": list(ranking) for i, ranking in enumerate(lists, start=1)}
-
-
 def _check_ks(ks: Iterable[int]) -> list[int]:
-    """Return the k values sorted and unique; raise if one is not an integer >= 1 or none given."""
+    """Return the k values sorted and unique; each is checked as RRF's k (one check: ``check_rrf_k``)."""
     if isinstance(ks, (str, bytes)) or not isinstance(ks, Iterable):
         raise TypeError(f"ks must be an iterable of integers, got {ks!r}; use e.g. range(1, 201)")
     values = list(ks)
     if not values:
         raise ValueError("ks is empty: give the k values to scan, e.g. range(1, 201)")
     for k in values:
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise ValueError(f"ks: every k must be an integer >= 1, got {k!r}; use e.g. range(1, 201)")
+        try:
+            check_rrf_k(k)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"ks: {exc}; use e.g. range(1, 201)") from None
     return sorted(set(values))
 
 
@@ -191,7 +182,7 @@ def fused_table(
     >>> [(row.id, round(row.rrf_score, 4)) for row in t.itertuples()]
     [('4.2', 0.75), ('6.1', 0.6667), ('5.3', 0.5), ('3.5', 0.25)]
     """
-    return rrf(_named_lists(lists), k=k, window=window)
+    return rrf(named_lists(lists), k=k, window=window)
 
 
 def check_size(lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]]) -> int:
@@ -203,7 +194,7 @@ def check_size(lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]]) -> 
     >>> check_size({"BM25": ["4.2", "6.1"], "vector": ["6.1"]})
     2
     """
-    distinct = len({item for ranking in _named_lists(lists).values() for item in ranking})
+    distinct = len({item for ranking in named_lists(lists).values() for item in ranking})
     if distinct > MAX_IDS:
         raise ValueError(
             f"the lists name {distinct:,} distinct IDs; the explorer shows at most {MAX_IDS:,} "
@@ -223,7 +214,7 @@ def _rank_matrix(
     1/(k + rank) is 0 there. Items are in first-appearance order (within the window). The lists
     are checked by :func:`ragmath.rrf` first (same errors).
     """
-    named = _named_lists(lists)
+    named = named_lists(lists)
     rrf(named, k=60, window=window)  # validation only: duplicates, empty input, bad window
     position: dict[Any, int] = {}
     for ranking in named.values():
@@ -236,15 +227,9 @@ def _rank_matrix(
     return list(position), list(named), ranks
 
 
-def _float_scores(ranks: np.ndarray, ks: Sequence[int]) -> np.ndarray:
-    """Fused scores Σ_j 1/(k + rank_j) as floats: one row per k, one column per item."""
-    k_column = np.asarray(ks, dtype=float)[:, None, None]
-    return (1.0 / (k_column + ranks[None, :, :])).sum(axis=2)
-
-
-def _exact_score(rank_row: Sequence[float], k: int) -> Fraction:
-    """The fused score Σ 1/(k + rank) of one item, summed exactly as :func:`ragmath.rrf` does."""
-    return sum((Fraction(1, k + int(r)) for r in rank_row if math.isfinite(r)), Fraction(0))
+def _exact_score(rank_row: Sequence[float], k: float) -> Fraction:
+    """The exact fused score of a row of :func:`_rank_matrix` (``inf``: absent), by ``fusion.rrf_score``."""
+    return rrf_score((int(r) for r in rank_row if math.isfinite(r)), k)
 
 
 def score_curves(
@@ -267,7 +252,7 @@ def score_curves(
     ks_sorted = _check_ks(ks)
     items, _names, ranks = _rank_matrix(lists, window)
     frame = pd.DataFrame(
-        _float_scores(ranks, ks_sorted), index=pd.Index(ks_sorted, name="k"), columns=items
+        rrf_float_scores(ranks, ks_sorted), index=pd.Index(ks_sorted, name="k"), columns=items
     )
     frame = frame[sorted(items, key=str)]
     frame.columns.name = "id"
@@ -308,7 +293,7 @@ def leader_by_k(
     """
     ks_sorted = _check_ks(ks)
     items, _names, ranks = _rank_matrix(lists, window)
-    scores = _float_scores(ranks, ks_sorted)
+    scores = rrf_float_scores(ranks, ks_sorted)
     rows: list[dict[str, Any]] = []
     for k, row in zip(ks_sorted, scores, strict=True):
         top = _top_two(items, ranks, row, k)
@@ -369,7 +354,7 @@ def drawn_items(
     items, _names, ranks = _rank_matrix(lists, window)
     if len(items) <= top:
         return items
-    scores = _float_scores(ranks, _check_ks(ks))
+    scores = rrf_float_scores(ranks, _check_ks(ks))
     order = np.argsort(-scores, axis=1, kind="stable")
     places = np.empty_like(order)
     rows = np.arange(order.shape[0])[:, None]
@@ -919,16 +904,20 @@ def build_explorer(
     >>> ex.table["id"].tolist()[:2], 'data-k="60"' in ex.table_html.value
     (['4.2', '6.1'], True)
     """
-    named = _named_lists(lists)
-    if isinstance(k, bool) or not isinstance(k, int) or not K_MIN <= k <= K_MAX:
-        raise ValueError(f"k must be an integer from {K_MIN} to {K_MAX}, got {k!r}; e.g. k=60")
+    named = named_lists(lists)
+    try:  # the one check of k and of the window, then the slider's and the menu's ranges
+        check_rrf_k(k)
+        if not (isinstance(k, int) and K_MIN <= k <= K_MAX):
+            raise ValueError("outside the slider")
+    except (TypeError, ValueError):
+        raise ValueError(f"k must be an integer from {K_MIN} to {K_MAX}, got {k!r}; e.g. k=60") from None
     longest = max([len(v) for v in named.values()] + [WINDOW_MAX])
-    if window is not None and (
-        isinstance(window, bool) or not isinstance(window, int) or not 1 <= window <= longest
-    ):
+    try:
+        if check_window(window) is not None and window > longest:
+            raise ValueError("longer than every list")
+    except (TypeError, ValueError):
         raise ValueError(
-            f"window must be None (all) or an integer from 1 to {longest}, got {window!r}"
-        )
+            f"window must be None (all) or an integer from 1 to {longest}, got {window!r}") from None
     for name, ranking in named.items():
         for item in ranking:
             if _SEPARATORS.search(str(item)) or str(item) != str(item).strip():

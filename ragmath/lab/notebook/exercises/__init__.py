@@ -1,3 +1,75 @@
-"""Exercise definitions, one module per notebook (``nb02`` for notebook 02).
+"""Exercise definitions, one module per notebook (``nb02`` for notebook 02), and their registry.
 
-See ragmath.lab.notebook.selfcheck."""
+Each ``nbNN`` registers its exercises here with :func:`register`; ``ragmath.lab.notebook.selfcheck``
+imports every ``nbNN`` and checks answers against this registry. The exercises import this package,
+never ``selfcheck``, so the import graph has no loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["register", "known_exercises", "KINDS"]
+
+KINDS = ("close", "exact", "set")
+
+
+@dataclass(frozen=True)
+class _Exercise:
+    expected: Callable[[], Any]
+    kind: str
+    tol: float
+    hint: str
+    decimals: int | None = None
+
+    @property
+    def tolerance(self) -> float:
+        """The accepted distance: ``tol``, widened to half a unit of the stated last decimal."""
+        if self.decimals is None:
+            return self.tol
+        return max(self.tol, 0.5 * 10.0 ** -self.decimals + _FLOAT_SLACK)
+
+
+_REGISTRY: dict[str, _Exercise] = {}
+
+#: Room for binary floating point: 0.835 rounds to 0.83 or 0.84 depending on its last bit.
+_FLOAT_SLACK = 1e-9
+
+
+def register(
+    exercise_id: str,
+    expected: Callable[[], Any],
+    *,
+    kind: str = "close",
+    tol: float = 1e-6,
+    hint: str = "",
+    decimals: int | None = None,
+) -> None:
+    """Register an exercise: ``expected`` computes the right answer when a reader checks one.
+
+    ``kind``: ``"close"`` (numbers within ``tol``), ``"exact"`` (equality, e.g. a Fraction or an ID
+    list in order) or ``"set"`` (same members, any order). ``decimals`` (``"close"`` only): the
+    precision the question asks for; an answer rounded to it is accepted.
+
+    Raises ``ValueError`` for an unknown kind or a ``decimals`` that is not a non-negative integer or
+    is given for a non-numeric kind, ``TypeError`` when ``expected`` is not a function.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    if not callable(expected):
+        raise TypeError("expected must be a function computing the answer, not the answer itself")
+    if decimals is not None:
+        if kind != "close":
+            raise ValueError(f"decimals only applies to kind='close', not {kind!r}")
+        if isinstance(decimals, bool) or not isinstance(decimals, int) or decimals < 0:
+            raise ValueError(f"decimals must be a non-negative integer (e.g. 2), got {decimals!r}")
+    _REGISTRY[exercise_id] = _Exercise(expected, kind, tol, hint, decimals)
+
+
+def known_exercises() -> list[str]:
+    """The ids of the exercises registered so far."""
+    return sorted(_REGISTRY)
+
+

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ragmath import evaluate, hit_at_k, recall_at_k
-from ragmath.lab.notebook.selfcheck import register
+from ragmath.lab.notebook.exercises import register
 
 # 02.1 — Recall@3 of one ranking, as an exact fraction.
 EX1_RELEVANT = frozenset({"G", "H", "J", "K"})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ragmath import evaluate, recall_at_k, reciprocal_rank
-from ragmath.lab.notebook.selfcheck import register
+from ragmath.lab.notebook.exercises import register
 
 #: The article's three questions (section 2 and 3), used by exercise 03.2.
 ARTICLE_QRELS = {"q1": {"A": 1, "B": 1, "C": 1}, "q2": {"D": 1}, "q3": {"E": 1, "F": 1}}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ragmath import dcg_at_k, evaluate, ndcg_at_k
-from ragmath.lab.notebook.selfcheck import register
+from ragmath.lab.notebook.exercises import register
 
 # 04.1 / 04.2 — DCG@3 and IDCG@3 (exponential gain).
 EX1_GRADES = {"P": 1, "Q": 2, "R": 0, "S": 1, "T": 1}

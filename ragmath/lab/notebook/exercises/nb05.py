@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ragmath import rrf, units
-from ragmath.lab.notebook.selfcheck import register
+from ragmath.lab.notebook.exercises import register
 from ragmath.lab.notebook.widgets import ARTICLE_LISTS, lead_changes
 
 # 05.1 — the fused score of one item at another k.

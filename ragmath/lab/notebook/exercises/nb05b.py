@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ragmath.lab.notebook.selfcheck import register
+from ragmath.lab.notebook.exercises import register
 
 # 05b.1 — predict, then run: dev questions dealt into 5 folds at random (the permutation of seed 0,
 # position i -> fold i mod 5) instead of by group: how many groups end up in more than one fold?

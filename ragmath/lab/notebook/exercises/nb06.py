@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ragmath.lab.notebook.selfcheck import register
+from ragmath.lab.notebook.exercises import register
 
 # 06.1 — predict, then run: D's Recall@5 minus C's with the frozen design but a deeper rerank.
 EX1_DEPTH = 20

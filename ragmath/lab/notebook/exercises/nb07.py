@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ragmath.lab.notebook.selfcheck import register
+from ragmath.lab.notebook.exercises import register
 from ragmath.stats import wilson_interval
 
 # 07.1 — predict, then run: the Wilson interval of 30 correct out of 43, its lower bound.

@@ -1,0 +1,133 @@
+"""The metric registry: every metric ragmath computes, stated once.
+
+Each :class:`Metric` holds the per-question definition (:mod:`ragmath.metrics`: the readable
+reference, and what ``evaluate(..., exact=True)`` computes its fractions with), the engine's
+expression (:mod:`ragmath.engine`: what every float comes from), the names in trec_eval and ranx
+and a one-line description. :func:`ragmath.evaluate`, the engine, the command line (``-m`` and its
+help) and the README's table of metrics (a test compares them) all read :data:`METRICS`.
+
+The engine evaluates an entry's ``expression(k, gain)`` once per labelled question, over that
+question's rows (see :func:`ragmath.engine.evaluate_tables`):
+
+- one row per *retrieved* labelled item in the run's top max-K: ``retrieved`` true, ``position`` its
+  1-based place, ``grade`` its label (0 included);
+- one row per relevant label (grade > 0): ``retrieved`` false, ``position`` its place in the ideal
+  order (grades descending), ``grade``;
+
+and on both ``discount`` = log2(position + 1). A null result (no row matched) counts as 0.
+``averaged_over`` says which questions a metric's mean runs over: ``"answerable"`` (labelled with a
+grade > 0, missing ones scored 0: every metric below) or ``"labelled"`` (every labelled question,
+no-answer ones included, as ir_measures' Judged@K = labelled items in the top K / K would need).
+Adding a metric is adding an entry.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+from ragmath._validation import check_k
+from ragmath.metrics import hit_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
+
+__all__ = ["METRICS", "Metric", "parse_metric", "parse_metrics", "known_names"]
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One metric: its name (used as ``Name@K``), definition, engine expression and names elsewhere."""
+
+    name: str
+    definition: Callable[..., Any]
+    expression: Callable[[int, str], pl.Expr]
+    trec_eval: str
+    ranx: str
+    description: str
+    exact: bool = True  # the definition gives a fractions.Fraction with exact=True
+    averaged_over: str = "answerable"
+
+
+_RETRIEVED = pl.col("retrieved")
+
+
+def _found(k: int) -> pl.Expr:
+    """Retrieved within the top k and relevant."""
+    return _RETRIEVED & (pl.col("grade") > 0) & (pl.col("position") <= k)
+
+
+def _dcg(k: int, gain: str, rows: pl.Expr) -> pl.Expr:
+    """Σ gain(grade) / log2(position + 1) over ``rows`` within the top k."""
+    grade = pl.col("grade")
+    gained = pl.lit(2.0).pow(grade) - 1.0 if gain == "exp" else grade.cast(pl.Float64)
+    return (gained / pl.col("discount")).filter(rows & (pl.col("position") <= k)).sum()
+
+
+#: The metrics, by lower-case name.
+METRICS: dict[str, Metric] = {metric.name.lower(): metric for metric in (
+    Metric("Recall", recall_at_k, lambda k, gain: _found(k).sum() / (~_RETRIEVED).sum(),
+           "recall_K", "recall@K",
+           "relevant items in the top K / all relevant items (not / min(K, their number))"),
+    Metric("Hit", hit_at_k, lambda k, gain: _found(k).any().cast(pl.Float64),
+           "success_K", "hit_rate@K",
+           "1 if any relevant item is in the top K, else 0"),
+    Metric("MRR", reciprocal_rank, lambda k, gain: 1.0 / pl.col("position").filter(_found(k)).min(),
+           "recip_rank on the run cut to K", "mrr@K",
+           "1 / rank of the first relevant item within the top K, else 0"),
+    Metric("nDCG", ndcg_at_k, lambda k, gain: _dcg(k, gain, _RETRIEVED) / _dcg(k, gain, ~_RETRIEVED),
+           "ndcg_cut_K (linear gain)", "ndcg_burges@K (exp), ndcg@K (linear)",
+           "DCG of the top K / DCG of all labels in the ideal order; gain 2^g - 1 (exp) or g (linear)",
+           exact=False),
+)}
+
+_PATTERN = re.compile(r"^\s*([A-Za-z]+)\s*@\s*([0-9]+)\s*$")  # ASCII digits only
+
+
+def known_names() -> str:
+    """The metric names as ``Name@K``, for messages and help texts.
+
+    >>> known_names()
+    'Recall@K, Hit@K, MRR@K, nDCG@K'
+    """
+    return ", ".join(f"{metric.name}@K" for metric in METRICS.values())
+
+
+def parse_metric(name: str) -> tuple[str, int]:
+    """Parse ``"Name@K"`` (case-insensitive, K in ASCII digits) into the registry's name and K.
+
+    >>> parse_metric("ndcg@10")
+    ('nDCG', 10)
+    >>> parse_metric("Hit@3")
+    ('Hit', 3)
+
+    Raises ``ValueError`` for an unknown name or a missing/invalid K, listing the known names.
+    """
+    known = known_names()
+    if not isinstance(name, str):
+        raise TypeError(f"metric names are strings like 'Recall@3', got {name!r}; known: {known}")
+    match = _PATTERN.match(name)
+    if not match:
+        raise ValueError(f"cannot parse metric {name!r}: write Name@K, e.g. 'nDCG@10'; known: {known}")
+    metric = METRICS.get(match.group(1).lower())
+    if metric is None:
+        raise ValueError(f"unknown metric {match.group(1)!r} in {name!r}; known: {known}")
+    cutoff = int(match.group(2))
+    if cutoff < 1:
+        raise ValueError(f"K in {name!r} must be at least 1, e.g. '{metric.name}@10'; known: {known}")
+    return metric.name, check_k(cutoff, f"K in {name!r}")
+
+
+def parse_metrics(names: str | Sequence[str]) -> list[tuple[str, int]]:
+    """Parse a list of ``Name@K`` (or one), refusing an empty list and a repeated metric.
+
+    >>> parse_metrics(["recall@3", "MRR@10"])
+    [('Recall', 3), ('MRR', 10)]
+    """
+    parsed = [parse_metric(name) for name in ([names] if isinstance(names, str) else names)]
+    if not parsed:
+        raise ValueError("metrics is empty; ask for at least one, e.g. ['Recall@10']")
+    if len(set(parsed)) != len(parsed):
+        raise ValueError(f"metrics repeats a name: {list(names)!r}; list each metric once")
+    return parsed
