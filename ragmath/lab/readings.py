@@ -716,7 +716,7 @@ def read_plan(plan: pd.DataFrame, *, metric: str, d: float, version: str, questi
                   f"questions), detecting a difference of {d} with {power:.0%} power (two-sided α = 0.05) "
                   f"needs {need} answerable questions, and {questions} questions detect only differences of "
                   f"{smallest:.3f} or more. The observed difference ({_signed(row[w['mean difference']])}) "
-                  f"would need {observed if observed == observed and observed != math.inf else 'no finite'} "
+                  f"would need {int(observed) if math.isfinite(observed) else 'no finite number of'} "
                   f"questions. Check by resampling the pilot: {draws:,} draws of {need} questions, shifted "
                   f"to a true difference of {d}, reject in {resampled:.1%} of the draws (the formula's "
                   f"{power:.0%}).")]
