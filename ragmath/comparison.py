@@ -25,7 +25,7 @@ from ragmath.registry import parse_metric
 from ragmath.stats import bootstrap_interval, paired_bootstrap
 from ragmath.units import lift_labels, to_units
 
-__all__ = ["compare", "Comparison", "judged_at_k", "judged", "sign_flip_p", "holm", "plan_questions",
+__all__ = ["compare", "Comparison", "judged_at_k", "judged", "pool", "sign_flip_p", "holm", "plan_questions",
            "name_runs", "at_units", "by_group", "markdown", "EXACT_UP_TO"]
 
 #: Up to this many non-zero differences the sign-flip test enumerates every assignment (2^20 ≈ 10^6).
@@ -59,6 +59,48 @@ def judged(run: Any, qrels: Any, k: int) -> pd.Series:
     ranked, labels = _ranked(run), _labels(qrels)
     values = {q: judged_at_k(r, labels[q], k) for q, r in ranked.items() if q in labels}
     return pd.Series(values, dtype=float, name=f"Judged@{k}").rename_axis("question")
+
+
+def pool(runs: Mapping[str, Any], depth: int, qrels: Any = None) -> pd.DataFrame:
+    """What to label next: the union of every version's top ``depth`` (TREC pooling), minus what is labelled.
+
+    pool(q) = (∪_{v ∈ V} top_depth(v, q)) \\ L(q)
+
+    where
+      - V is the versions in ``runs`` (name -> a run: a mapping, a DataFrame or a run file), each ranking
+        read with the tie rule (:mod:`ragmath.ranking`),
+      - top_depth(v, q) is the first ``depth`` IDs version v ranks for question q,
+      - L(q) is every ID ``qrels`` labels for q, grade 0 included (``None``: nothing is labelled yet).
+
+    One row per (question, id) in the pool: ``best rank`` is the best (smallest) rank any version gave
+    it, ``versions`` the names of the versions that put it in their top ``depth``, in the order of
+    ``runs``. Rows are ordered by question, then best rank, then id (IDs and questions by code point),
+    so items that some version ranks high come first within a question.
+
+    >>> runs = {"A": {"q1": ["a", "b", "c"]}, "B": {"q1": ["c", "d"]}}
+    >>> pool(runs, 2, {"q1": {"a": 2}}).values.tolist()
+    [['q1', 'c', 1, ['B']], ['q1', 'b', 2, ['A']], ['q1', 'd', 2, ['B']]]
+
+    Raises ``ValueError`` for no run or a ``depth`` below 1, ``TypeError`` for a ``depth`` that is not
+    an int, and whatever the run and qrels readers refuse (a repeated ID in one ranking, ...).
+    """
+    if not isinstance(runs, Mapping) or not runs:
+        raise ValueError("pool needs a mapping of at least one version name -> run, e.g. {'A': run_a}")
+    depth = check_k(depth, "depth")
+    labels = {} if qrels is None else _labels(qrels)
+    found: dict[tuple[str, str], tuple[int, list[str]]] = {}
+    for name, run in runs.items():
+        for question, ranking in _ranked(run).items():
+            labelled = labels.get(question, {})
+            for rank, item in enumerate(ranking[:depth], start=1):
+                if item in labelled:
+                    continue
+                best, versions = found.get((question, item), (rank, []))
+                found[(question, item)] = (min(best, rank), [*versions, str(name)])
+    rows = sorted(((q, i, best, versions) for (q, i), (best, versions) in found.items()),
+                  key=lambda row: (str(row[0]), row[2], str(row[1])))
+    table = pd.DataFrame(rows, columns=["question", "id", "best rank", "versions"])
+    return table.astype({"best rank": "int64"})
 
 
 def _ranked(run: Any) -> dict[str, list[str]]:

@@ -23,6 +23,7 @@ from ragmath.comparison import (
     judged_at_k,
     name_runs,
     plan_questions,
+    pool,
     sign_flip_p,
 )
 
@@ -185,6 +186,40 @@ def test_a_version_with_fewer_judged_items_is_flagged():
     assert any(note.startswith("warning: new Judged@2 = 0.500") for note in result.notes())
     same = compare({"base": base, "again": base}, qrels, ["Recall@2"]).comparisons.iloc[0]
     assert not same["judged_warning"]
+
+
+def test_pool_takes_each_top_depth_and_removes_labelled_items_grade_zero_included():
+    runs = {"bm25": {"q1": ["a", "b", "c", "d"], "q2": ["x"]},
+            "dense": {"q1": ["e", "a", "f"], "q3": ["y", "z"]}}
+    # depth 2 by hand: q1 bm25 {a 1, b 2}, dense {e 1, a 2} -> a (best 1, both), e 1, b 2;
+    # q2 x 1; q3 y 1, z 2. Labelled: q1's b (grade 0) and q3's z (grade 1) are taken out.
+    table = pool(runs, 2, {"q1": {"b": 0}, "q3": {"z": 1}})
+    assert table.values.tolist() == [["q1", "a", 1, ["bm25", "dense"]], ["q1", "e", 1, ["dense"]],
+                                     ["q2", "x", 1, ["bm25"]], ["q3", "y", 1, ["dense"]]]
+    assert list(table.columns) == ["question", "id", "best rank", "versions"]
+    # depth 3, nothing labelled: q1 {a, b, c} ∪ {e, a, f} = 5 items, q2 1, q3 2
+    assert pool(runs, 3).groupby("question").size().to_dict() == {"q1": 5, "q2": 1, "q3": 2}
+
+
+def test_pool_reads_run_files_with_the_tie_rule(tmp_path):
+    path = tmp_path / "run.trec"  # b and a tie on score: read back in ID order a, b
+    path.write_text("q1 Q0 b 1 0.5 t\nq1 Q0 a 2 0.5 t\nq1 Q0 c 3 0.1 t\n", encoding="utf-8")
+    assert pool({"v": path}, 1)["id"].tolist() == ["a"]
+    assert pool({"v": path}, 3)[["id", "best rank"]].values.tolist() == [["a", 1], ["b", 2], ["c", 3]]
+
+
+def test_pool_is_empty_when_everything_is_labelled():
+    table = pool({"A": {"q1": ["a", "b"]}}, 5, {"q1": {"a": 1, "b": 0}})
+    assert table.empty and list(table.columns) == ["question", "id", "best rank", "versions"]
+
+
+def test_pool_refuses_no_runs_and_a_bad_depth():
+    with pytest.raises(ValueError, match="at least one version"):
+        pool({}, 3)
+    with pytest.raises(ValueError, match="depth must be a positive int"):
+        pool({"A": {"q1": ["a"]}}, 0)
+    with pytest.raises(TypeError, match="depth must be a positive int"):
+        pool({"A": {"q1": ["a"]}}, 2.5)
 
 
 def test_plan_questions_follows_the_formula():

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from _pool_stub import pool
 
+from ragmath.comparison import pool
 from ragmath.io import read_qrels
 from ragmath.lab.notebook.judgements import JudgementFile, read_labels, write_template
 from ragmath.lab.notebook.labelling import MESSAGES, LabellingWidget
@@ -18,11 +18,16 @@ def _widget(path, labelled=None):
     return LabellingWidget(pool(RUNS, depth=2, qrels=labelled), path, questions=QUESTIONS, texts=TEXTS)
 
 
-def test_the_stub_pool_is_the_union_of_each_top_depth_minus_the_labelled():
+def test_the_pool_is_the_union_of_each_top_depth_minus_the_labelled():
+    # by hand, depth 2: q1 gets A's a, b and B's c, d; a is labelled, so b (A rank 2), c (B rank 1),
+    # d (B rank 2) remain, ordered by best rank then id: c, b, d. q2: x (A 1) and y (A 2, B 1) both at
+    # best rank 1, x first by id, then z (B 2).
     table = pool(RUNS, depth=2, qrels={"q1": {"a": 2}})
-    assert table.select("question", "id").rows() == [("q1", "c", ), ("q1", "b"), ("q1", "d"),
-                                                     ("q2", "x"), ("q2", "y"), ("q2", "z")]
-    assert table.filter(id="c")["versions"].to_list() == [["B"]]
+    assert table[["question", "id"]].values.tolist() == [["q1", "c"], ["q1", "b"], ["q1", "d"],
+                                                         ["q2", "x"], ["q2", "y"], ["q2", "z"]]
+    assert table.set_index("id").loc["y", "best rank"] == 1
+    versions = table.set_index("id")["versions"].to_dict()
+    assert versions == {"c": ["B"], "b": ["A"], "d": ["B"], "y": ["A", "B"], "x": ["A"], "z": ["B"]}
 
 
 def test_each_grade_is_in_the_file_at_once_and_a_new_widget_resumes(tmp_path):
@@ -111,7 +116,7 @@ def test_the_template_goes_to_a_spreadsheet_and_comes_back(tmp_path):
     table = pool(RUNS, depth=2)
     write_template(table, path, questions=QUESTIONS, texts=TEXTS)
     lines = path.read_text(encoding="utf-8").splitlines()
-    assert lines[0] == "question,id,grade,question_text,text,first rank,versions"
+    assert lines[0] == "question,id,grade,question_text,text,best rank,versions"
     assert lines[1] == "q1,a,,how much is a taxi?,text of a,1,A"
     assert read_labels(path) == {}  # every grade blank: nothing labelled yet
     filled = [lines[0]] + [line.replace(",,", ",2,", 1) if i in (1, 5) else line

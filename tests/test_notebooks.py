@@ -306,3 +306,99 @@ def test_answer_forms_follow_the_stated_precision():
     assert _answer_forms(two, 1) == []
     ids = _Exercise(lambda: 0, "set", 0, "")
     assert _answer_forms(ids, {"b", "a"}) == ["['a', 'b']"]
+
+
+# ------------------------------------------------------------------ notebook 08's outputs, recomputed
+
+def _shown_text(nb) -> str:
+    """The text outputs plus the Markdown the readings display (their sentences)."""
+    parts = [_text_output(nb)]
+    for cell in nb.cells:
+        for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            parts.append(str(out.get("data", {}).get("text/markdown", "")))
+    return "\n".join(parts)
+
+
+@pytest.fixture(scope="module")
+def own_system():
+    """Notebook 08's data recomputed here: working questions, the four runs recorded, the prepared labels."""
+    import tempfile
+
+    from ragmath import grouped_split
+    from ragmath.io import read_qrels, read_run
+    from ragmath.lab.corpus import load_dataset
+    from ragmath.lab.notebook.own_system import OWN_SPLIT, VERSIONS, record_versions
+
+    ds = load_dataset()
+    q = ds.questions
+    group = dict(zip(q["question_id"], q["group"], strict=True))
+    working, held = grouped_split(list(q["question_id"]), group, **OWN_SPLIT)
+    folder = Path(tempfile.mkdtemp(prefix="test-nb08-"))
+    record_versions(ds, working, folder)
+    runs = {name: read_run(folder / f"{name}.trec") for name in VERSIONS}
+    prepared = read_qrels(NOTEBOOK_DIR / "own_system" / "prepared_judgements.csv")
+    return ds, working, held, runs, prepared
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+def test_notebook_08_shows_the_pooling_bias_recomputed(executed, own_system):
+    from ragmath import evaluate
+    from ragmath.comparison import judged, pool
+    from ragmath.lab.notebook.own_system import labels_within
+
+    _, _, _, runs, labels = own_system
+    text = _shown_text(executed(NOTEBOOK_DIR / "08_your_own_system.ipynb"))
+    ab = labels_within(labels, pool({v: runs[v] for v in "AB"}, 10))
+    a_only = labels_within(labels, pool({"A": runs["A"]}, 10))
+
+    def ndcg(run, qrels):
+        return float(evaluate(run, qrels, ["nDCG@5"]).means["nDCG@5"])
+
+    for version in "CD":  # scored under A and B's pools, then under all four
+        partial, full = ndcg(runs[version], ab), ndcg(runs[version], labels)
+        assert f"{version} {partial:.3f} under pool of A, B, {full:.3f} under pool of A, B, C, D" in text
+    judged_ab = {v: judged(runs[v], ab, 5).mean() for v in "ACD"}
+    assert f"D {judged_ab['D']:.3f} →" in text and judged_ab["D"] < 0.9 * judged_ab["A"]
+    assert "D below 0.9 × A's" in text
+    b_minus_a = ndcg(runs["B"], a_only) - ndcg(runs["A"], a_only)
+    b_minus_a_full = ndcg(runs["B"], labels) - ndcg(runs["A"], labels)
+    assert f"B {b_minus_a:+.3f} ({b_minus_a_full:+.3f})" in text and b_minus_a < b_minus_a_full
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+def test_notebook_08_comparison_and_report_are_compares(executed, own_system):
+    from ragmath import compare
+
+    _, _, _, runs, labels = own_system
+    text = _shown_text(executed(NOTEBOOK_DIR / "08_your_own_system.ipynb"))
+    result = compare(runs, labels, ["Recall@5", "nDCG@5"], baseline="A", seed=0)
+    rows = result.comparisons[result.comparisons["metric"] == "nDCG@5"]
+    for r in rows.itertuples():
+        shown = f"{r.system} {r.diff:+.3f} [{r.low:+.3f}, {r.high:+.3f}], p = {r.p:.3f}, Holm {r.p_holm:.3f}"
+        assert shown in text
+    summary = result.summary()
+    for p, holm_p in zip(summary["p"], summary["p_holm"], strict=True):  # the displayed p, p_holm
+        assert re.search(rf"\s{re.escape(p)}\s+{re.escape(holm_p)}\s", text) or not p
+    report = (NOTEBOOK_DIR / "own_system_work" / "compare_report.md").read_text(encoding="utf-8")
+    assert report == result.to_markdown()
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+def test_notebook_08_plans_the_question_count_and_opens_its_holdout_once(executed, own_system):
+    from ragmath import compare
+    from ragmath.comparison import plan_questions
+
+    _, _, held, runs, labels = own_system
+    text = _shown_text(executed(NOTEBOOK_DIR / "08_your_own_system.ipynb"))
+    result = compare(runs, labels, ["nDCG@5"], baseline="A", n_resamples=1_000)
+    pilot = (result.per_question["C"]["nDCG@5"] - result.per_question["A"]["nDCG@5"]).to_numpy()
+    assert f"needs {plan_questions(pilot, 0.05)} answerable questions" in text
+    assert f"Your holdout: {len(held)} of the 54 dev questions" in text
+    assert "opened 1 time(s) in all" in text
+    seal = json.loads((NOTEBOOK_DIR / "own_system_work" / "holdout.seal.json").read_text(encoding="utf-8"))
+    assert len(seal["openings"]) == 1
+    cells = executed(NOTEBOOK_DIR / "08_your_own_system.ipynb").cells
+    assert not any(out.output_type == "error" for c in cells for out in c.get("outputs", []))

@@ -8,6 +8,7 @@ sentences for display in a notebook.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -526,7 +527,9 @@ def read_closing(*, questions: int, answerable: int, opened: int, holdout: Mappi
 # ======================================================= end of the notebook 07 (teach7) section
 
 
-# ==== notebooks 03, 04, 05b and 06 ===========================================================
+# ==== notebooks 03, 04, 05b and 06 ====================================================
+
+
 # Each reading below takes the table a notebook shows and returns claims whose numbers are read
 # from it; tests/test_readings.py recomputes every claim from the data.
 
@@ -770,3 +773,233 @@ def read_same_mrr(table: pd.DataFrame) -> list[Claim]:
                 + (": MRR sees only the first relevant item of each question and misses the rest."
                    if same else "."))
     return [Claim(mrr, leader(values.to_dict()), values.to_dict(), sentence, extra=gaps)]
+
+
+# ============================================================== notebook 08 (nb08): your own system
+# Every sentence notebook 08 shows, and the words of its tables and charts, are built here.
+
+__all__ += [  # the 08 section adds its names here, apart from the other sections'
+    "WORDS_08",
+    "read_split",
+    "read_latency",
+    "read_pool",
+    "read_labelling",
+    "read_pooling_bias",
+    "read_comparison",
+    "read_report",
+    "read_plan",
+    "read_opening",
+]
+
+#: The words of notebook 08's tables (column and index names) and label sets.
+WORDS_08 = {
+    "version": "version", "questions": "questions", "median ms": "median ms", "p95 ms": "p95 ms",
+    "failures": "failures", "labels": "labels", "minus": "{metric} − {baseline}",
+    "pool of": "pool of {names}", "complete": "complete labels (the workbook's)",
+    "pilot questions": "pilot questions", "mean difference": "mean difference",
+    "sd of differences": "sd of differences", "questions for d": "questions to detect {d}",
+    "questions for observed": "questions to detect the observed difference",
+    "detectable with n": "smallest difference {n} questions detect",
+}
+
+
+def _signed(value: float) -> str:
+    return "n/a" if value != value else f"{value:+.3f}"
+
+
+def read_split(*, working: Sequence[str], holdout: Sequence[str], group: Mapping[str, str],
+               sealed: Mapping[str, str]) -> list[Claim]:
+    """The reader's own holdout: its size in questions and groups, and the seal written before any run."""
+    groups = {q: group[q] for q in [*working, *holdout]}
+    held = {groups[q] for q in holdout}
+    shared = held & {groups[q] for q in working}
+    total = len(working) + len(holdout)
+    return [Claim("own holdout", (), {"holdout": float(len(holdout)), "working": float(len(working)),
+                                      "groups held": float(len(held)), "groups shared": float(len(shared))},
+                  f"Your holdout: {len(holdout)} of the {total} dev questions, in {len(held)} of "
+                  f"{len(set(groups.values()))} groups ({len(shared)} groups on both sides), sealed on "
+                  f"{sealed['date']} at commit {str(sealed['commit'])[:12]} (questions "
+                  f"{sealed['questions_sha256'][:12]}, labels {sealed['labels_sha256'][:12]}). Everything "
+                  f"below runs on the other {len(working)} questions; section 8 opens the holdout once.")]
+
+
+def read_latency(summary: pd.DataFrame) -> list[Claim]:
+    """Read the latency summary: failures, and the range of median and 95th-percentile latencies."""
+    w = WORDS_08
+    median, p95, failed = summary[w["median ms"]], summary[w["p95 ms"]], summary[w["failures"]]
+    asked = int(summary[w["questions"]].max())
+    slow, fast = median.idxmax(), median.idxmin()
+    failures = ("no question failed" if failed.sum() == 0 else
+                "failures: " + ", ".join(f"{v} {int(n)}" for v, n in failed.items() if n))
+    return [Claim("latency", (str(slow),), {str(v): float(m) for v, m in median.items()},
+                  f"{len(summary)} versions asked {asked} questions each, {failures}. Median latency runs "
+                  f"from {median.min():.1f} ms ({fast}) to {median.max():.1f} ms ({slow}); the 95th "
+                  f"percentile reaches {p95.max():.1f} ms ({p95.idxmax()}). Each question's time and error "
+                  "are in the latency CSV beside its run.",
+                  extra={"failures": float(failed.sum())})]
+
+
+def read_pool(table: pd.DataFrame, *, depth: int, versions: Sequence[str]) -> list[Claim]:
+    """Read a pool (:func:`ragmath.comparison.pool`): its size, per question, and what one version adds."""
+    sizes = table.groupby("question").size()
+    alone = {v: int(sum(1 for vs in table["versions"] if list(vs) == [v])) for v in versions}
+    listing = ", ".join(f"{v} {n}" for v, n in alone.items())
+    values = {"items": float(len(table)), **{f"only {v}": float(n) for v, n in alone.items()}}
+    return [Claim("pool", (), values,
+                  f"The pool of {_names(list(versions))}'s top {depth}: {len(table)} items to label for "
+                  f"{len(sizes)} questions ({sizes.min()} to {sizes.max()} a question). Items only one "
+                  f"version ranked there: {listing}; label them too, or that version's finds count as "
+                  "irrelevant.")]
+
+
+def read_labelling(counts: Mapping[str, int], *, prepared: str) -> list[Claim]:
+    """Say how many judgements came from a person (the widget) and how many from the prepared file."""
+    hand, filled = int(counts["by hand"]), int(counts["prepared"])
+    who = (f"You judged {hand} item(s) in the widget; the other {filled}" if hand else
+           f"Nobody judged in the widget (the notebook ran top to bottom without a person), so all {filled}")
+    return [Claim("labelling", (), {"by hand": float(hand), "prepared": float(filled)},
+                  f"{who} come from the prepared judgements ({prepared}: each pool item's grade in the dev "
+                  "labels, 0 where they have none). Judge more in the widget and run again: yours replace "
+                  "the prepared ones.")]
+
+
+def read_pooling_bias(table: pd.DataFrame, *, metric: str, baseline: str, partial: str, full: str,
+                      single: str, complete: str, new: Sequence[str]) -> list[Claim]:
+    """Read the pooling-bias table (:func:`ragmath.lab.notebook.own_system.pooling_bias`).
+
+    ``partial``: the label set of some versions' pools (here A's and B's); ``full``: every version's pool;
+    ``single``: the baseline's pool alone; ``complete``: the workbook's complete labels; ``new``: the
+    versions whose pools ``partial`` leaves out (here C and D).
+    """
+    w = WORDS_08
+    k = metric.split("@")[1]
+    judged_col, diff_col = f"Judged@{k}", w["minus"].format(metric=metric, baseline=baseline)
+
+    def at(labels: str, version: str, column: str = metric) -> float:
+        return float(table.loc[(labels, version), column])
+
+    out = []
+    shift = {v: at(partial, v) - at(full, v) for v in new}
+    scores = "; ".join(f"{v} {at(partial, v):.3f} under {partial}, {at(full, v):.3f} under {full} (bias "
+                       f"{_signed(shift[v])})" for v in new)
+    base_judged = at(partial, baseline, judged_col)
+    warned = [v for v in new if at(partial, v, judged_col) < 0.9 * base_judged]
+    judged_text = ", ".join(f"{v} {at(partial, v, judged_col):.3f} → {at(full, v, judged_col):.3f}"
+                            for v in new)
+    moved = any(abs(x) > 1e-9 for x in shift.values())
+    out.append(Claim(f"pooling bias: {metric}", (), {v: shift[v] for v in new},
+                     f"On {metric}: {scores}. Judged@{k} under {partial} and then {full}: {judged_text}; "
+                     + (f"{_names(warned)} below 0.9 × {baseline}'s {base_judged:.3f} = "
+                        f"{0.9 * base_judged:.3f}, so compare warns that the score rests on unlabelled "
+                        "items. " if warned else "")
+                     + ("Labelling the rest of the pool moved these scores: a version's finds outside the "
+                        "labelled pools counted as irrelevant." if moved else
+                        "Labelling the rest of the pool moved no score here (every item it added that "
+                        f"reaches the top {k} is irrelevant): the warning marks a risk, which this time did "
+                        "not turn into a loss."),
+                     extra={"warned": float(len(warned))}))
+    others = [v for v in dict.fromkeys(table.index.get_level_values(1)) if v != baseline]
+    single_diff = {v: at(single, v, diff_col) for v in others}
+    full_diff = {v: at(full, v, diff_col) for v in others}
+    flattered = all(single_diff[v] < full_diff[v] for v in others)
+    listing = ", ".join(f"{v} {_signed(single_diff[v])} ({_signed(full_diff[v])})" for v in others)
+    out.append(Claim(f"single pool: {diff_col}", (), single_diff,
+                     f"Label only {single} and every difference from {baseline} is read against labels "
+                     f"{baseline} chose: {diff_col} under {single} (under {full}): {listing}. "
+                     + ("Each is lower: the version whose pool was labelled is flattered, the others pay."
+                        if flattered else "Not every one is lower here: read them one by one."),
+                     matches=flattered))
+    drop = {v: at(full, v) - at(complete, v) for v in [baseline, *others]}
+    gap = max(abs(at(full, v, diff_col) - at(complete, v, diff_col)) for v in others)
+    direction = ("higher for every version" if all(x > 0 for x in drop.values()) else
+                 "not higher for every version")
+    pairs = ", ".join(f"{v} {at(full, v):.3f} → {at(complete, v):.3f}" for v in drop)
+    out.append(Claim(f"complete labels: {metric}", (), drop,
+                     f"Against {complete}, {metric} under {full} is {direction} ({pairs}): a relevant chunk "
+                     "that no version ranks in the pooled top is in no pool, so pooled labels flatter every "
+                     f"version's absolute score, while the differences from {baseline} move by at most "
+                     f"{gap:.3f}. Pooled labels compare the pooled versions; they do not count the evidence "
+                     "that exists.", matches=all(x > 0 for x in drop.values()),
+                     extra={"largest difference shift": gap}))
+    return out
+
+
+def read_comparison(result: Any, metric: str, *, level: float = 0.05) -> list[Claim]:
+    """Read a :class:`ragmath.comparison.Comparison` on one metric: each difference with its interval, p and
+    Holm's p; which versions are better than the baseline after Holm; the holdout's candidate (largest
+    mean difference)."""
+    rows = result.comparisons[result.comparisons["metric"] == metric].set_index("system")
+    listing = "; ".join(f"{v} {_signed(r['diff'])} [{_signed(r['low'])}, {_signed(r['high'])}], p = "
+                        f"{r['p']:.3f}, Holm {r['p_holm']:.3f}, {r['wins']}/{r['ties']}/{r['losses']} "
+                        "wins/ties/losses" for v, r in rows.iterrows())
+    better = [v for v, r in rows.iterrows() if r["diff"] > 0 and r["p_holm"] < level]
+    candidate = str(rows["diff"].idxmax())
+    verdict = (f"{_names(better)} {'is' if len(better) == 1 else 'are'} better than {result.baseline} after "
+               f"Holm's correction at {level}." if better else
+               f"No version is better than {result.baseline} after Holm's correction at {level}.")
+    return [Claim(metric, tuple(better), {v: float(r["diff"]) for v, r in rows.iterrows()},
+                  f"On {metric} against {result.baseline}: {listing}. {verdict}"),
+            Claim("candidate", (candidate,), {candidate: float(rows.loc[candidate, "diff"])},
+                  f"The rule written before this table: the version with the largest mean difference on "
+                  f"{metric} goes to the holdout against {result.baseline}. That is {candidate} "
+                  f"({_signed(rows.loc[candidate, 'diff'])}); the holdout will say whether it holds on "
+                  "questions that chose nothing.")]
+
+
+def read_report(path: str, text: str) -> list[Claim]:
+    """Say where the Markdown report is and what it holds (its table rows and notes)."""
+    lines = text.splitlines()
+    rows = sum(1 for line in lines if line.startswith("| ")) - 1
+    notes = sum(1 for line in lines if line.startswith("- "))
+    return [Claim("report", (), {"rows": float(rows), "notes": float(notes)},
+                  f"The comparison as Markdown, {rows} table rows and {notes} notes on what it rests on, is "
+                  f"in {path}: paste it into a review. `python -m ragmath compare` with `--format markdown` "
+                  "writes the same from the run files and the labels.")]
+
+
+def read_plan(plan: pd.DataFrame, *, metric: str, d: float, version: str, questions: int,
+              power: float, resampled: float, draws: int) -> list[Claim]:
+    """Read the question-count plan (:func:`ragmath.lab.notebook.own_system.plan_table`) for one version,
+    with the power the pilot's resampling reached at the planned size."""
+    w = WORDS_08
+    row = plan.loc[version]
+    need = int(row[w["questions for d"].format(d=d)])
+    smallest = float(row[w["detectable with n"].format(n=questions)])
+    observed = row[w["questions for observed"]]
+    pilot = int(row[w["pilot questions"]])
+    return [Claim("plan", (), {"questions": float(need), "smallest": smallest, "resampled power": resampled},
+                  f"{questions} questions are only a start: with the spread of {version}'s per-question "
+                  f"differences on {metric} (sd {row[w['sd of differences']]:.3f} over {pilot} pilot "
+                  f"questions), detecting a difference of {d} with {power:.0%} power (two-sided α = 0.05) "
+                  f"needs {need} answerable questions, and {questions} questions detect only differences of "
+                  f"{smallest:.3f} or more. The observed difference ({_signed(row[w['mean difference']])}) "
+                  f"would need {int(observed) if math.isfinite(observed) else 'no finite number of'} "
+                  f"questions. Check by resampling the pilot: {draws:,} draws of {need} questions, shifted "
+                  f"to a true difference of {d}, reject in {resampled:.1%} of the draws (the formula's "
+                  f"{power:.0%}).")]
+
+
+def read_opening(opening: Any, scores: pd.DataFrame, *, baseline: str, candidate: str, metric: str,
+                 diff: Mapping[str, float], dev_diff: float) -> list[Claim]:
+    """Read an opening of the reader's seal (:class:`ragmath.seal.Opening`): when, whether this run ran it,
+    the holdout's scores and the candidate's paired difference, beside dev's."""
+    record = opening.record
+    done = ("this run ran the design" if opening.ran else
+            "this run showed the stored result and re-ran nothing")
+    apart = diff["low"] > 0 or diff["high"] < 0
+    mean = scores.groupby(level="version")[metric].mean()
+    n = scores.index.get_level_values("question").nunique()
+    return [Claim("opening", (), {"times opened": float(opening.times_opened)},
+                  f"Opening {opening.number} of your holdout on {record['opened_at']} at commit "
+                  f"{str(record['commit'])[:12]}, design {record['design_sha256'][:12]}: {done}; opened "
+                  f"{opening.times_opened} time(s) in all."),
+            Claim(f"holdout {metric}", (), {v: float(x) for v, x in mean.items()},
+                  f"On its {n} answerable questions, {metric}: "
+                  + ", ".join(f"{v} {x:.3f}" for v, x in mean.items())
+                  + f". {candidate} − {baseline} = {_signed(diff['mean'])} [{_signed(diff['low'])}, "
+                  f"{_signed(diff['high'])}] (dev: {_signed(dev_diff)}); the interval "
+                  f"{'excludes' if apart else 'includes'} 0, so the holdout "
+                  f"{'supports' if apart else 'does not support'} a difference. Report this number as it "
+                  "is: choosing again from it would make the holdout a second dev set.",
+                  extra={"excludes 0": float(apart)})]
+# ======================================================= end of the notebook 08 (nb08) section

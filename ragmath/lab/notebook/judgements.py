@@ -35,7 +35,7 @@ GRADES = (0, 1, 2)
 def pool_items(pool: Any) -> list[tuple[str, str]]:
     """The (question, id) pairs of a pool table (pandas or polars, columns ``question`` and ``id``), in order.
 
-    >>> pool_items(pl.DataFrame({"question": ["q1", "q1"], "id": ["b", "a"], "first rank": [1, 2]}))
+    >>> pool_items(pl.DataFrame({"question": ["q1", "q1"], "id": ["b", "a"], "best rank": [1, 2]}))
     [('q1', 'b'), ('q1', 'a')]
 
     Raises ``ValueError`` when a column is missing or a pair is listed twice.
@@ -102,7 +102,7 @@ def write_template(pool: Any, path: Any, *, questions: Mapping[str, str] | None 
     """Write the pool as a spreadsheet template: ``question,id,grade`` (grade empty), then the texts.
 
     Columns after ``grade``: ``question_text`` and ``text`` (when ``questions`` / ``texts`` are given),
-    then the pool's other columns (e.g. first rank, versions), lists joined with ``;``. Fill in the grade
+    then the pool's other columns (e.g. best rank, versions), lists joined with ``;``. Fill in the grade
     column (0, 1 or 2; leave it blank for "not yet") and read it back with :func:`read_labels`.
 
     >>> folder = Path(tempfile.mkdtemp())

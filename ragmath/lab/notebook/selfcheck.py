@@ -38,6 +38,7 @@ from ragmath.lab.notebook.exercises import (  # noqa: F401 - importing nbNN regi
     nb05b,
     nb06,
     nb07,
+    nb08,
     register,
 )
 
