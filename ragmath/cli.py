@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io as _stdio
 import json
 import math
 import os
@@ -14,6 +15,8 @@ from pathlib import Path
 from typing import TextIO
 
 from ragmath._validation import check_k
+from ragmath.io._sources import check_paths
+from ragmath.io.writers import write_stdout
 
 __all__ = ["main", "build_parser", "CONVENTIONS", "DEFAULT_METRICS"]
 
@@ -160,24 +163,22 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ragmath.evaluation import evaluate
 
     metrics = _check_metrics(args.metrics or DEFAULT_METRICS)
-    if args.run == "-" and args.qrels == "-":
-        raise ValueError("RUN and QRELS cannot both be '-': standard input can be read once")
+    check_paths([args.run, args.qrels])
     result = evaluate(Path(args.run), Path(args.qrels), metrics, gain=args.gain)
     if args.format == "table":
-        out.write(result.report() + "\n")
+        text = result.report() + "\n"
         if args.per_question:
-            out.write("\nper question:\n")
             table = result.per_question.copy()
-            out.write(table.to_string(float_format=lambda v: f"{v:.4f}") + "\n")
+            text += "\nper question:\n" + table.to_string(float_format=lambda v: f"{v:.4f}") + "\n"
+        _emit(out, text)
         return 0
     # Machine-readable output on stdout; the groups kept apart go to stderr as well.
     err.write(_groups_text(result) + "\n")
     if args.format == "csv":
         if args.per_question:
-            result.per_question.to_csv(out)
+            _emit(out, result.per_question.to_csv())
         else:
-            table = result.table().reset_index()
-            table.to_csv(out, index=False)
+            _emit(out, result.table().reset_index().to_csv(index=False))
         return 0
     payload = {
         "metrics": list(result.metrics),
@@ -191,8 +192,16 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             str(q): {m: _json_value(float(v)) for m, v in row.items()}
             for q, row in result.per_question.iterrows()
         }
-    out.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+    _emit(out, json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
     return 0
+
+
+def _emit(out: TextIO | None, text: str) -> None:
+    """``text`` onto the command's output: standard output as UTF-8, every byte checked."""
+    if out is None or out is sys.stdout:
+        write_stdout(text.encode("utf-8"))
+    else:
+        out.write(text)
 
 
 def _groups_text(result) -> str:
@@ -209,29 +218,11 @@ def _groups_text(result) -> str:
     return "\n".join(lines)
 
 
-def _refuse_output_among_inputs(output: str | None, inputs: Sequence[str]) -> None:
-    """Refuse ``-o`` naming one of the inputs: the output would destroy what it is made from."""
-    if output is None or output == "-":
-        return
-    for path in inputs:
-        if path == "-":
-            continue
-        same = os.path.abspath(output) == os.path.abspath(path)
-        if not same and os.path.exists(output) and os.path.exists(path):
-            same = os.path.samefile(output, path)
-        if same:
-            raise ValueError(
-                f"output {output} is also an input; write the fused run to a new file (e.g. -o fused.trec)"
-            )
-
-
 def _fuse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ragmath import fuse_runs
     from ragmath.io import write_run
 
-    _refuse_output_among_inputs(args.output, args.runs)
-    if args.runs.count("-") > 1:
-        raise ValueError("'-' (standard input) can be given once")
+    check_paths(args.runs, args.output)
     named = {}
     for path in args.runs:
         name = path if path not in named else f"{path}#{len(named) + 1}"
@@ -240,8 +231,8 @@ def _fuse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.output and args.output != "-":
         write_run(frame, args.output, format=args.format, tag=args.tag)
     else:
-        out.flush()
-        write_run(frame, out if out is not sys.stdout else "-", format=args.format or "trec", tag=args.tag)
+        write_run(frame, "-" if out is None or out is sys.stdout else out, format=args.format or "trec",
+                  tag=args.tag)
     n_questions = frame["question"].n_unique()
     where = args.output if args.output else "standard output"
     err.write(
@@ -260,35 +251,39 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None,
     >>> main(["--help"], stdout=io.StringIO())
     0
     """
-    out = stdout if stdout is not None else sys.stdout
-    err = stderr if stderr is not None else sys.stderr
+    out = stdout if stdout is not None else sys.stdout  # None: standard output is closed
+    err = stderr if stderr is not None else (sys.stderr or _stdio.StringIO())
     parser = build_parser()
+    command = "command line"
     try:
-        with contextlib.redirect_stdout(out):  # argparse prints --help on sys.stdout
-            args = parser.parse_args(list(argv) if argv is not None else None)
-    except _UsageError as exc:
-        err.write(f"{exc}\n(see python -m ragmath --help)\n")
-        return 2
-    except SystemExit as exc:  # --help / --version printed by argparse
-        return int(exc.code or 0)
-    if args.command is None:
-        parser.print_help(out)
-        return 2
-    try:
+        printed = _stdio.StringIO()  # argparse prints --help on sys.stdout: checked when emitted
+        try:
+            with contextlib.redirect_stdout(printed):
+                args = parser.parse_args(list(argv) if argv is not None else None)
+        except _UsageError as exc:
+            err.write(f"{exc}\n(see python -m ragmath --help)\n")
+            return 2
+        except SystemExit as exc:  # --help / --version printed by argparse
+            _emit(out, printed.getvalue())
+            return int(exc.code or 0)
+        if args.command is None:
+            _emit(out, parser.format_help())
+            return 2
+        command = args.command
         if args.command == "evaluate":
             return _evaluate(args, out, err)
         return _fuse(args, out, err)
     except BrokenPipeError:
         return _closed_pipe()
-    except (ValueError, OSError) as exc:  # bad input: a file, a line, a number, a name
-        err.write(f"ragmath {args.command}: error: {_one_line(exc)}\n")
+    except (ValueError, OSError) as exc:  # bad input: a file, a line, a number, a name; a failed write
+        err.write(f"ragmath {command}: error: {_one_line(exc)}\n")
         return 2
     except KeyboardInterrupt:
         err.write("interrupted\n")
         return 130
     except Exception as exc:  # a bug, not bad input: one line, exit 1
         err.write(
-            f"ragmath {args.command}: internal error ({type(exc).__name__}: {_one_line(exc)}); "
+            f"ragmath {command}: internal error ({type(exc).__name__}: {_one_line(exc)}); "
             "please report it with the command you ran\n"
         )
         return 1
