@@ -18,7 +18,12 @@ from ragmath.io._checks import FORMATS, _Where
 class _Source:
     """A file to read: its name for messages and its data (a path, or the bytes of a pipe)."""
 
-    def __init__(self, source: Any) -> None:
+    def __init__(self, source: Any, name: str | None = None) -> None:
+        self._init(source)
+        if name is not None:
+            self.name = name
+
+    def _init(self, source: Any) -> None:
         if isinstance(source, (bytes, bytearray)):
             self.name, self.data = "<bytes>", bytes(source)
             return
@@ -66,8 +71,8 @@ class _Source:
     def is_empty(self) -> bool:
         return (os.path.getsize(self.data) if isinstance(self.data, str) else len(self.data)) == 0
 
-    def lines(self) -> Iterator[tuple[int, str]]:
-        """(line number, text without line ending) for each line, decoded as UTF-8."""
+    def lines(self, keep_ends: bool = False) -> Iterator[tuple[int, str]]:
+        """(line number, text) for each line, decoded as UTF-8, without its ``\\n`` unless ``keep_ends``."""
         handle = open(self.data, "rb") if isinstance(self.data, str) else _stdio.BytesIO(self.data)
         with handle:
             for number, raw in enumerate(handle, start=1):
@@ -79,7 +84,7 @@ class _Source:
                     raise _Where(self.name, "line", number).fail(
                         None, f"not UTF-8 text ({exc.reason} at byte {exc.start}); save the file as UTF-8"
                     ) from None
-                yield number, text[:-1] if text.endswith("\n") else text
+                yield number, text[:-1] if text.endswith("\n") and not keep_ends else text
 
 
 #: The standard-input streams already read to the end: a second read would find nothing.
