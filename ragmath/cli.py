@@ -27,7 +27,10 @@ conventions (the workbook's, stated once):
   files     TREC run: qid Q0 docid rank score tag; TREC qrels: qid 0 docid grade;
             .csv / .jsonl: columns question,id,score (or rank) / question,id,grade.
             A line starting with # is a comment. A malformed line is refused, naming
-            file, line and field; nothing is skipped. '-' reads standard input.
+            file, line and field; nothing is skipped. '-' reads standard input, once.
+  output    UTF-8. -o FILE replaces a file (or a symlink's target) whole once complete,
+            from a temporary .FILE.ragmath-tmp-* beside it; a named pipe or a device is
+            written into; an input is never an output.
   order     a run is ordered by score, descending; ties by ID ascending (trec_eval: ID
             descending). The rank column is checked (an integer) but not used, as in trec_eval.
   metrics   Recall@K = found relevant / all relevant (not min(K, |R|)); Hit@K = any relevant
@@ -39,8 +42,9 @@ conventions (the workbook's, stated once):
             labelled: unjudged, not scored. Each group is listed (stderr for csv/json).
   fuse      RRF score = sum over runs of 1/(k + rank), rank from 1 after ordering each run as
             above; a run lacking an item adds nothing; ties by ID ascending.
-exit status: 0 done; 2 bad input or usage (a message, no traceback); 1 an internal
-  error (one line; please report it); 141 the output pipe closed early (| head)."""
+exit status: 0 done; 2 bad input or usage, or output that cannot be written (a message,
+  no traceback); 1 an internal error (one line; please report it); 141 the output pipe
+  closed early (| head)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -245,7 +249,11 @@ def _fuse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None,
          stderr: TextIO | None = None) -> int:
-    """Run the command line; returns the exit status (0 done, 2 bad input or usage).
+    """Run the command line; returns the exit status (0 done, 2 bad input or usage, 141 closed pipe).
+
+    Output goes to ``stdout`` (default: standard output, written as UTF-8 with every byte
+    checked, so that a full disk is exit 2, never a quiet truncated file); inputs are checked
+    with :func:`ragmath.io._sources.check_paths` before anything is read.
 
     >>> import io
     >>> main(["--help"], stdout=io.StringIO())

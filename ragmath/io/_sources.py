@@ -116,12 +116,12 @@ def _stdin_stat() -> os.stat_result | None:
 
 
 def check_paths(inputs: Sequence[Any], output: Any = None) -> None:
-    """Refuse standard input given twice, and an output that is one of the inputs, before reading.
+    """Refuse an input that can be read once given twice, and an output that is an input.
 
-    Standard input is ``"-"`` or another name of it (``/dev/stdin``, ``/proc/self/fd/0``); it can
-    be read once. The output is compared with each input by ``os.stat`` (device and inode), so a
-    symlink or a hard link to an input, or the file behind ``-`` (``< a.trec``), is that input.
-    Raises ``ValueError`` naming them.
+    Standard input (``"-"``, ``/dev/stdin``, ``/proc/self/fd/0``) and a named pipe can be read
+    once; a regular file behind ``<`` reads whole by its name too, but not beside ``"-"``. Files
+    are compared by ``os.stat`` (device and inode), so a symlink or a hard link to an input, or
+    the file behind ``-`` (``< a.trec``), is that input. Raises ``ValueError`` naming them.
 
     >>> check_paths(["a.trec", "b.trec"], "fused.trec")
     >>> check_paths(["-", "-"])
@@ -130,30 +130,33 @@ def check_paths(inputs: Sequence[Any], output: Any = None) -> None:
     ValueError: standard input is given 2 times ('-', '-'); it can be read once: save it to a file ...
     """
     stdin = _stdin_stat()
-    found: list[tuple[str, tuple[int, int] | None]] = []
+    names: dict[Any, list[str]] = {}  # identity -> the inputs naming it
+    modes: dict[Any, int] = {}
     for source in inputs:
         name = os.fspath(source)
         try:
-            found.append((name, _identity(stdin if name == "-" else os.stat(name))))
+            info = stdin if name == "-" else os.stat(name)
         except OSError:  # the reader names a missing file
-            found.append((name, None))
-    from_stdin = [name for name, key in found if name == "-" or (key is not None and key == _identity(stdin))]
-    # A file redirected with < reads whole by its name too; a pipe or a terminal reads once.
-    if len(from_stdin) > 1 and ("-" in from_stdin or not stat.S_ISREG(stdin.st_mode)):
-        names = ", ".join(map(repr, from_stdin))
-        raise ValueError(f"standard input is given {len(from_stdin)} times ({names}); it can be read once: "
-                         "save it to a file and name the file")
+            continue
+        key = _identity(info) or "-"  # "-" with no file descriptor (a stand-in stream)
+        names.setdefault(key, []).append(name)
+        modes[key] = info.st_mode if info is not None else 0
+    for key, given in names.items():
+        if len(given) > 1 and ("-" in given or not stat.S_ISREG(modes[key])):
+            what = "standard input" if "-" in given or key == _identity(stdin) else f"{given[0]} (a pipe)"
+            raise ValueError(f"{what} is given {len(given)} times ({', '.join(map(repr, given))}); it can "
+                             "be read once: save it to a file and name the file")
     if output is None or os.fspath(output) == "-":
         return
     try:
         target = _identity(os.stat(output))
     except OSError:  # not there yet: no input can be it
         return
-    for name, key in found:
-        if key == target:
-            what = "standard input" if name == "-" else name
-            raise ValueError(f"output {os.fspath(output)} is also an input ({what}); write to a new file "
-                             "(e.g. -o fused.trec)")
+    if target in names:
+        given = names[target]
+        what = "standard input" if "-" in given else given[0]
+        raise ValueError(f"output {os.fspath(output)} is also an input ({what}); write to a new file "
+                         "(e.g. -o fused.trec)")
 
 
 def _format_of(source: Any, format: str | None) -> str:
