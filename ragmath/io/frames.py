@@ -67,7 +67,8 @@ def _frame_columns(frame: Any, kind: str) -> dict[str, pl.Series] | None:
         if name not in names:
             continue
         column = frame.get_column(name) if polars else frame[name]
-        _refuse_dtype(name, column.dtype)
+        if len(column):  # an empty column's type says nothing (pandas makes it float)
+            _refuse_dtype(name, column.dtype)
         if polars:
             series = column
             if name in _IDS and (series.dtype.is_integer() or series.dtype in (pl.Categorical, pl.Enum)):
