@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io as _stdio
 import json
 import math
 import os
@@ -13,6 +14,8 @@ from pathlib import Path
 from typing import TextIO
 
 from ragmath._validation import parse_argument
+from ragmath.io._sources import check_paths
+from ragmath.io.writers import write_stdout
 from ragmath.registry import METRICS, known_names
 
 __all__ = ["main", "build_parser", "CONVENTIONS", "DEFAULT_METRICS"]
@@ -24,7 +27,10 @@ conventions (the workbook's, stated once):
   files     TREC run: qid Q0 docid rank score tag; TREC qrels: qid 0 docid grade;
             .csv / .jsonl: columns question,id,score (or rank) / question,id,grade.
             A line starting with # is a comment. A malformed line is refused, naming
-            file, line and field; nothing is skipped. '-' reads standard input.
+            file, line and field; nothing is skipped. '-' reads standard input, once.
+  output    UTF-8. -o FILE replaces a file (or a symlink's target) whole once complete,
+            from a temporary .FILE.ragmath-tmp-* beside it; a named pipe or a device is
+            written into; an input is never an output.
   order     a run is ordered by score, descending; ties by ID ascending (trec_eval: ID
             descending). The rank column is checked (an integer) but not used, as in trec_eval.
   metrics   (relevant = grade > 0; --gain linear for trec_eval's nDCG)
@@ -34,8 +40,9 @@ conventions (the workbook's, stated once):
             labelled: unjudged, not scored. Each group is listed (stderr for csv/json).
   fuse      RRF score = sum over runs of 1/(k + rank), rank from 1 after ordering each run as
             above; a run lacking an item adds nothing; ties by ID ascending.
-exit status: 0 done; 2 bad input or usage (a message, no traceback); 1 an internal
-  error (one line; please report it); 141 the output pipe closed early (| head)."""
+exit status: 0 done; 2 bad input or usage, or output that cannot be written (a message,
+  no traceback); 1 an internal error (one line; please report it); 141 the output pipe
+  closed early (| head)."""
 CONVENTIONS = CONVENTIONS.format(metrics="\n".join(
     f"    {metric.name + '@K':<9} {metric.description}" for metric in METRICS.values()))
 
@@ -127,25 +134,24 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ragmath.evaluation import evaluate
 
     metrics = args.metrics or DEFAULT_METRICS
-    if args.run == "-" and args.qrels == "-":
-        raise ValueError("RUN and QRELS cannot both be '-': standard input can be read once")
+    check_paths([args.run, args.qrels])
     run, qrels = _at_units(args, Path(args.run), Path(args.qrels))
     result = evaluate(run, qrels, metrics, gain=args.gain)
     groups = _group_table(args, result.per_question, err)
     if args.format == "table":
-        out.write(result.report() + "\n")
+        text = result.report() + "\n"
         if args.per_question:
-            out.write("\nper question:\n")
             table = result.per_question.copy()
-            out.write(table.to_string(float_format=lambda v: f"{v:.4f}") + "\n")
+            text += "\nper question:\n" + table.to_string(float_format=lambda v: f"{v:.4f}") + "\n"
         if groups is not None:
-            out.write("\nper group:\n" + groups.to_string(float_format=lambda v: f"{v:.4f}") + "\n")
+            text += "\nper group:\n" + groups.to_string(float_format=lambda v: f"{v:.4f}") + "\n"
+        _emit(out, text)
         return 0
     # Machine-readable output on stdout; the groups kept apart go to stderr as well.
     err.write(result.groups_text() + "\n")
     if args.format == "csv":
         if groups is not None:
-            groups.to_csv(out)
+            _emit(out, groups.to_csv())
         elif args.per_question:
             # one row per question, then the means (the same numbers as the table format's report):
             # the first column says which a row is, so the mean row cannot pass for a question
@@ -154,10 +160,9 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             rows = result.per_question.reset_index()
             rows.insert(0, "row", "question")
             means = {"row": "mean", rows.columns[1]: ""} | {m: float(result.means[m]) for m in result.metrics}
-            pd.concat([rows, pd.DataFrame([means])], ignore_index=True).to_csv(out, index=False)
+            _emit(out, pd.concat([rows, pd.DataFrame([means])], ignore_index=True).to_csv(index=False))
         else:
-            table = result.table().reset_index()
-            table.to_csv(out, index=False)
+            _emit(out, result.table().reset_index().to_csv(index=False))
         return 0
     payload = {
         "metrics": list(result.metrics),
@@ -173,7 +178,7 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             str(q): {m: _json_value(float(v)) for m, v in row.items()}
             for q, row in result.per_question.iterrows()
         }
-    out.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+    _emit(out, json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
     return 0
 
 
@@ -284,6 +289,7 @@ def _compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.resamples < 10_000:
         raise ValueError(f"--resamples must be at least 10000 (got {args.resamples}): fewer make p loose")
     named = name_runs([args.baseline, *args.runs])
+    check_paths([*named.values(), args.qrels])
     if "-" in named.values() or args.qrels == "-":
         raise ValueError("compare reads every file more than once; give files, not '-' (standard input)")
     runs, qrels = _at_units(args, {name: Path(path) for name, path in named.items()}, Path(args.qrels))
@@ -295,17 +301,17 @@ def _compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                    "resamples": args.resamples}
         if groups is not None:
             payload["groups"] = _group_json(groups)
-        out.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+        _emit(out, json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
     elif args.format == "markdown":
-        out.write(result.to_markdown() + ("" if groups is None else "\n" + _markdown_groups(groups)))
+        _emit(out, result.to_markdown() + ("" if groups is None else "\n" + _markdown_groups(groups)))
     elif args.format == "csv":
         err.write("\n".join(result.notes()) + "\n")
-        (result.table() if groups is None else groups).to_csv(out, index=groups is not None)
+        _emit(out, (result.table() if groups is None else groups).to_csv(index=groups is not None))
     else:
-        out.write(result.summary().to_string(index=False) + "\n\n")
-        out.write("\n".join(result.notes()) + "\n")
+        text = result.summary().to_string(index=False) + "\n\n" + "\n".join(result.notes()) + "\n"
         if groups is not None:
-            out.write("\nper group:\n" + groups.to_string(float_format=lambda v: f"{v:.4f}") + "\n")
+            text += "\nper group:\n" + groups.to_string(float_format=lambda v: f"{v:.4f}") + "\n"
+        _emit(out, text)
     return 0
 
 
@@ -317,29 +323,19 @@ def _markdown_groups(table) -> str:
     return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in cells]) + "\n"
 
 
-def _refuse_output_among_inputs(output: str | None, inputs: Sequence[str]) -> None:
-    """Refuse ``-o`` naming one of the inputs: the output would destroy what it is made from."""
-    if output is None or output == "-":
-        return
-    for path in inputs:
-        if path == "-":
-            continue
-        same = os.path.abspath(output) == os.path.abspath(path)
-        if not same and os.path.exists(output) and os.path.exists(path):
-            same = os.path.samefile(output, path)
-        if same:
-            raise ValueError(
-                f"output {output} is also an input; write the fused run to a new file (e.g. -o fused.trec)"
-            )
+def _emit(out: TextIO | None, text: str) -> None:
+    """``text`` onto the command's output: standard output as UTF-8, every byte checked."""
+    if out is None or out is sys.stdout:
+        write_stdout(text.encode("utf-8"))
+    else:
+        out.write(text)
 
 
 def _fuse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ragmath import fuse_runs
     from ragmath.io import write_run
 
-    _refuse_output_among_inputs(args.output, args.runs)
-    if args.runs.count("-") > 1:
-        raise ValueError("'-' (standard input) can be given once")
+    check_paths(args.runs, args.output)
     named = {}
     for path in args.runs:
         name = path if path not in named else f"{path}#{len(named) + 1}"
@@ -348,8 +344,8 @@ def _fuse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.output and args.output != "-":
         write_run(frame, args.output, format=args.format, tag=args.tag)
     else:
-        out.flush()
-        write_run(frame, out if out is not sys.stdout else "-", format=args.format or "trec", tag=args.tag)
+        write_run(frame, "-" if out is None or out is sys.stdout else out, format=args.format or "trec",
+                  tag=args.tag)
     n_questions = frame["question"].n_unique()
     where = args.output if args.output else "standard output"
     err.write(
@@ -362,27 +358,35 @@ def _fuse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None,
          stderr: TextIO | None = None) -> int:
-    """Run the command line; returns the exit status (0 done, 2 bad input or usage).
+    """Run the command line; returns the exit status (0 done, 2 bad input or usage, 141 closed pipe).
+
+    Output goes to ``stdout`` (default: standard output, written as UTF-8 with every byte
+    checked, so that a full disk is exit 2, never a quiet truncated file); inputs are checked
+    with :func:`ragmath.io._sources.check_paths` before anything is read.
 
     >>> import io
     >>> main(["--help"], stdout=io.StringIO())
     0
     """
-    out = stdout if stdout is not None else sys.stdout
-    err = stderr if stderr is not None else sys.stderr
+    out = stdout if stdout is not None else sys.stdout  # None: standard output is closed
+    err = stderr if stderr is not None else (sys.stderr or _stdio.StringIO())
     parser = build_parser()
+    command = "command line"
     try:
-        with contextlib.redirect_stdout(out):  # argparse prints --help on sys.stdout
-            args = parser.parse_args(list(argv) if argv is not None else None)
-    except _UsageError as exc:
-        err.write(f"{exc}\n(see python -m ragmath --help)\n")
-        return 2
-    except SystemExit as exc:  # --help / --version printed by argparse
-        return int(exc.code or 0)
-    if args.command is None:
-        parser.print_help(out)
-        return 2
-    try:
+        printed = _stdio.StringIO()  # argparse prints --help on sys.stdout: checked when emitted
+        try:
+            with contextlib.redirect_stdout(printed):
+                args = parser.parse_args(list(argv) if argv is not None else None)
+        except _UsageError as exc:
+            err.write(f"{exc}\n(see python -m ragmath --help)\n")
+            return 2
+        except SystemExit as exc:  # --help / --version printed by argparse
+            _emit(out, printed.getvalue())
+            return int(exc.code or 0)
+        if args.command is None:
+            _emit(out, parser.format_help())
+            return 2
+        command = args.command
         if args.command == "evaluate":
             return _evaluate(args, out, err)
         if args.command == "compare":
@@ -390,15 +394,15 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None,
         return _fuse(args, out, err)
     except BrokenPipeError:
         return _closed_pipe()
-    except (ValueError, OSError) as exc:  # bad input: a file, a line, a number, a name
-        err.write(f"ragmath {args.command}: error: {_one_line(exc)}\n")
+    except (ValueError, OSError) as exc:  # bad input: a file, a line, a number, a name; a failed write
+        err.write(f"ragmath {command}: error: {_one_line(exc)}\n")
         return 2
     except KeyboardInterrupt:
         err.write("interrupted\n")
         return 130
     except Exception as exc:  # a bug, not bad input: one line, exit 1
         err.write(
-            f"ragmath {args.command}: internal error ({type(exc).__name__}: {_one_line(exc)}); "
+            f"ragmath {command}: internal error ({type(exc).__name__}: {_one_line(exc)}); "
             "please report it with the command you ran\n"
         )
         return 1

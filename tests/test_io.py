@@ -295,7 +295,7 @@ def test_jsonl_qrels_with_a_non_integer_grade(tmp_path):
 def test_jsonl_line_that_is_not_json(tmp_path):
     path = tmp_path / "run.jsonl"
     path.write_text('{"question": "q1", "id": "d1", "score": 1}\n{"question": "q1", \n')
-    _raises_at(rio.read_run, path, "line 2", "not JSON")
+    _raises_at(rio.read_run, path, "line 2", "not valid JSON")
 
 
 def test_jsonl_line_missing_a_key(tmp_path):

@@ -19,7 +19,8 @@ Formats
 
 In TREC files fields are separated by spaces or tabs (any number); blank lines are skipped, and so
 is a **comment line**, whose first non-blank character is ``#``. Files are UTF-8; a byte-order mark
-at the start is skipped. A source is a path, a named pipe, or ``"-"`` for standard input.
+at the start is skipped. A source is a path, a named pipe, or ``"-"`` for standard input, which is
+read once: a second read of it (``"-"`` again, ``/dev/stdin``) is refused, never an empty run.
 
 How a file is read
 ------------------
@@ -37,16 +38,33 @@ Too few or too many fields; a score that is not a finite decimal number written 
 digits; a rank or grade that is not an ASCII integer, or does not fit (ranks: 64-bit, grades: 0 to
 :data:`MAX_GRADE`); an ID that is empty or holds whitespace or a control character (NUL, CR, tab,
 no-break space...); a duplicate (question, id) pair; in a table with ranks only, a rank used twice
-in a question; a CSV header naming a column twice; bytes that are not UTF-8. Nothing is skipped
-silently.
+in a question; a question with a score on some rows and none on others (a question is scored on
+every row or ranked on every row); a CSV header naming a column twice; bytes that are not UTF-8.
+An ID with a line break inside a quoted CSV field is refused (the line break is whitespace), in
+the bulk read and the line reader alike. A JSONL line must be a JSON object with the fields of the
+first line, none null (a run is scored on every line or ranked on every line); a key given twice
+in one object, a value nested too deeply to read and an integer of over 4,300 digits are refused.
+Nothing is skipped silently.
+
+DataFrames: integer ``question`` and ``id`` columns become their decimal text; boolean columns,
+float ID columns and missing scores (NaN, or pandas' None) are refused, naming the column (and
+row); a null score in a polars run table marks a question given as a ranked list.
 
 Writing
 -------
 Writers (:func:`write_run`, :func:`write_qrels`) write IDs exactly as read and scores at round-trip
 precision, so a written file reads back to the same table. A scored run is written in the tie
 rule's order (:mod:`ragmath.ranking`); a table that already holds both scores and ranks is written
-row for row. A run given as ranked lists is written with scores n, n-1, ..., 1. Writes are atomic:
-a temporary file in the target folder, renamed over the target when complete.
+row for row. A run given as ranked lists is written with scores n, n-1, ..., 1.
+
+A path is written atomically: a temporary file ``.NAME.ragmath-tmp-XXXXXXXX`` beside the target
+(hidden, and never ending in ``.trec``/``.csv``/``.jsonl``, so never taken for an output), locked
+while written and renamed over the target when complete; the target keeps its permissions (a
+file with other hard links gets a new inode: the other names keep the old content). A killed
+write leaves at most that temporary file, which the next write to the same target removes. A
+symlink is written through to its target; a named pipe or character device is written into, as
+``>`` does; a folder is refused. ``"-"`` writes standard output, every byte checked (a short
+write goes on, a failed one raises ``OSError``; a closed pipe raises ``BrokenPipeError``).
 """
 
 from __future__ import annotations

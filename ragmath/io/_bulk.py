@@ -51,6 +51,10 @@ def _odd_rows(table: pl.DataFrame, kind: str, questions: pl.Series | None = None
         return True
     if _repeats(table, "id"):
         return True
+    if kind == "run" and 0 < table["score"].null_count() < table.height:  # a question scored and not
+        mixed = table.group_by("question").agg(pl.col("score").is_null().n_unique() > 1)
+        if mixed["score"].any():
+            return True
     if kind == "run" and table["score"].null_count() > 0:
         return _repeats(table.filter(pl.col("score").is_null()), "rank")
     return False

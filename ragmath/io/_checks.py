@@ -71,10 +71,12 @@ def _check_id(value: Any, where: _Where, field: str) -> str:
         raise where.fail(field, "empty ID; every row needs a question and an ID")
     bad = _FORBIDDEN_RE.search(value)
     if bad:
+        what = ("a line break, e.g. inside a quoted CSV field" if bad.group() in "\r\n"
+                else "whitespace or a control character")
         raise where.fail(
             field,
-            f"ID {_quote(value)} holds U+{ord(bad.group()):04X} (whitespace or a control character) at "
-            f"position {bad.start() + 1}; IDs may not contain whitespace, NUL or control characters",
+            f"ID {_quote(value)} holds U+{ord(bad.group()):04X} ({what}) at position {bad.start() + 1}; "
+            "IDs may not contain whitespace, NUL or control characters",
         )
     return value
 

@@ -46,8 +46,9 @@ def _trec_records(src: _Source, kind: str) -> Iterator[tuple[_Where, list[str]]]
 
 
 def _csv_records(src: _Source, kind: str) -> Iterator[tuple[_Where, dict[str, str]]]:
-    lines = src.lines()
-    rows = csv.reader(text for _number, text in lines)
+    # Lines keep their ends, so that a quoted field keeps a line break inside it (and an ID with
+    # one is refused, as the bulk read refuses it) instead of losing it.
+    rows = csv.reader(text for _number, text in src.lines(keep_ends=True))
     try:
         header = [name.strip() for name in next(rows)]
     except StopIteration:
@@ -71,26 +72,79 @@ def _csv_records(src: _Source, kind: str) -> Iterator[tuple[_Where, dict[str, st
         yield where, dict(zip(header, row, strict=True))
 
 
-def _jsonl_records(src: _Source, kind: str) -> Iterator[tuple[_Where, dict[str, Any]]]:
-    needed: list[str] | None = None
+class _RepeatedKey(Exception):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs as a dict; a key given twice raises (``json`` would keep the last)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _RepeatedKey(key)
+        out[key] = value
+    return out
+
+
+def jsonl_objects(src: _Source) -> Iterator[tuple[_Where, dict[str, Any]]]:
+    """(where, object) for each non-blank line of a JSONL file: the one JSONL reader.
+
+    Refused, naming file and line (``ValueError``): a line that is not valid JSON, a value that is
+    not an object, a key given twice in one object, a value nested too deeply to read (Python's
+    recursion limit, about 1,000 levels), an integer of more than 4,300 digits, bytes not UTF-8.
+    :mod:`ragmath.lab.corpus` reads the workbook's data files with it too.
+
+    >>> [(w.number, o) for w, o in jsonl_objects(_Source(b'{"a": 1}\\n\\n{"a": 2}\\n'))]
+    [(1, {'a': 1}), (3, {'a': 2})]
+    >>> next(jsonl_objects(_Source(b'{"a": 1, "a": 2}')))
+    Traceback (most recent call last):
+    ...
+    ValueError: <bytes>, line 1, key 'a': given twice in one object; keep one
+    """
     for number, text in src.lines():
         if not text.strip():
             continue
         where = _Where(src.name, "line", number)
         try:
-            obj = json.loads(text)
+            obj = json.loads(text, object_pairs_hook=_unique_keys)
         except json.JSONDecodeError as exc:
-            raise where.fail(None, f"not JSON ({exc.msg}, column {exc.colno}): {_quote(text)}") from None
+            problem = f"not valid JSON ({exc.msg}, column {exc.colno}): {_quote(text)}"
+            raise where.fail(None, problem) from None
+        except _RepeatedKey as exc:
+            raise where.fail(f"key {exc.args[0]!r}", "given twice in one object; keep one") from None
+        except RecursionError:
+            raise where.fail(None, "a value nested too deeply to read (over about 1,000 levels); "
+                                   "flatten it") from None
+        except ValueError as exc:  # an integer of more than 4,300 digits
+            raise where.fail(None, f"not readable JSON ({exc})") from None
         if not isinstance(obj, dict):
-            raise where.fail(None, f'expected a JSON object {{"question": ..., "id": ...}}: {_quote(text)}')
+            kind = type(obj).__name__
+            raise where.fail(None, f"expected a JSON object {{...}}, got {kind}: {_quote(text)}")
+        yield where, obj
+
+
+def _jsonl_records(src: _Source, kind: str) -> Iterator[tuple[_Where, dict[str, Any]]]:
+    """The objects of a run or qrels JSONL file; every line has the first line's fields, none null."""
+    needed: list[str] | None = None
+    for where, obj in jsonl_objects(src):
         if needed is None:
             _check_header(list(obj), src.name, kind)
             needed = [c for c in ("question", "id", "score", "rank", "grade") if c in obj]
+        for key in ("score", "rank") if kind == "run" else ():
+            if key in obj and key not in needed:
+                raise where.fail(
+                    f"field {key!r}",
+                    f"given here but not on the first line, whose fields are {needed}; give every line "
+                    "the same fields (a run is scored on every line, or ranked on every line)",
+                )
         for key in needed:
             if key not in obj:
                 raise where.fail(
                     f"field {key!r}", f"missing; the first object has {needed}, every line needs them"
                 )
+            if obj[key] is None:
+                problem = f"null; give a value on every line (the fields are {needed})"
+                raise where.fail(f"field {key!r}", problem)
         yield where, obj
 
 
@@ -141,6 +195,7 @@ def _table_from_records(
     columns: dict[str, list] = {c: [] for c in (RUN_SCHEMA if kind == "run" else QRELS_SCHEMA)}
     first: dict[tuple[str, str], _Where] = {}
     rank_first: dict[tuple[str, int], _Where] = {}
+    scored_first: dict[str, tuple[bool, _Where]] = {}  # is each question scored, and where first seen
     for where, record in records:
         question = _check_id(record["question"], where, names["question"])
         doc = _check_id(record["id"], where, names["id"])
@@ -173,6 +228,14 @@ def _table_from_records(
             rank_first[key] = where
         if score is None and rank is None:
             raise where.fail(names["score"], "no score and no rank; give one of them")
+        scored, seen = scored_first.setdefault(question, (score is not None, where))
+        if scored != (score is not None):
+            raise where.fail(
+                names["score"],
+                f"{'no score' if scored else 'a score'} here, but question {_quote(question)} has "
+                f"{'one' if scored else 'none'} on {seen.kind} {seen.number}; a question is scored on "
+                "every row or ranked on every row: give every row a score",
+            )
     return pl.DataFrame(columns, schema=RUN_SCHEMA if kind == "run" else QRELS_SCHEMA)
 
 

@@ -6,7 +6,8 @@ import io as _stdio
 import os
 import stat
 import sys
-from collections.abc import Iterator
+import weakref
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ragmath.io._checks import FORMATS, _Where
@@ -17,7 +18,12 @@ from ragmath.io._checks import FORMATS, _Where
 class _Source:
     """A file to read: its name for messages and its data (a path, or the bytes of a pipe)."""
 
-    def __init__(self, source: Any) -> None:
+    def __init__(self, source: Any, name: str | None = None) -> None:
+        self._init(source)
+        if name is not None:
+            self.name = name
+
+    def _init(self, source: Any) -> None:
         if isinstance(source, (bytes, bytearray)):
             self.name, self.data = "<bytes>", bytes(source)
             return
@@ -25,14 +31,19 @@ class _Source:
             raise TypeError(f"source must be a path or '-', got {type(source).__name__}")
         path = os.fspath(source)
         if path == "-":
-            self.name, self.data = "<stdin>", sys.stdin.buffer.read()
+            self.name, self.data = "<stdin>", _read_stdin(None)
             return
         self.name = path
-        mode = os.stat(path).st_mode  # FileNotFoundError names the path
-        if stat.S_ISDIR(mode):
+        info = os.stat(path)  # FileNotFoundError names the path
+        if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(f"{path}: is a folder, not a file")
-        # A named pipe (or /dev/stdin) can be read only once: keep its bytes for a second pass.
-        self.data = path if stat.S_ISREG(mode) else open(path, "rb").read()
+        if stat.S_ISREG(info.st_mode):
+            self.data = path
+        elif _identity(info) == _identity(_stdin_stat()):  # /dev/stdin, /proc/self/fd/0 on a pipe or terminal
+            self.data = _read_stdin(path)
+        else:  # a named pipe can be read only once: keep its bytes for a second pass
+            with open(path, "rb") as handle:
+                self.data = handle.read()
 
     def polars_input(self) -> Any:
         return self.data if isinstance(self.data, str) else _stdio.BytesIO(self.data)
@@ -60,8 +71,8 @@ class _Source:
     def is_empty(self) -> bool:
         return (os.path.getsize(self.data) if isinstance(self.data, str) else len(self.data)) == 0
 
-    def lines(self) -> Iterator[tuple[int, str]]:
-        """(line number, text without line ending) for each line, decoded as UTF-8."""
+    def lines(self, keep_ends: bool = False) -> Iterator[tuple[int, str]]:
+        """(line number, text) for each line, decoded as UTF-8, without its ``\\n`` unless ``keep_ends``."""
         handle = open(self.data, "rb") if isinstance(self.data, str) else _stdio.BytesIO(self.data)
         with handle:
             for number, raw in enumerate(handle, start=1):
@@ -73,7 +84,79 @@ class _Source:
                     raise _Where(self.name, "line", number).fail(
                         None, f"not UTF-8 text ({exc.reason} at byte {exc.start}); save the file as UTF-8"
                     ) from None
-                yield number, text[:-1] if text.endswith("\n") else text
+                yield number, text[:-1] if text.endswith("\n") and not keep_ends else text
+
+
+#: The standard-input streams already read to the end: a second read would find nothing.
+_STDIN_READ: weakref.WeakSet = weakref.WeakSet()
+
+
+def _read_stdin(path: str | None) -> bytes:
+    """All of standard input (``"-"``, or ``path`` naming it), once: a second read is refused."""
+    stream, name = sys.stdin, "'-'" if path is None else path
+    if stream is None:
+        raise ValueError(f"{name}: standard input is closed; pipe or redirect a file into it")
+    if stream in _STDIN_READ:
+        raise ValueError(f"{name}: standard input was read already and can be read once; "
+                         "save it to a file and name the file")
+    _STDIN_READ.add(stream)
+    return stream.buffer.read() if hasattr(stream, "buffer") else stream.read().encode("utf-8")
+
+
+def _identity(info: os.stat_result | None) -> tuple[int, int] | None:
+    return None if info is None else (info.st_dev, info.st_ino)
+
+
+def _stdin_stat() -> os.stat_result | None:
+    """``os.fstat`` of standard input; None if it has no file descriptor (closed, a stand-in)."""
+    try:
+        return os.fstat(sys.stdin.fileno())
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def check_paths(inputs: Sequence[Any], output: Any = None) -> None:
+    """Refuse an input that can be read once given twice, and an output that is an input.
+
+    Standard input (``"-"``, ``/dev/stdin``, ``/proc/self/fd/0``) and a named pipe can be read
+    once; a regular file behind ``<`` reads whole by its name too, but not beside ``"-"``. Files
+    are compared by ``os.stat`` (device and inode), so a symlink or a hard link to an input, or
+    the file behind ``-`` (``< a.trec``), is that input. Raises ``ValueError`` naming them.
+
+    >>> check_paths(["a.trec", "b.trec"], "fused.trec")
+    >>> check_paths(["-", "-"])
+    Traceback (most recent call last):
+    ...
+    ValueError: standard input is given 2 times ('-', '-'); it can be read once: save it to a file ...
+    """
+    stdin = _stdin_stat()
+    names: dict[Any, list[str]] = {}  # identity -> the inputs naming it
+    modes: dict[Any, int] = {}
+    for source in inputs:
+        name = os.fspath(source)
+        try:
+            info = stdin if name == "-" else os.stat(name)
+        except OSError:  # the reader names a missing file
+            continue
+        key = _identity(info) or "-"  # "-" with no file descriptor (a stand-in stream)
+        names.setdefault(key, []).append(name)
+        modes[key] = info.st_mode if info is not None else 0
+    for key, given in names.items():
+        if len(given) > 1 and ("-" in given or not stat.S_ISREG(modes[key])):
+            what = "standard input" if "-" in given or key == _identity(stdin) else f"{given[0]} (a pipe)"
+            raise ValueError(f"{what} is given {len(given)} times ({', '.join(map(repr, given))}); it can "
+                             "be read once: save it to a file and name the file")
+    if output is None or os.fspath(output) == "-":
+        return
+    try:
+        target = _identity(os.stat(output))
+    except OSError:  # not there yet: no input can be it
+        return
+    if target in names:
+        given = names[target]
+        what = "standard input" if "-" in given else given[0]
+        raise ValueError(f"output {os.fspath(output)} is also an input ({what}); write to a new file "
+                         "(e.g. -o fused.trec)")
 
 
 def _format_of(source: Any, format: str | None) -> str:

@@ -19,14 +19,45 @@ from ragmath.ranking import order_run_table
 # --------------------------------------------------------------------------- DataFrames and mappings
 
 
-def _frame_columns(frame: Any, kind: str) -> tuple[str, dict[str, pl.Series]]:
-    """The wanted columns of a pandas or polars DataFrame as polars Series (IDs as text)."""
-    if isinstance(frame, pl.DataFrame):
-        names = frame.columns
-        get = frame.get_column
-    else:
-        names = [str(c) for c in frame.columns]
-        get = None
+_IDS = ("question", "id")
+
+
+def _refuse_dtype(name: str, dtype: Any) -> None:
+    """Refuse a boolean column, and a float column of IDs, by name (``ValueError``)."""
+    text = str(dtype)
+    if text.lower() in ("bool", "boolean"):
+        what = "IDs are text or whole numbers" if name in _IDS else f"{name}s are numbers"
+        fix = "to text" if name in _IDS else "to 1/0"
+        raise ValueError(f"DataFrame column {name!r} is boolean ({text}); {what}: convert the column "
+                         f"{fix} first")
+    if name in _IDS and (text.startswith("float") or text.startswith("Float")):
+        raise ValueError(f"DataFrame column {name!r} holds floats ({text}); IDs are text or whole numbers "
+                         "(is 1.0 the ID '1' or '1.0'?): convert the column to text or to integers first "
+                         "(floats here often mean a missing value: drop those rows)")
+
+
+def _pandas_ids(column: pd.Series, name: str) -> pl.Series | None:
+    """A pandas column of IDs as polars text: strings as they are, integers in decimal; None if
+    some value is neither (the row checker then names it)."""
+    try:  # text: polars refuses (TypeError) any value that is not a string
+        return pl.Series(name, np.asarray(column, dtype=object), dtype=pl.String, strict=True)
+    except (TypeError, pl.exceptions.PolarsError):
+        pass
+    codes, uniques = pd.factorize(column, use_na_sentinel=True)  # each distinct value once
+    if (codes < 0).any():
+        return None
+    labels = [str(int(v)) if isinstance(v, numbers.Integral) and not _is_bool(v) else v
+              for v in np.asarray(uniques, dtype=object).tolist()]
+    if not all(isinstance(label, str) for label in labels):
+        return None
+    return pl.Series(name, labels, dtype=pl.String).gather(pl.Series(codes, dtype=pl.Int64))
+
+
+def _frame_columns(frame: Any, kind: str) -> dict[str, pl.Series] | None:
+    """The wanted columns of a pandas or polars DataFrame as polars Series, IDs as text (integers in
+    decimal); None if a column needs the row checker. Boolean columns and float IDs are refused."""
+    polars = isinstance(frame, pl.DataFrame)
+    names = frame.columns if polars else [str(c) for c in frame.columns]
     if len(set(names)) != len(names):
         repeated = sorted({c for c in names if names.count(c) > 1})
         raise ValueError(f"DataFrame names column(s) {repeated} more than once; keep one of each")
@@ -35,37 +66,28 @@ def _frame_columns(frame: Any, kind: str) -> tuple[str, dict[str, pl.Series]]:
     for name in RUN_SCHEMA if kind == "run" else QRELS_SCHEMA:
         if name not in names:
             continue
-        if get is not None:
-            out[name] = get(name)
-            continue
-        column = frame[name]
-        if name in ("question", "id"):
-            try:  # text: polars refuses (TypeError) any value that is not a string
-                out[name] = pl.Series(name, np.asarray(column, dtype=object), dtype=pl.String, strict=True)
-                continue
-            except TypeError:
-                pass
-            # Integers become their decimal text: converted once per distinct value.
-            codes, uniques = pd.factorize(column, use_na_sentinel=True)
-            if (codes < 0).any():
-                return "rows", {}
-            labels = [str(int(v)) if isinstance(v, numbers.Integral) and not _is_bool(v) else v
-                      for v in np.asarray(uniques, dtype=object).tolist()]
-            if not all(isinstance(label, str) for label in labels):
-                return "rows", {}
-            out[name] = pl.Series(name, labels, dtype=pl.String).gather(pl.Series(codes, dtype=pl.Int64))
+        column = frame.get_column(name) if polars else frame[name]
+        if len(column):  # an empty column's type says nothing (pandas makes it float)
+            _refuse_dtype(name, column.dtype)
+        if polars:
+            series = column
+            if name in _IDS and (series.dtype.is_integer() or series.dtype in (pl.Categorical, pl.Enum)):
+                series = series.cast(pl.String)
+        elif name in _IDS:
+            series = _pandas_ids(column, name)
         else:
             values = column.to_numpy()
-            if values.dtype.kind not in "iuf":
-                return "rows", {}
-            out[name] = pl.Series(name, values)
-    return "columns", out
+            series = pl.Series(name, values) if values.dtype.kind in "iuf" else None
+        if series is None:
+            return None
+        out[name] = series
+    return out
 
 
 def _frame_table(frame: Any, kind: str) -> pl.DataFrame:
     schema = RUN_SCHEMA if kind == "run" else QRELS_SCHEMA
-    how, columns = _frame_columns(frame, kind)
-    if how == "columns":
+    columns = _frame_columns(frame, kind)
+    if columns is not None:
         try:
             table = pl.DataFrame(
                 [
@@ -81,14 +103,24 @@ def _frame_table(frame: Any, kind: str) -> pl.DataFrame:
         except (pl.exceptions.PolarsError, TypeError, ValueError, OverflowError):
             pass
     # Something is wrong (or unusual): check row by row, naming the first bad row.
-    rows = frame.to_dicts() if isinstance(frame, pl.DataFrame) else frame.to_dict("records")
+    polars = isinstance(frame, pl.DataFrame)
+    rows = frame.to_dicts() if polars else frame.to_dict("records")
     names = {c: f"column {c!r}" for c in ("question", "id", "score", "rank", "grade")}
-    records = (
-        (_Where("DataFrame", "row", position), {k: (None if _is_missing(v) and k in ("score", "rank") else v)
-                                                for k, v in row.items() if str(k) in schema})
-        for position, row in enumerate(rows, start=1)
-    )
-    return _table_from_records(records, kind, names)
+
+    def records() -> Iterator[tuple[_Where, dict[str, Any]]]:
+        for position, row in enumerate(rows, start=1):
+            where = _Where("DataFrame", "row", position)
+            record = {str(k): v for k, v in row.items() if str(k) in schema}
+            score = record.get("score")
+            # A missing score: NaN anywhere, or pandas' None; a polars null marks a ranked list.
+            if "score" in record and _is_missing(score) and (score is not None or not polars):
+                raise where.fail(names["score"], "missing (NaN or null); give every row a finite score, or "
+                                 "drop the score column and give ranks for a ranked list")
+            if _is_missing(record.get("rank")):
+                record["rank"] = None
+            yield where, record
+
+    return _table_from_records(records(), kind, names)
 
 
 def _is_bool(value: Any) -> bool:

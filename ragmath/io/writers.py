@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import io as _stdio
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -14,6 +16,12 @@ import polars as pl
 from ragmath.io._checks import _FORBIDDEN_RE, _quote
 from ragmath.io._sources import _format_of
 from ragmath.io.frames import _ordered_for_writing, _ranked_only, qrels_table, run_table
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
+_flock = getattr(fcntl, "flock", None)
 
 # --------------------------------------------------------------------------- writers
 
@@ -32,36 +40,139 @@ def _refuse_comment_questions(table: pl.DataFrame) -> None:
         )
 
 
+#: A temporary file is named ``.NAME.ragmath-tmp-XXXXXXXX`` beside its target ``NAME``: hidden, and
+#: never ending in ``.trec``, ``.csv`` or ``.jsonl``, so that nothing takes it for an output.
+_TEMP_MARK = ".ragmath-tmp-"
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write every byte of ``data`` to ``fd``; a short write goes on from where it stopped (a
+    pipe after a signal, a write over 2 GiB), and the write that cannot go on raises ``OSError``."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written == 0:
+            raise OSError(errno.EIO, "the output took no bytes")
+        view = view[written:]
+
+
+def _write_stream(stream: Any, data: bytes) -> None:
+    """``data`` into an open stream: decoded for a text stream, every byte for a binary one."""
+    if isinstance(stream, _stdio.TextIOBase):
+        stream.write(data.decode("utf-8"))
+    else:
+        view = memoryview(data)
+        while view:
+            view = view[stream.write(view):]
+    stream.flush()
+
+
+def write_stdout(data: bytes) -> None:
+    """Write ``data`` (UTF-8 bytes) to standard output, every byte, or raise ``OSError``.
+
+    The interpreter's own standard output is written through its file descriptor, checking each
+    write (with ``PYTHONUNBUFFERED=1`` Python's stream would drop the rest of a short write); a
+    closed pipe raises ``BrokenPipeError``; a stand-in (a notebook's, a test's) gets ``write``.
+    """
+    stream = sys.stdout
+    if stream is None:
+        raise OSError(errno.EBADF, "standard output is closed; redirect it to a file")
+    if stream is not sys.__stdout__:
+        _write_stream(stream, data)
+        return
+    stream.flush()
+    try:
+        _write_all(stream.fileno(), data)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        problem = f"cannot write standard output ({exc.strerror}); the output is incomplete"
+        raise OSError(exc.errno, problem) from None
+
+
 def _atomic_write(target: Any, data: bytes) -> None:
-    """Write ``data`` to ``target``: a stream, ``"-"`` (standard output), or a path written atomically."""
+    """Write ``data`` to a stream, ``"-"`` (standard output) or a path (see :func:`write_run`)."""
     if hasattr(target, "write"):
-        target.write(data.decode("utf-8") if isinstance(target, _stdio.TextIOBase) else data)
+        _write_stream(target, data)
         return
     path = os.fspath(target)
     if path == "-":
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
+        write_stdout(data)
         return
-    folder = os.path.dirname(os.path.abspath(path))
-    prefix = f".{os.path.basename(path)}."
-    handle = tempfile.NamedTemporaryFile(dir=folder, prefix=prefix, suffix=".tmp", delete=False)
     try:
-        with handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        mode = os.stat(path).st_mode  # through symlinks
+    except FileNotFoundError:
+        mode = None
+    if path.endswith(os.sep) or (mode is not None and stat.S_ISDIR(mode)):
+        example = os.path.join(path, "out.trec")
+        raise IsADirectoryError(f"{path}: is a folder; give a file name, e.g. {example}")
+    if mode is None or stat.S_ISREG(mode):
+        _replace(os.path.realpath(path), data)
+    elif stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):  # a named pipe or a device: write into it, as `>` does
+        fd = os.open(path, os.O_WRONLY)
+        try:
+            _write_all(fd, data)
+        finally:
+            os.close(fd)
+    else:
+        raise ValueError(f"{path}: is neither a file, a named pipe nor a character device; write to a file")
+
+
+def _replace(path: str, data: bytes) -> None:
+    """Write a regular file atomically: a temporary file beside it, renamed over it when complete.
+
+    The writer holds a lock on its temporary file until the rename; a temporary file of this
+    target that nobody holds was left by a killed write, and is removed first.
+    """
+    folder, name = os.path.split(path)
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(f"{folder}: no such folder; create it first or write elsewhere")
+    prefix = f".{name}{_TEMP_MARK}"
+    _remove_stale(folder, prefix)
+    try:
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=prefix)
+    except PermissionError:
+        raise PermissionError(f"{folder}: cannot create a file in this folder (the output is written to a "
+                              "temporary file beside its target, then renamed); write elsewhere") from None
+    try:
+        if _flock is not None:
+            _flock(fd, fcntl.LOCK_EX)
+        _write_all(fd, data)
+        os.fsync(fd)
         if os.path.exists(path):
-            os.chmod(handle.name, stat.S_IMODE(os.stat(path).st_mode))
+            os.chmod(temp, stat.S_IMODE(os.stat(path).st_mode))
         else:
             umask = os.umask(0)
             os.umask(umask)
-            os.chmod(handle.name, 0o666 & ~umask)
-        os.replace(handle.name, path)
+            os.chmod(temp, 0o666 & ~umask)
+        os.replace(temp, path)
     except BaseException:
-        if os.path.exists(handle.name):
-            os.unlink(handle.name)
+        if os.path.exists(temp):
+            os.unlink(temp)
         raise
+    finally:
+        os.close(fd)
+
+
+def _remove_stale(folder: str, prefix: str) -> None:
+    """Remove this target's temporary files (``prefix`` + 8 characters) whose writer is gone."""
+    if _flock is None:  # no fcntl (Windows): a killed write's file stays
+        return
+    pattern = re.compile(re.escape(prefix) + r"[a-z0-9_]{8}")
+    for entry in os.scandir(folder):
+        if not pattern.fullmatch(entry.name) or not entry.is_file(follow_symlinks=False):
+            continue
+        try:
+            fd = os.open(entry.path, os.O_RDONLY | os.O_NOFOLLOW)
+        except OSError:
+            continue
+        try:
+            _flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held: a write in progress, left alone
+            os.unlink(entry.path)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
 
 
 def _table_bytes(table: pl.DataFrame, fmt: str, columns: list[str]) -> bytes:

@@ -48,6 +48,10 @@ from typing import Any, Union
 
 import pandas as pd
 
+from ragmath.io._checks import _Where as _IoWhere
+from ragmath.io._lines import jsonl_objects
+from ragmath.io._sources import _Source
+
 __all__ = [
     "CANONICAL_FILES",
     "CHUNK_KINDS",
@@ -140,20 +144,14 @@ def _resolve(path: PathLike | None, filename: str) -> Path:
     return resolved
 
 
-class _Where:
-    """A place in a data file, for error messages: file name, line number, field."""
+class _Where(_IoWhere):
+    """A place in a data file, for error messages: the file's name, line number, ``field 'x'``."""
 
     def __init__(self, path: Path, line: int | None = None) -> None:
-        self.name = path.name
-        self.line = line
+        super().__init__(path.name, "line", line)
 
     def fail(self, field: str | None, problem: str) -> ValueError:
-        parts = [self.name]
-        if self.line is not None:
-            parts.append(f"line {self.line}")
-        if field is not None:
-            parts.append(f"field {field!r}")
-        return ValueError(", ".join(parts) + ": " + problem)
+        return super().fail(None if field is None else f"field {field!r}", problem)
 
 
 def parse_date(value: Any, name: str = "date") -> date:
@@ -205,24 +203,9 @@ def _text_field(record: Mapping[str, Any], where: _Where, field: str) -> str:
 
 
 def _jsonl_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    """Read a JSONL file into (line number, object) pairs; blank lines are skipped."""
-    records = []
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise ValueError(f"{path.name}: not UTF-8 ({error}); save the file as UTF-8") from None
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = _Where(path, number)
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise where.fail(None, f"not valid JSON ({error.msg} at column {error.colno})") from None
-        if not isinstance(record, dict):
-            raise where.fail(None, f"must be a JSON object {{...}}, got {type(record).__name__}")
-        records.append((number, record))
-    return records
+    """(line number, object) per non-blank line, by :func:`ragmath.io._lines.jsonl_objects` (the
+    one JSONL reader: invalid JSON, a repeated key, deep nesting, non-UTF-8 bytes are refused)."""
+    return [(where.number, record) for where, record in jsonl_objects(_Source(path, name=path.name))]
 
 
 def _csv_rows(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:

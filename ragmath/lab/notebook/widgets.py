@@ -285,7 +285,8 @@ def leader_by_k(
     item), ``margin`` (leader's score minus runner-up's) and ``tied`` (exactly equal scores, decided
     by the rrf rule: smaller ID first). Scores are compared exactly (as fractions), like
     :func:`ragmath.rrf`, so the leader at k is ``rrf(lists, k, window)``'s first row.
-    Raises ``ValueError`` for an empty ``ks``, a bad k, or bad lists (as :func:`ragmath.rrf`).
+    Raises ``ValueError`` for an empty ``ks``, a bad k, bad lists (as :func:`ragmath.rrf`), or
+    lists that hold no item at all.
 
     >>> lists = {"BM25": ["4.2", "6.1", "3.5"], "vector": ["5.3", "6.1", "4.2"]}
     >>> leader_by_k(lists, [1, 60])[["k", "leader", "runner_up"]].values.tolist()
@@ -293,6 +294,8 @@ def leader_by_k(
     """
     ks_sorted = _check_ks(ks)
     items, _names, ranks = _rank_matrix(lists, window)
+    if not items:
+        raise ValueError("the lists hold no item, so no item leads; give at least one ID in some list")
     scores = rrf_float_scores(ranks, ks_sorted)
     rows: list[dict[str, Any]] = []
     for k, row in zip(ks_sorted, scores, strict=True):
