@@ -9,6 +9,7 @@ import json
 import math
 import os
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
@@ -35,16 +36,17 @@ conventions (the workbook's, stated once):
             descending). The rank column is checked (an integer) but not used, as in trec_eval.
   metrics   (relevant = grade > 0; --gain linear for trec_eval's nDCG)
 {metrics}
-  questions labelled with no relevant item: no-answer, outside every mean; labelled but
-            absent from the run: missing, scored 0 and in the means; in the run but not
-            labelled: unjudged, not scored. Each group is listed (stderr for csv/json).
+  questions labelled with no relevant item: no-answer, outside every mean but Judged@K's;
+            labelled but absent from the run: missing, scored 0 and in the means; in the run
+            but not labelled: unjudged, not scored. Each group is listed (stderr for csv/json).
   fuse      RRF score = sum over runs of 1/(k + rank), rank from 1 after ordering each run as
             above; a run lacking an item adds nothing; ties by ID ascending.
 exit status: 0 done; 2 bad input or usage, or output that cannot be written (a message,
   no traceback); 1 an internal error (one line; please report it); 141 the output pipe
   closed early (| head)."""
 CONVENTIONS = CONVENTIONS.format(metrics="\n".join(
-    f"    {metric.name + '@K':<9} {metric.description}" for metric in METRICS.values()))
+    textwrap.fill(metric.description, 104, initial_indent=f"    {metric.name + '@K':<9} ",
+                  subsequent_indent=" " * 14) for metric in METRICS.values()))
 
 
 class _Parser(argparse.ArgumentParser):

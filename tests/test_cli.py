@@ -45,7 +45,7 @@ def test_evaluate_prints_means_and_every_group(files):
     assert f"Recall@3   {5 / 12:.4f}" in out
     assert f"MRR@3      {1 / 3:.4f}" in out
     assert "missing from the run (scored 0, in the means): 1 [q5]" in out
-    assert "no-answer (no relevant item; outside every mean): 1 [q4]" in out
+    assert "no-answer (no relevant item; outside every mean but Judged@K's): 1 [q4]" in out
     assert "unjudged (in the run, not labelled; not scored): 1 [q9]" in out
 
 
@@ -192,3 +192,12 @@ def test_python_dash_m_ragmath_in_a_subprocess(files):
     )
     assert bad.returncode == 2
     assert "line 1" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_evaluate_judged_at_k_from_the_command_line(tmp_path):
+    (tmp_path / "run.trec").write_text("q1 Q0 a 1 2 x\nq1 Q0 x 2 1 x\nq2 Q0 y 1 1 x\n")
+    (tmp_path / "qrels.trec").write_text("q1 0 a 1\nq2 0 y 0\n")
+    status, out, _ = _run(["evaluate", str(tmp_path / "run.trec"), str(tmp_path / "qrels.trec"),
+                           "-m", "Judged@2", "--format", "json"])
+    # by hand: q1 has 1 labelled item in its top 2 -> 1/2; q2 (no-answer) 1 labelled item over K = 2 -> 1/2
+    assert status == 0 and json.loads(out)["means"] == {"Judged@2": 0.5}

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from ragmath import evaluate
-from ragmath.comparison import Comparison, judged, plan_questions, pool
+from ragmath.comparison import Comparison, plan_questions, pool
 from ragmath.io import read_run
 from ragmath.lab.index import build_index
 from ragmath.lab.notebook.record import record
@@ -199,11 +199,10 @@ def pooling_bias(runs: Mapping[str, Any], label_sets: Mapping[str, Any], metrics
     k = int(metrics[0].split("@")[1])
     rows = []
     for label_name, labels in label_sets.items():
-        means = {name: evaluate(run, labels, list(metrics)).means for name, run in runs.items()}
-        for name, run in runs.items():
+        means = {name: evaluate(run, labels, [*metrics, f"Judged@{k}"]).means for name, run in runs.items()}
+        for name in runs:
             row = {words["labels"]: label_name, words["version"]: name,
-                   **{m: float(means[name][m]) for m in metrics},
-                   f"Judged@{k}": float(judged(run, labels, k).mean())}
+                   **{m: float(means[name][m]) for m in [*metrics, f"Judged@{k}"]}}
             row.update({words["minus"].format(metric=m, baseline=baseline):
                         float(means[name][m] - means[baseline][m]) for m in metrics})
             rows.append(row)
