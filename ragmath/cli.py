@@ -143,10 +143,9 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.format == "table":
         text = result.report() + "\n"
         if args.per_question:
-            table = result.per_question.copy()
-            text += "\nper question:\n" + table.to_string(float_format=lambda v: f"{v:.4f}") + "\n"
+            text += _text_table("per question", result.per_question)
         if groups is not None:
-            text += "\nper group:\n" + groups.to_string(float_format=lambda v: f"{v:.4f}") + "\n"
+            text += _text_table("per group", groups)
         _emit(out, text)
         return 0
     # Machine-readable output on stdout; the groups kept apart go to stderr as well.
@@ -285,7 +284,7 @@ def _group_json(table) -> dict:
 
 
 def _compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from ragmath.comparison import compare, name_runs
+    from ragmath.comparison import compare, markdown, name_runs
 
     metrics = list(args.metrics or DEFAULT_METRICS)
     if args.resamples < 10_000:
@@ -305,24 +304,20 @@ def _compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             payload["groups"] = _group_json(groups)
         _emit(out, json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
     elif args.format == "markdown":
-        _emit(out, result.to_markdown() + ("" if groups is None else "\n" + _markdown_groups(groups)))
+        _emit(out, result.to_markdown() + ("" if groups is None else "\n" + markdown(groups.reset_index())))
     elif args.format == "csv":
         err.write("\n".join(result.notes()) + "\n")
         _emit(out, (result.table() if groups is None else groups).to_csv(index=groups is not None))
     else:
         text = result.summary().to_string(index=False) + "\n\n" + "\n".join(result.notes()) + "\n"
         if groups is not None:
-            text += "\nper group:\n" + groups.to_string(float_format=lambda v: f"{v:.4f}") + "\n"
+            text += _text_table("per group", groups)
         _emit(out, text)
     return 0
 
 
-def _markdown_groups(table) -> str:
-    flat = table.reset_index()
-    cells = [[f"{v:.3f}" if isinstance(v, float) else str(v) for v in row]
-             for row in flat.itertuples(index=False)]
-    lines = ["| " + " | ".join(map(str, flat.columns)) + " |", "|" + "---|" * len(flat.columns)]
-    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in cells]) + "\n"
+def _text_table(title: str, table) -> str:
+    return f"\n{title}:\n" + table.to_string(float_format=lambda v: f"{v:.4f}") + "\n"
 
 
 def _emit(out: TextIO | None, text: str) -> None:
