@@ -1,12 +1,13 @@
 """ragmath: countable retrieval quality for RAG (the core: ``pip install ragmath``).
 
-Per-question definitions (``recall_at_k``, ``hit_at_k``, ``reciprocal_rank``, ``dcg_at_k``, ``ndcg_at_k``;
-``rrf`` for one question), whole runs (``evaluate``, ``fuse_runs``), evaluation units (``units``), honest
-statistics (``wilson_interval``, ``bootstrap_interval``, ``paired_bootstrap``, ``grouped_split``),
-versions compared on the same questions (``compare``, :mod:`ragmath.comparison`), a sealed holdout
-(:mod:`ragmath.seal`), the tie rule (``ragmath.ranking``), the metric registry (``METRICS``:
-``ragmath.registry``), the file formats (``ragmath.io``), the vectorised engine (``ragmath.engine``) and
-the command line (``python -m ragmath``). The core needs numpy, pandas and polars alone.
+Per-question definitions (``recall_at_k``, ``hit_at_k``, ``reciprocal_rank``, ``dcg_at_k``, ``ndcg_at_k``,
+``judged_at_k``; ``rrf`` for one question), whole runs (``evaluate``, ``fuse_runs``), evaluation units
+(``units``), honest statistics (``wilson_interval``, ``bootstrap_interval``, ``paired_bootstrap``,
+``grouped_split``), versions compared on the same questions (``compare``, :mod:`ragmath.comparison`), a
+sealed holdout (:mod:`ragmath.seal`), the tie rule (``ragmath.ranking``), the metric registry
+(``METRICS``: ``ragmath.registry``), the file formats (``ragmath.io``), the vectorised engine
+(``ragmath.engine``) and the command line (``python -m ragmath``). The core needs numpy, pandas and polars
+alone.
 
 The workbook lives in sub-packages that import the core and that the core never imports (both need the
 ``[lab]`` extra): ``ragmath.lab``, the toy pipeline (corpus, tokenize, index, retrieval, rerank, generate,
@@ -19,7 +20,7 @@ from ragmath import _moved, units
 from ragmath.comparison import Comparison, compare
 from ragmath.evaluation import Evaluation, evaluate
 from ragmath.fusion import rrf
-from ragmath.metrics import dcg_at_k, hit_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
+from ragmath.metrics import dcg_at_k, hit_at_k, judged_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
 from ragmath.registry import METRICS
 from ragmath.run_fusion import fuse_runs
 from ragmath.stats import bootstrap_interval, grouped_split, paired_bootstrap, wilson_interval
@@ -39,6 +40,7 @@ __all__ = [
     "fuse_runs",
     "grouped_split",
     "hit_at_k",
+    "judged_at_k",
     "ndcg_at_k",
     "paired_bootstrap",
     "recall_at_k",

@@ -9,6 +9,7 @@ import json
 import math
 import os
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
@@ -35,16 +36,17 @@ conventions (the workbook's, stated once):
             descending). The rank column is checked (an integer) but not used, as in trec_eval.
   metrics   (relevant = grade > 0; --gain linear for trec_eval's nDCG)
 {metrics}
-  questions labelled with no relevant item: no-answer, outside every mean; labelled but
-            absent from the run: missing, scored 0 and in the means; in the run but not
-            labelled: unjudged, not scored. Each group is listed (stderr for csv/json).
+  questions labelled with no relevant item: no-answer, outside every mean but Judged@K's;
+            labelled but absent from the run: missing, scored 0 and in the means; in the run
+            but not labelled: unjudged, not scored. Each group is listed (stderr for csv/json).
   fuse      RRF score = sum over runs of 1/(k + rank), rank from 1 after ordering each run as
             above; a run lacking an item adds nothing; ties by ID ascending.
 exit status: 0 done; 2 bad input or usage, or output that cannot be written (a message,
   no traceback); 1 an internal error (one line; please report it); 141 the output pipe
   closed early (| head)."""
 CONVENTIONS = CONVENTIONS.format(metrics="\n".join(
-    f"    {metric.name + '@K':<9} {metric.description}" for metric in METRICS.values()))
+    textwrap.fill(metric.description, 104, initial_indent=f"    {metric.name + '@K':<9} ",
+                  subsequent_indent=" " * 14) for metric in METRICS.values()))
 
 
 class _Parser(argparse.ArgumentParser):
@@ -141,10 +143,9 @@ def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.format == "table":
         text = result.report() + "\n"
         if args.per_question:
-            table = result.per_question.copy()
-            text += "\nper question:\n" + table.to_string(float_format=lambda v: f"{v:.4f}") + "\n"
+            text += _text_table("per question", result.per_question)
         if groups is not None:
-            text += "\nper group:\n" + groups.to_string(float_format=lambda v: f"{v:.4f}") + "\n"
+            text += _text_table("per group", groups)
         _emit(out, text)
         return 0
     # Machine-readable output on stdout; the groups kept apart go to stderr as well.
@@ -283,7 +284,7 @@ def _group_json(table) -> dict:
 
 
 def _compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from ragmath.comparison import compare, name_runs
+    from ragmath.comparison import compare, markdown, name_runs
 
     metrics = list(args.metrics or DEFAULT_METRICS)
     if args.resamples < 10_000:
@@ -303,24 +304,20 @@ def _compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             payload["groups"] = _group_json(groups)
         _emit(out, json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
     elif args.format == "markdown":
-        _emit(out, result.to_markdown() + ("" if groups is None else "\n" + _markdown_groups(groups)))
+        _emit(out, result.to_markdown() + ("" if groups is None else "\n" + markdown(groups.reset_index())))
     elif args.format == "csv":
         err.write("\n".join(result.notes()) + "\n")
         _emit(out, (result.table() if groups is None else groups).to_csv(index=groups is not None))
     else:
         text = result.summary().to_string(index=False) + "\n\n" + "\n".join(result.notes()) + "\n"
         if groups is not None:
-            text += "\nper group:\n" + groups.to_string(float_format=lambda v: f"{v:.4f}") + "\n"
+            text += _text_table("per group", groups)
         _emit(out, text)
     return 0
 
 
-def _markdown_groups(table) -> str:
-    flat = table.reset_index()
-    cells = [[f"{v:.3f}" if isinstance(v, float) else str(v) for v in row]
-             for row in flat.itertuples(index=False)]
-    lines = ["| " + " | ".join(map(str, flat.columns)) + " |", "|" + "---|" * len(flat.columns)]
-    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in cells]) + "\n"
+def _text_table(title: str, table) -> str:
+    return f"\n{title}:\n" + table.to_string(float_format=lambda v: f"{v:.4f}") + "\n"
 
 
 def _emit(out: TextIO | None, text: str) -> None:

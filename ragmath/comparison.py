@@ -21,44 +21,15 @@ from ragmath import io
 from ragmath._validation import check_k, is_source
 from ragmath.evaluation import evaluate
 from ragmath.ranking import order_run_table
-from ragmath.registry import parse_metric
+from ragmath.registry import METRICS, parse_metric
 from ragmath.stats import bootstrap_interval, paired_bootstrap
 from ragmath.units import lift_labels, to_units
 
-__all__ = ["compare", "Comparison", "judged_at_k", "judged", "pool", "sign_flip_p", "holm", "plan_questions",
-           "name_runs", "at_units", "by_group", "markdown", "EXACT_UP_TO"]
+__all__ = ["compare", "Comparison", "pool", "sign_flip_p", "holm", "plan_questions", "name_runs", "at_units",
+           "by_group", "markdown", "EXACT_UP_TO"]
 
 #: Up to this many non-zero differences the sign-flip test enumerates every assignment (2^20 ≈ 10^6).
 EXACT_UP_TO = 20
-
-
-def judged_at_k(ranking: Sequence[Hashable], grades: Mapping[Hashable, float], k: int) -> float:
-    """Judged@K: the share of the top K that carries a label (any grade, 0 included), over K.
-
-    Judged@K = |{d ∈ top K : d labelled}| / K
-
-    where the divisor is K even for a shorter ranking (ir_measures' definition). It measures the labels,
-    not the retrieval: a low value means this ranking's scores rest on unlabelled items.
-
-    >>> judged_at_k(["a", "x", "b"], {"a": 2, "b": 0}, 4)
-    0.5
-    """
-    return sum(item in grades for item in list(ranking)[: check_k(k)]) / k
-
-
-def judged(run: Any, qrels: Any, k: int) -> pd.Series:
-    """Judged@K of every labelled question in the run, no-answer ones included; ``.mean()`` is the run's.
-
-    mean Judged@K = (1 / |Q|) Σ_{q ∈ Q} Judged@K(q)
-
-    where Q is every question in the run that is labelled (no-answer ones too: the labels are measured).
-
-    >>> judged({"q1": ["a", "x"], "q2": ["y"], "q3": ["z"]}, {"q1": {"a": 1}, "q2": {"y": 0}}, 2).tolist()
-    [0.5, 0.5]
-    """
-    ranked, labels = _ranked(run), _labels(qrels)
-    values = {q: judged_at_k(r, labels[q], k) for q, r in ranked.items() if q in labels}
-    return pd.Series(values, dtype=float, name=f"Judged@{k}").rename_axis("question")
 
 
 def pool(runs: Mapping[str, Any], depth: int, qrels: Any = None) -> pd.DataFrame:
@@ -366,7 +337,8 @@ def compare(runs: Mapping[str, Any] | Sequence[str], qrels: Any, metrics: Sequen
     d̄ = (1/n) Σ_i (s_i − b_i) with a percentile bootstrap interval (:func:`ragmath.stats.paired_bootstrap`),
     the two-sided sign-flip p (:func:`sign_flip_p`), Holm's p over every comparison in the table
     (:func:`holm`), wins / ties / losses (s_i > b_i, =, <), the effect size d̄ / sd(s − b), and each side's
-    mean Judged@K (:func:`judged`) with a warning when the version's is below 0.9 × the baseline's.
+    mean Judged@K (from :func:`ragmath.evaluate`, at each metric's K) with a warning when the version's
+    is below 0.9 × the baseline's. Judged@K itself is shown, not compared: ask for retrieval metrics.
 
     ``runs`` maps names to runs (anything :func:`ragmath.evaluate` accepts), or is a list of run files
     named by :func:`name_runs`; ``baseline`` defaults to the first. Questions missing from a version
@@ -378,7 +350,8 @@ def compare(runs: Mapping[str, Any] | Sequence[str], qrels: Any, metrics: Sequen
     >>> row["diff"], row["ci"], row["p"], (row["wins"], row["ties"], row["losses"])
     (0.25, [0.0, 0.5], 1.0, (1, 1, 0))
 
-    Raises ``ValueError`` for fewer than two runs, an unknown baseline, and as ``evaluate`` does.
+    Raises ``ValueError`` for fewer than two runs, an unknown baseline, Judged@K among ``metrics``, and
+    as ``evaluate`` does.
     """
     named = dict(runs) if isinstance(runs, Mapping) else name_runs(runs)
     if len(named) < 2:
@@ -386,14 +359,19 @@ def compare(runs: Mapping[str, Any] | Sequence[str], qrels: Any, metrics: Sequen
     base = next(iter(named)) if baseline is None else baseline
     if base not in named:
         raise ValueError(f"baseline {base!r} is not among the runs {list(named)}")
-    names = [f"{c}@{k}" for c, k in (parse_metric(m) for m in metrics)]
+    parsed = [parse_metric(m) for m in metrics]
+    if any(METRICS[c.lower()].averaged_over != "answerable" for c, _ in parsed):
+        raise ValueError("Judged@K is shown beside every comparison (at each metric's K), not compared: "
+                         "ask compare for retrieval metrics such as nDCG@10")
+    names = [f"{c}@{k}" for c, k in parsed]
+    judged_names = [f"Judged@{k}" for k in dict.fromkeys(k for _, k in parsed)]
     labels = _labels(qrels)
-    ranked = {name: _ranked(run) for name, run in named.items()}
-    evaluations = {name: evaluate(run, labels, names, gain=gain) for name, run in ranked.items()}
-    order = evaluations[base].per_question.index
-    per_question = {name: ev.per_question.reindex(order).astype(float) for name, ev in evaluations.items()}
-    judged_at = {(name, k): judged(run, labels, k).mean() for name, run in ranked.items()
-                 for k in {int(m.split("@")[1]) for m in names}}
+    evaluations = {name: evaluate(run, labels, names + judged_names, gain=gain)
+                   for name, run in named.items()}
+    judged_at = {(name, int(j.split("@")[1])): float(ev.means[j]) for name, ev in evaluations.items()
+                 for j in judged_names}
+    scored = {name: ev.per_question[names].dropna(how="all") for name, ev in evaluations.items()}
+    per_question = {name: table.reindex(scored[base].index).astype(float) for name, table in scored.items()}
     systems, comparisons = [], []
     for name in [base, *[n for n in named if n != base]]:
         for metric in names:

@@ -93,6 +93,7 @@ def evaluate_tables(
         group=pl.when(pl.col("n_relevant") == 0).then(pl.lit("no_answer"))
         .when(pl.col("in_run").is_null()).then(pl.lit("missing"))
         .otherwise(pl.lit("scored")),
+        in_run=pl.col("in_run").is_not_null(),
     )
 
     retrieved = top.join(qrels, on=["question", "id"], how="inner").select(
@@ -107,7 +108,7 @@ def evaluate_tables(
         metric.expression(k, gain).cast(pl.Float64).alias(column) for metric, k, column in entries
     )
     table = groups.join(values, on="question", how="left", maintain_order="left")
-    averaged = {"answerable": pl.col("group").is_in(["scored", "missing"]), "labelled": pl.lit(True)}
+    averaged = {"answerable": pl.col("group").is_in(["scored", "missing"]), "labelled": pl.col("in_run")}
     table = table.select("question", "group", *(
         pl.when(averaged[metric.averaged_over]).then(pl.col(column).fill_null(0.0)).alias(column)
         for metric, _, column in entries

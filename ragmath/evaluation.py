@@ -9,8 +9,8 @@ group           what it is                                       what ragmath do
 scored          labelled with at least one grade > 0, in run     per-question metrics, in means
 missing         labelled with a grade > 0, absent from the run   scored 0 everywhere, in means,
                                                                  listed in ``.missing``
-no-answer       labelled, but no grade > 0                       outside every mean, listed in
-                                                                 ``.no_answer``
+no-answer       labelled, but no grade > 0                       outside every mean (but
+                                                                 Judged@K's), in ``.no_answer``
 unjudged        in the run, not labelled at all                  not scored, listed in ``.unjudged``
 ==============  ===============================================  ===============================
 
@@ -44,7 +44,7 @@ __all__ = ["evaluate", "Evaluation", "parse_metric"]
 
 _GROUP_TITLES = {
     "missing": "missing from the run (scored 0, in the means)",
-    "no_answer": "no-answer (no relevant item; outside every mean)",
+    "no_answer": "no-answer (no relevant item; outside every mean but Judged@K's)",
     "unjudged": "unjudged (in the run, not labelled; not scored)",
     "ndcg_undefined": "nDCG undefined (IDCG = 0; outside the nDCG mean)",
 }
@@ -65,13 +65,18 @@ class Evaluation:
 
     @property
     def n_scored(self) -> int:
-        """How many questions enter the means (missing ones included, scored 0)."""
-        return len(self.per_question)
+        """How many questions enter the retrieval metrics' means (missing ones included, scored 0)."""
+        return len(self.per_question.index.difference(self.no_answer).union(self.missing))
+
+    def questions(self, metric: str) -> int:
+        """How many questions enter ``metric``'s mean (Judged@K: the labelled ones in the run)."""
+        return int(self.per_question[metric].notna().sum())
 
     def table(self) -> pd.DataFrame:
         """Means with the count of questions behind each, one row per metric."""
         return pd.DataFrame(
-            {"mean": [float(self.means[m]) for m in self.metrics], "questions": self.n_scored},
+            {"mean": [float(self.means[m]) for m in self.metrics],
+             "questions": [self.questions(m) for m in self.metrics]},
             index=pd.Index(self.metrics, name="metric"),
         )
 
@@ -80,7 +85,9 @@ class Evaluation:
         lines = [f"{self.n_scored} questions in the means (gain for nDCG: {self.gain})"]
         for metric in self.metrics:
             value = float(self.means[metric])
-            lines.append(f"  {metric:<10} {value:.4f}" if not math.isnan(value) else f"  {metric:<10} n/a")
+            line = f"  {metric:<10} {value:.4f}" if not math.isnan(value) else f"  {metric:<10} n/a"
+            n = self.questions(metric)
+            lines.append(line + (f"  ({n} questions: labelled, in the run)" if n != self.n_scored else ""))
         return "\n".join(lines + [self.groups_text()])
 
     def groups(self) -> dict[str, list]:
@@ -116,13 +123,14 @@ def evaluate(
     mean(M) = (1 / |Q|) Σ_{q ∈ Q} M(q)
 
     where
-      - Q is every question labelled with at least one grade > 0 (missing ones count, scored 0),
+      - Q is every question labelled with at least one grade > 0 (missing ones count, scored 0); for
+        Judged@K, which measures the labels, every labelled question in the run (no-answer ones too),
       - M(q) is the per-question metric, defined in :mod:`ragmath.metrics`.
 
     ``metrics`` are ``Name@K`` strings (case-insensitive) from :data:`ragmath.registry.METRICS`:
-    Recall, Hit, MRR, nDCG. ``gain`` is the nDCG gain (``"exp"`` = 2^g - 1, ``"linear"`` = g). With
-    ``exact=True`` the Recall, Hit and MRR columns and means are ``fractions.Fraction``, computed by
-    the definitions; they equal the floats.
+    Recall, Hit, MRR, nDCG, Judged. ``gain`` is the nDCG gain (``"exp"`` = 2^g - 1, ``"linear"`` = g).
+    With ``exact=True`` the Recall, Hit, MRR and Judged columns and means are ``fractions.Fraction``,
+    computed by the definitions; they equal the floats.
 
     >>> result = evaluate({"q1": ["A", "X", "B"], "q2": ["Y", "Z", "D"]},
     ...                   {"q1": {"A": 1, "B": 1, "C": 1}, "q2": {"D": 1}, "q3": {"E": 0}},
@@ -194,7 +202,7 @@ def _exact_columns(per_question: pd.DataFrame, parsed: list[tuple[str, int]], ru
         metric = METRICS[name.lower()]
         if metric.exact:
             column = f"{name}@{cutoff}"
-            out[column] = [metric.definition(rankings.get(q, []), labels[q], cutoff, exact=True)
+            out[column] = [metric.definition(rankings.get(q, []), labels.get(q, {}), cutoff, exact=True)
                            if pd.notna(value) else value for q, value in per_question[column].items()]
     return out
 

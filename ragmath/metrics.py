@@ -22,7 +22,7 @@ from ragmath._validation import (
     require_some_relevant,
 )
 
-__all__ = ["recall_at_k", "hit_at_k", "reciprocal_rank", "dcg_at_k", "ndcg_at_k", "GAINS"]
+__all__ = ["recall_at_k", "hit_at_k", "reciprocal_rank", "dcg_at_k", "ndcg_at_k", "judged_at_k", "GAINS"]
 
 #: The two gain conventions: ``"exp"`` (2^g - 1, the article, ranx ``ndcg_burges``) and
 #: ``"linear"`` (g, trec_eval ``ndcg_cut`` and ranx ``ndcg``).
@@ -227,3 +227,35 @@ def ndcg_at_k(
             "(0/0). Treat the question as a no-answer question and list it apart; evaluate() does"
         )
     return _dcg(top, checked, to_gain) / ideal
+
+
+def judged_at_k(
+    ranking: Sequence[Hashable],
+    grades: Mapping[Hashable, float],
+    k: int,
+    *,
+    exact: bool = False,
+) -> float | Fraction:
+    """Share of the top ``k`` that carries a label (any grade, 0 included), over ``k``.
+
+    Judged@K = |L ∩ T_K| / K
+
+    where
+      - L is the set of labelled IDs of the question (every grade, 0 included),
+      - T_K is the set of the first K IDs of the ranking; the divisor is K even for a shorter ranking.
+
+    It measures the labels, not the retrieval: an unlabelled item counts as irrelevant, so a low value
+    says this ranking's other scores rest on items nobody judged (label its pool). It is defined for a
+    no-answer question too, and its mean runs over every labelled question in the run, no-answer ones
+    included. ir_measures: ``Judged@k`` (same definition); trec_eval and ranx have none.
+
+    >>> judged_at_k(["a", "x", "b"], {"a": 2, "b": 0}, 4)
+    0.5
+    >>> judged_at_k(["x", "y"], {"b": 0}, 2, exact=True)
+    Fraction(0, 1)
+
+    Raises ``ValueError`` for a bad ``k``, a negative or NaN grade, a ranking that repeats an ID.
+    """
+    top, labelled = _top_k(ranking, k), check_grades(grades)
+    value = Fraction(sum(1 for item in top if item in labelled), k)
+    return value if exact else float(value)

@@ -16,9 +16,9 @@ question's rows (see :func:`ragmath.engine.evaluate_tables`):
 
 and on both ``discount`` = log2(position + 1). A null result (no row matched) counts as 0.
 ``averaged_over`` says which questions a metric's mean runs over: ``"answerable"`` (labelled with a
-grade > 0, missing ones scored 0: every metric below) or ``"labelled"`` (every labelled question,
-no-answer ones included, as ir_measures' Judged@K = labelled items in the top K / K would need).
-Adding a metric is adding an entry.
+grade > 0, missing ones scored 0: the retrieval metrics) or ``"labelled"`` (every labelled question
+in the run, no-answer ones included: Judged@K, which measures the labels). Adding a metric is adding
+an entry.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import Any
 import polars as pl
 
 from ragmath._validation import check_k
-from ragmath.metrics import hit_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
+from ragmath.metrics import hit_at_k, judged_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
 
 __all__ = ["METRICS", "Metric", "parse_metric", "parse_metrics", "known_names"]
 
@@ -80,6 +80,10 @@ METRICS: dict[str, Metric] = {metric.name.lower(): metric for metric in (
            "ndcg_cut_K (linear gain)", "ndcg_burges@K (exp), ndcg@K (linear)",
            "DCG of the top K / DCG of all labels in the ideal order; gain 2^g - 1 (exp) or g (linear)",
            exact=False),
+    Metric("Judged", judged_at_k, lambda k, gain: (_RETRIEVED & (pl.col("position") <= k)).sum() / k,
+           "none", "none",
+           "labelled items (any grade) in the top K / K, over every labelled question in the run",
+           averaged_over="labelled"),
 )}
 
 _PATTERN = re.compile(r"^\s*([A-Za-z]+)\s*@\s*([0-9]+)\s*$")  # ASCII digits only
@@ -89,7 +93,7 @@ def known_names() -> str:
     """The metric names as ``Name@K``, for messages and help texts.
 
     >>> known_names()
-    'Recall@K, Hit@K, MRR@K, nDCG@K'
+    'Recall@K, Hit@K, MRR@K, nDCG@K, Judged@K'
     """
     return ", ".join(f"{metric.name}@K" for metric in METRICS.values())
 

@@ -23,6 +23,8 @@ from typing import Any
 
 import pandas as pd
 
+from ragmath.io.writers import _atomic_write
+
 __all__ = ["seal", "open_seal", "show_seal", "Opening", "content_sha256", "write_results", "read_results"]
 
 _NO_GIT = "unknown (no git)"
@@ -59,12 +61,6 @@ def _read(path: Path) -> dict:
     return record
 
 
-def _write(path: Path, text: str) -> None:
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
-
-
 def seal(path: str | os.PathLike, *, questions: Any, labels: Any, note: str = "") -> dict:
     """Write a seal record at ``path``: the questions' and labels' hashes, the date and the commit.
 
@@ -76,7 +72,8 @@ def seal(path: str | os.PathLike, *, questions: Any, labels: Any, note: str = ""
         raise FileExistsError(f"{target}: already sealed; a seal is written once (choose another path)")
     sealed = {"questions_sha256": content_sha256(questions), "labels_sha256": content_sha256(labels),
               **_stamp(target), "note": note}
-    _write(target, json.dumps({"sealed": sealed, "openings": []}, ensure_ascii=False, indent=2) + "\n")
+    _atomic_write(target, (json.dumps({"sealed": sealed, "openings": []}, ensure_ascii=False, indent=2)
+                           + "\n").encode("utf-8"))
     return sealed
 
 
@@ -109,7 +106,7 @@ def write_results(frame: pd.DataFrame, path: str | os.PathLike) -> str:
 
     lines = [json.dumps(header, ensure_ascii=False)]
     lines += [json.dumps([plain(v) for v in row], ensure_ascii=False) for row in flat.itertuples(index=False)]
-    _write(Path(path), "\n".join(lines) + "\n")
+    _atomic_write(path, ("\n".join(lines) + "\n").encode("utf-8"))
     return content_sha256(path)
 
 
@@ -197,5 +194,5 @@ def open_seal(path: str | os.PathLike, run: Callable[[Any], pd.DataFrame], desig
              "design_sha256": fingerprint, "results_file": results_file,
              "results_sha256": write_results(results, target.with_name(results_file))}
     record["openings"].append(entry)
-    _write(target, json.dumps(record, ensure_ascii=False, indent=2) + "\n")
+    _atomic_write(target, (json.dumps(record, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
     return _opening(target, entry, number, ran=True)

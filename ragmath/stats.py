@@ -85,8 +85,11 @@ def _as_values(values: Any, name: str) -> np.ndarray:
     return array
 
 
-def _check_resamples(n_resamples: Any) -> int:
-    return check_k(n_resamples, "n_resamples")
+def _resampled_means(values: np.ndarray, n_resamples: Any, seed: int) -> np.ndarray:
+    """The means of ``n_resamples`` resamples of ``values`` with replacement (``default_rng(seed)``)."""
+    picks = np.random.default_rng(seed).integers(0, values.size, size=(check_k(n_resamples, "n_resamples"),
+                                                                       values.size))
+    return values[picks].mean(axis=1)
 
 
 def bootstrap_interval(
@@ -109,9 +112,7 @@ def bootstrap_interval(
     """
     array = _as_values(values, "values")
     level = _check_confidence(confidence)
-    rng = np.random.default_rng(seed)
-    picks = rng.integers(0, array.size, size=(_check_resamples(n_resamples), array.size))
-    means = array[picks].mean(axis=1)
+    means = _resampled_means(array, n_resamples, seed)
     low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
     return float(array.mean()), float(low), float(high)
 
@@ -162,9 +163,7 @@ def paired_bootstrap(
         raise ValueError(f"a and b must score the same questions: {first.size} values vs {second.size}")
     level = _check_confidence(confidence)
     diff = second - first
-    rng = np.random.default_rng(seed)
-    picks = rng.integers(0, diff.size, size=(_check_resamples(n_resamples), diff.size))
-    means = diff[picks].mean(axis=1)
+    means = _resampled_means(diff, n_resamples, seed)
     low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
     p_value = min(1.0, 2 * min(float(np.mean(means <= 0)), float(np.mean(means >= 0))))
     return PairedBootstrap(float(diff.mean()), float(low), float(high), p_value, int(diff.size))

@@ -9,12 +9,13 @@ the labels is refused.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ragmath._validation import check_grades, check_ranking
 
-__all__ = ["LEVELS", "dedupe", "to_units", "lift_labels", "UnitMap", "check_levels", "to_level", "at_level"]
+__all__ = ["LEVELS", "dedupe", "to_units", "lift_labels", "check_levels", "to_level", "at_level"]
 
 #: Evaluation levels, finest first.
 LEVELS = ("chunk", "clause", "document")
@@ -104,76 +105,6 @@ def check_levels(level: str, label_level: str) -> None:
         )
 
 
-class UnitMap:
-    """A unit table: for every chunk, its clause and its document.
-
-    >>> units = UnitMap({"4.2-a": ("4.2", "TRV"), "4.2-b": ("4.2", "TRV"), "6.1": ("6.1", "TRV")})
-    >>> units.map(["4.2-b", "4.2-a", "6.1"], "clause")
-    ['4.2', '6.1']
-    >>> units.map(["4.2-b", "4.2-a", "6.1"], "document")
-    ['TRV']
-    """
-
-    def __init__(self, table: Mapping[Hashable, tuple[Hashable, Hashable]]):
-        self._up: dict[str, dict[Hashable, Hashable]] = {"chunk": {}, "clause": {}, "document": {}}
-        for chunk, pair in table.items():
-            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-                raise ValueError(f"UnitMap: chunk {chunk!r} needs (clause, document), got {pair!r}")
-            clause, document = pair
-            self._up["chunk"][chunk] = chunk
-            self._up["clause"][chunk] = clause
-            self._up["document"][chunk] = document
-
-    @classmethod
-    def from_records(
-        cls,
-        records: Iterable[Mapping[str, Any]],
-        chunk: str = "chunk_id",
-        clause: str = "clause_id",
-        document: str = "doc_id",
-    ) -> UnitMap:
-        """Build from rows (dicts, or ``DataFrame.to_dict("records")``) naming the three columns."""
-        table = {}
-        for row in records:
-            if row[chunk] in table:
-                raise ValueError(f"UnitMap: chunk ID {row[chunk]!r} appears twice in the unit table")
-            table[row[chunk]] = (row[clause], row[document])
-        return cls(table)
-
-    def mapping(self, level: str) -> dict[Hashable, Hashable]:
-        """Chunk ID -> unit ID at ``level`` (a new dict)."""
-        check_levels(level, "chunk")
-        return dict(self._up[level])
-
-    def map(self, ranking: Sequence[Hashable], level: str) -> list[Hashable]:
-        """A chunk ranking at ``level``: mapped and deduplicated, first occurrence kept."""
-        return to_units(ranking, self.mapping(level))
-
-    def align(
-        self,
-        ranking: Sequence[Hashable],
-        grades: Mapping[Hashable, float],
-        *,
-        level: str,
-        label_level: str = "chunk",
-    ) -> tuple[list[Hashable], dict[Hashable, float]]:
-        """Put a chunk ranking and labels given at ``label_level`` at one evaluation ``level``.
-
-        Raises ``ValueError`` when ``level`` is finer than ``label_level`` (see :func:`check_levels`).
-        """
-        check_levels(level, label_level)
-        units = self.map(ranking, level)
-        if label_level == level:
-            return units, check_grades(grades)
-        if label_level == "chunk":
-            return units, lift_labels(grades, self.mapping(level))
-        # clause labels lifted to documents
-        clause_to_document = {
-            self._up["clause"][c]: self._up["document"][c] for c in self._up["chunk"]
-        }
-        return units, lift_labels(grades, clause_to_document)
-
-
 def _level_mapping(corpus: Any, level: str) -> dict[Hashable, Hashable]:
     """Chunk ID -> unit ID at ``level``, read from the corpus table's columns."""
     if level not in LEVELS:
@@ -182,7 +113,11 @@ def _level_mapping(corpus: Any, level: str) -> dict[Hashable, Hashable]:
     missing = [column for column in needed if column not in getattr(corpus, "columns", ())]
     if missing:
         raise ValueError(f"the corpus table has no column {missing[0]!r}; pass the rows of load_corpus()")
-    return dict(zip(corpus["chunk_id"], corpus[LEVEL_COLUMNS[level]], strict=True))
+    mapping = dict(zip(corpus["chunk_id"], corpus[LEVEL_COLUMNS[level]], strict=True))
+    if len(mapping) != len(corpus):
+        twice = next(c for c, n in Counter(corpus["chunk_id"]).items() if n > 1)
+        raise ValueError(f"chunk ID {twice!r} appears twice in the corpus table; list each chunk once")
+    return mapping
 
 
 def to_level(ranking: Sequence[Hashable], level: str, corpus: Any) -> list[Hashable]:

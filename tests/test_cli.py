@@ -13,7 +13,7 @@ import pytrec_eval
 
 from ragmath import __main__ as entry
 from ragmath.cli import main
-from ragmath.io import read_run, read_trec_run, write_trec_qrels, write_trec_run
+from ragmath.io import read_run, write_qrels, write_run
 
 # The article's three questions (Recall@3 2/3, 1, 0; MRR@3 1, 1/3, 0), one no-answer question,
 # one question missing from the run and one unjudged question in the run.
@@ -24,8 +24,8 @@ QRELS = {"q1": {"A": 1, "B": 1, "C": 1}, "q2": {"D": 1}, "q3": {"S": 1}, "q4": {
 
 @pytest.fixture()
 def files(tmp_path):
-    write_trec_run(RUN, tmp_path / "run.trec", tag="bm25")
-    write_trec_qrels(QRELS, tmp_path / "qrels.trec")
+    write_run(RUN, tmp_path / "run.trec", tag="bm25")
+    write_qrels(QRELS, tmp_path / "qrels.trec")
     return tmp_path
 
 
@@ -45,7 +45,7 @@ def test_evaluate_prints_means_and_every_group(files):
     assert f"Recall@3   {5 / 12:.4f}" in out
     assert f"MRR@3      {1 / 3:.4f}" in out
     assert "missing from the run (scored 0, in the means): 1 [q5]" in out
-    assert "no-answer (no relevant item; outside every mean): 1 [q4]" in out
+    assert "no-answer (no relevant item; outside every mean but Judged@K's): 1 [q4]" in out
     assert "unjudged (in the run, not labelled; not scored): 1 [q9]" in out
 
 
@@ -101,13 +101,13 @@ def test_evaluate_linear_gain_matches_pytrec_eval(files):
 
 def test_fuse_writes_a_trec_run_equal_to_fuse_runs(files):
     other = {"q1": {"B": 0.9, "C": 0.8}, "q2": {"D": 0.3}}
-    write_trec_run(other, files / "dense.trec")
+    write_run(other, files / "dense.trec")
     out_path = files / "fused.trec"
     status, out, err = _run(["fuse", str(files / "run.trec"), str(files / "dense.trec"),
                              "--k", "60", "-o", str(out_path), "--tag", "hybrid"])
     assert status == 0 and out == ""
     assert "fused 2 run(s)" in err and "4 questions" in err
-    fused = read_trec_run(out_path)
+    fused = read_run(out_path)
     # q1: B = 1/(60+3) + 1/(60+1), A = 1/61, C = 1/62, X = 1/62 (C before X: ID ascending)
     assert list(fused["q1"]) == ["B", "A", "C", "X"]
     assert fused["q1"]["B"] == pytest.approx(1 / 63 + 1 / 61, abs=1e-15)
@@ -117,7 +117,7 @@ def test_fuse_writes_a_trec_run_equal_to_fuse_runs(files):
 
 
 def test_fuse_window_and_csv_output(files):
-    write_trec_run({"q1": ["C", "A"]}, files / "second.trec")
+    write_run({"q1": ["C", "A"]}, files / "second.trec")
     status, out, _ = _run(["fuse", str(files / "run.trec"), str(files / "second.trec"),
                            "--k", "1", "--window", "1", "--format", "csv"])
     assert status == 0
@@ -192,3 +192,12 @@ def test_python_dash_m_ragmath_in_a_subprocess(files):
     )
     assert bad.returncode == 2
     assert "line 1" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_evaluate_judged_at_k_from_the_command_line(tmp_path):
+    (tmp_path / "run.trec").write_text("q1 Q0 a 1 2 x\nq1 Q0 x 2 1 x\nq2 Q0 y 1 1 x\n")
+    (tmp_path / "qrels.trec").write_text("q1 0 a 1\nq2 0 y 0\n")
+    status, out, _ = _run(["evaluate", str(tmp_path / "run.trec"), str(tmp_path / "qrels.trec"),
+                           "-m", "Judged@2", "--format", "json"])
+    # by hand: q1 has 1 labelled item in its top 2 -> 1/2; q2 (no-answer) 1 labelled item over K = 2 -> 1/2
+    assert status == 0 and json.loads(out)["means"] == {"Judged@2": 0.5}

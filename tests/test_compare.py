@@ -7,25 +7,28 @@ from __future__ import annotations
 import io
 import json
 import math
+import random
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
 
+from ragmath import evaluate
 from ragmath.cli import main
 from ragmath.comparison import (
     at_units,
     by_group,
     compare,
     holm,
-    judged,
-    judged_at_k,
     name_runs,
     plan_questions,
     pool,
     sign_flip_p,
 )
+from ragmath.metrics import judged_at_k
+from ragmath.ranking import ranking_from_scores
 
 
 def _mean_diff(x, y, axis=-1):
@@ -164,15 +167,44 @@ def test_judged_at_k_divides_by_k_and_counts_grade_zero_labels():
     # top 4 of a 3-item ranking: a (grade 2) and b (grade 0) are labelled, x is not -> 2 / 4
     assert judged_at_k(["a", "x", "b"], {"a": 2, "b": 0}, 4) == 0.5
     assert judged_at_k([], {"a": 1}, 3) == 0.0
+    assert judged_at_k(["a", "b", "c"], {"c": 1}, 2, exact=True) == Fraction(0)
 
 
 def test_judged_mean_includes_no_answer_questions_and_skips_unlabelled_ones():
-    run = {"q1": ["a", "x"], "q2": ["y", "z"], "q3": ["w"]}
-    qrels = {"q1": {"a": 1}, "q2": {"y": 0, "z": 0}, "q4": {"v": 1}}
-    per_question = judged(run, qrels, 2)
-    # q1: 1/2, q2 (no-answer: only grade 0): 2/2; q3 unlabelled and q4 not in the run are not counted
-    assert per_question.to_dict() == {"q1": 0.5, "q2": 1.0}
-    assert per_question.mean() == 0.75
+    run = {"q1": ["a", "x"], "q2": ["y", "z"], "q3": ["w"], "q5": []}
+    qrels = {"q1": {"a": 1}, "q2": {"y": 0, "z": 0}, "q4": {"v": 1}, "q5": {}}
+    result = evaluate(run, qrels, ["Judged@2", "Recall@2"])
+    # by hand: q1 1/2, q2 (no-answer, two grade-0 labels) 2/2, q5 (no-answer, empty ranking) 0/2;
+    # q3 is unlabelled and q4 is not in the run: neither counts
+    assert result.per_question["Judged@2"].dropna().to_dict() == {"q1": 0.5, "q2": 1.0, "q5": 0.0}
+    assert result.means["Judged@2"] == 0.5 and result.questions("Judged@2") == 3
+    assert result.means["Recall@2"] == 0.5 and result.n_scored == 2  # q1 1, q4 missing 0
+    exact = evaluate(run, qrels, ["Judged@2"], exact=True)
+    assert exact.means["Judged@2"] == Fraction(1, 2)
+
+
+def test_judged_through_the_engine_equals_the_definition_on_random_runs():
+    rng = random.Random(5)
+    for _ in range(60):
+        docs = [f"d{i}" for i in range(rng.randint(1, 12))]
+        run = {f"q{q}": {d: rng.choice([0.1, 0.5, 0.9]) for d in rng.sample(docs, rng.randint(0, len(docs)))}
+               for q in range(6) if rng.random() < 0.8}
+        qrels = {f"q{q}": {d: rng.choice([0, 0, 1, 2]) for d in rng.sample(docs, rng.randint(0, len(docs)))}
+                 for q in range(6) if rng.random() < 0.8}
+        k = rng.randint(1, 8)
+        expected = {q: judged_at_k(ranking_from_scores(run[q]), qrels[q], k) for q in qrels if q in run}
+        result = evaluate(run, qrels, [f"Judged@{k}"])
+        assert result.per_question[f"Judged@{k}"].dropna().to_dict() == pytest.approx(expected)
+        mean = float(result.means[f"Judged@{k}"])
+        if expected:
+            assert mean == pytest.approx(sum(expected.values()) / len(expected))
+        else:
+            assert math.isnan(mean)
+
+
+def test_compare_shows_judged_and_refuses_to_compare_it():
+    with pytest.raises(ValueError, match="Judged@K is shown beside every comparison"):
+        compare({"A": {"q1": ["a"]}, "B": {"q1": ["b"]}}, {"q1": {"a": 1}}, ["Judged@3"])
 
 
 def test_a_version_with_fewer_judged_items_is_flagged():

@@ -48,7 +48,7 @@ def test_ndcg_undefined_listed_only_when_ndcg_asked():
 def test_report_names_every_group():
     text = evaluate(RUN, QRELS).report()
     assert "missing from the run (scored 0, in the means): 1 [missing]" in text
-    assert "no-answer (no relevant item; outside every mean): 1 [none]" in text
+    assert "no-answer (no relevant item; outside every mean but Judged@K's): 1 [none]" in text
     assert "unjudged (in the run, not labelled; not scored): 1 [extra]" in text
     assert "nDCG undefined" in text
 

@@ -199,7 +199,7 @@ def test_control_characters_and_nul_in_ids_are_refused(tmp_path, bad):
     assert not (tmp_path / "out.trec").exists()
     frame = pd.DataFrame({"question": ["q1"], "id": [f"d{bad}1"], "score": [0.5]})
     with pytest.raises(ValueError, match="row 1"):
-        rio.run_from_frame(frame)
+        rio.run_table(frame)
 
 
 # ---------------------------------------------------------------- repeated CSV columns

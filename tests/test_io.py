@@ -14,6 +14,9 @@ from hypothesis import strategies as st
 
 from ragmath import io as rio
 from ragmath.cli import main
+from ragmath.io._checks import _FORBIDDEN_CHARS, _FORBIDDEN_RE
+from ragmath.io._lines import _line_reader
+from ragmath.io._sources import _Source
 from ragmath.ranking import ranking_from_scores
 
 # ---------------------------------------------------------------- data
@@ -75,8 +78,8 @@ def test_ranked_list_run_round_trip_keeps_lists(tmp_path, name):
 def test_ranked_list_written_as_trec_reads_back_in_the_same_order(tmp_path):
     run = {"q1": ["z", "a", "m"], "q2": ["b"]}
     path = tmp_path / "run.trec"
-    rio.write_trec_run(run, path)
-    back = rio.read_trec_run(path)
+    rio.write_run(run, path)
+    back = rio.read_run(path)
     assert {q: list(s) for q, s in back.items()} == run
 
 
@@ -89,13 +92,16 @@ def test_qrels_round_trip(tmp_path, name, seed):
     assert rio.read_qrels(path) == qrels
 
 
-def test_dataframe_round_trips():
-    run = _random_run(random.Random(7))
-    assert rio.run_from_frame(rio.run_to_frame(run)) == _ordered(run)
-    listed = _random_run(random.Random(8), scored=False)
-    assert rio.run_from_frame(rio.run_to_frame(listed)) == listed
+def test_dataframe_round_trips(tmp_path):
+    run, listed = _random_run(random.Random(7)), _random_run(random.Random(8), scored=False)
+    rio.write_run(run, tmp_path / "run.csv")
+    rio.write_run(listed, tmp_path / "listed.csv")
+    assert rio.run_mapping(rio.run_table(rio.read_run_frame(tmp_path / "run.csv"))) == _ordered(run)
+    frame = rio.read_run_frame(tmp_path / "listed.csv").drop(columns="score")
+    assert rio.run_mapping(rio.run_table(frame)) == listed
     qrels = _random_qrels(random.Random(9))
-    assert rio.qrels_from_frame(rio.qrels_to_frame(qrels)) == qrels
+    rio.write_qrels(qrels, tmp_path / "qrels.csv")
+    assert rio.qrels_mapping(rio.qrels_table(rio.read_qrels_frame(tmp_path / "qrels.csv"))) == qrels
 
 
 def test_chinese_ids_survive_every_format(tmp_path):
@@ -113,8 +119,8 @@ def test_chinese_ids_survive_every_format(tmp_path):
 def test_any_finite_float_score_survives_trec(tmp_path_factory, scores):
     path = tmp_path_factory.mktemp("floats") / "run.trec"
     run = {"q": {f"d{i}": s for i, s in enumerate(scores)}}
-    rio.write_trec_run(run, path)
-    assert rio.read_trec_run(path) == run
+    rio.write_run(run, path)
+    assert rio.read_run(path) == run
     frame = rio.read_run_frame(path)
     assert dict(zip(frame["id"].astype(str), frame["score"], strict=True)) == run["q"]
 
@@ -122,31 +128,31 @@ def test_any_finite_float_score_survives_trec(tmp_path_factory, scores):
 def test_bulk_reader_gives_the_line_reader_table(tmp_path):
     run = _random_run(random.Random(11))
     path = tmp_path / "run.trec"
-    rio.write_trec_run(run, path)
+    rio.write_run(run, path)
     table = rio.read_run_table(path)
-    assert table.equals(rio._line_reader(rio._Source(path), "trec", "run"))
+    assert table.equals(_line_reader(_Source(path), "trec", "run"))
     assert table.columns == ["question", "id", "score", "rank"]
 
 
 def test_reader_accepts_tabs_runs_of_spaces_crlf_and_blank_lines(tmp_path):
     path = tmp_path / "run.trec"
     path.write_bytes(b"q1\tQ0  d2 1 0.5 t\r\n\n   \nq1 Q0 d1 2 0.75 t\r\n")
-    assert rio.read_trec_run(path) == {"q1": {"d1": 0.75, "d2": 0.5}}
+    assert rio.read_run(path) == {"q1": {"d1": 0.75, "d2": 0.5}}
     assert rio.read_run_table(path)["id"].to_list() == ["d2", "d1"]  # file order
 
 
 def test_trec_ties_follow_score_desc_then_id_asc_not_the_rank_column(tmp_path):
     path = tmp_path / "run.trec"
     path.write_text("q1 Q0 b 1 0.5 t\nq1 Q0 c 2 0.9 t\nq1 Q0 a 3 0.5 t\n")
-    assert list(rio.read_trec_run(path)["q1"]) == ["c", "a", "b"]
+    assert list(rio.read_run(path)["q1"]) == ["c", "a", "b"]
 
 
 # ---------------------------------------------------------------- pytrec_eval reads our files
 
 
 def test_fused_run_file_is_read_by_pytrec_eval(tmp_path):
-    rio.write_trec_run({"q1": {"a": 0.9, "b": 0.5}, "q2": ["x", "y"]}, tmp_path / "one.trec")
-    rio.write_trec_run({"q1": {"b": 0.8, "c": 0.1}, "q3": ["z"]}, tmp_path / "two.trec")
+    rio.write_run({"q1": {"a": 0.9, "b": 0.5}, "q2": ["x", "y"]}, tmp_path / "one.trec")
+    rio.write_run({"q1": {"b": 0.8, "c": 0.1}, "q3": ["z"]}, tmp_path / "two.trec")
     out = tmp_path / "fused.trec"
     status = main(["fuse", str(tmp_path / "one.trec"), str(tmp_path / "two.trec"), "-o", str(out)])
     assert status == 0
@@ -162,7 +168,7 @@ def test_fused_run_file_is_read_by_pytrec_eval(tmp_path):
 
 def test_qrels_file_is_read_by_pytrec_eval(tmp_path):
     qrels = {"q1": {"a": 2, "b": 0}, "q2": {"c": 1}}
-    rio.write_trec_qrels(qrels, tmp_path / "qrels.trec")
+    rio.write_qrels(qrels, tmp_path / "qrels.trec")
     with open(tmp_path / "qrels.trec") as handle:
         assert pytrec_eval.parse_qrel(handle) == qrels
 
@@ -183,21 +189,21 @@ def _raises_at(reader, path, *fragments):
 GOOD_RUN = "q1 Q0 d1 1 0.5 t\n"
 
 
-@pytest.mark.parametrize("reader", [rio.read_trec_run, rio.read_run_frame])
+@pytest.mark.parametrize("reader", [rio.read_run, rio.read_run_frame])
 def test_run_line_with_too_few_fields(tmp_path, reader):
     path = tmp_path / "run.trec"
     path.write_text(GOOD_RUN + "q1 Q0 d2 2 0.25\n")
     _raises_at(reader, path, "line 2", "expected 6 fields", "found 5")
 
 
-@pytest.mark.parametrize("reader", [rio.read_trec_run, rio.read_run_frame])
+@pytest.mark.parametrize("reader", [rio.read_run, rio.read_run_frame])
 def test_run_line_with_too_many_fields(tmp_path, reader):
     path = tmp_path / "run.trec"
     path.write_text(GOOD_RUN + GOOD_RUN.replace("d1", "d2").rstrip() + " extra\n")
     _raises_at(reader, path, "line 2", "found 7")
 
 
-@pytest.mark.parametrize("reader", [rio.read_trec_run, rio.read_run_frame])
+@pytest.mark.parametrize("reader", [rio.read_run, rio.read_run_frame])
 @pytest.mark.parametrize("score", ["abc", "0,5", "1_0", "nan", "inf", "1e400"])
 def test_run_line_with_a_non_numeric_or_non_finite_score(tmp_path, reader, score):
     path = tmp_path / "run.trec"
@@ -205,7 +211,7 @@ def test_run_line_with_a_non_numeric_or_non_finite_score(tmp_path, reader, score
     _raises_at(reader, path, "line 2", "field 5 (score)", repr(score))
 
 
-@pytest.mark.parametrize("reader", [rio.read_trec_run, rio.read_run_frame])
+@pytest.mark.parametrize("reader", [rio.read_run, rio.read_run_frame])
 @pytest.mark.parametrize("rank", ["2.5", "2.0", "two"])
 def test_run_line_with_a_non_integer_rank(tmp_path, reader, rank):
     path = tmp_path / "run.trec"
@@ -213,42 +219,42 @@ def test_run_line_with_a_non_integer_rank(tmp_path, reader, rank):
     _raises_at(reader, path, "line 2", "field 4 (rank)")
 
 
-@pytest.mark.parametrize("reader", [rio.read_trec_run, rio.read_run_frame])
+@pytest.mark.parametrize("reader", [rio.read_run, rio.read_run_frame])
 def test_run_with_a_duplicate_question_id_pair(tmp_path, reader):
     path = tmp_path / "run.trec"
     path.write_text(GOOD_RUN + "q2 Q0 d1 1 0.5 t\nq1 Q0 d1 2 0.25 t\n")
     _raises_at(reader, path, "line 3", "duplicate", "'q1'", "'d1'", "line 1")
 
 
-@pytest.mark.parametrize("reader", [rio.read_trec_qrels, rio.read_qrels_frame])
+@pytest.mark.parametrize("reader", [rio.read_qrels, rio.read_qrels_frame])
 def test_qrels_line_with_too_few_fields(tmp_path, reader):
     path = tmp_path / "qrels.trec"
     path.write_text("q1 0 d1 1\nq1 d2 1\n")
     _raises_at(reader, path, "line 2", "expected 4 fields", "found 3")
 
 
-@pytest.mark.parametrize("reader", [rio.read_trec_qrels, rio.read_qrels_frame])
+@pytest.mark.parametrize("reader", [rio.read_qrels, rio.read_qrels_frame])
 def test_qrels_line_with_a_non_numeric_grade(tmp_path, reader):
     path = tmp_path / "qrels.trec"
     path.write_text("q1 0 d1 1\nq1 0 d2 high\n")
     _raises_at(reader, path, "line 2", "field 4 (grade)", "not a number")
 
 
-@pytest.mark.parametrize("reader", [rio.read_trec_qrels, rio.read_qrels_frame])
+@pytest.mark.parametrize("reader", [rio.read_qrels, rio.read_qrels_frame])
 def test_qrels_line_with_a_non_integer_grade(tmp_path, reader):
     path = tmp_path / "qrels.trec"
     path.write_text("q1 0 d1 1\nq1 0 d2 1.5\n")
     _raises_at(reader, path, "line 2", "field 4 (grade)", "not an integer")
 
 
-@pytest.mark.parametrize("reader", [rio.read_trec_qrels, rio.read_qrels_frame])
+@pytest.mark.parametrize("reader", [rio.read_qrels, rio.read_qrels_frame])
 def test_qrels_line_with_a_negative_grade(tmp_path, reader):
     path = tmp_path / "qrels.trec"
     path.write_text("q1 0 d1 1\nq1 0 d2 -1\n")
     _raises_at(reader, path, "line 2", "field 4 (grade)", "negative")
 
 
-@pytest.mark.parametrize("reader", [rio.read_trec_qrels, rio.read_qrels_frame])
+@pytest.mark.parametrize("reader", [rio.read_qrels, rio.read_qrels_frame])
 def test_qrels_with_a_duplicate_question_id_pair(tmp_path, reader):
     path = tmp_path / "qrels.trec"
     path.write_text("q1 0 d1 1\nq1 0 d1 2\n")
@@ -307,33 +313,33 @@ def test_jsonl_line_missing_a_key(tmp_path):
 def test_dataframe_row_with_a_negative_grade_names_the_row():
     frame = pd.DataFrame({"question": ["q1", "q1"], "id": ["a", "b"], "grade": [1, -2]})
     with pytest.raises(ValueError, match=r"row 2, column 'grade'.*negative"):
-        rio.qrels_from_frame(frame)
+        rio.qrels_table(frame)
 
 
 def test_file_that_is_not_utf8_names_the_line(tmp_path):
     path = tmp_path / "run.trec"
     path.write_bytes(GOOD_RUN.encode() + b"q1 Q0 d\xff 2 0.25 t\n")
-    _raises_at(rio.read_trec_run, path, "line 2", "UTF-8")
+    _raises_at(rio.read_run, path, "line 2", "UTF-8")
     _raises_at(rio.read_run_frame, path, "line 2", "UTF-8")
 
 
 def test_writer_refuses_an_id_with_whitespace_before_writing(tmp_path):
     path = tmp_path / "run.trec"
     with pytest.raises(ValueError, match="whitespace"):
-        rio.write_trec_run({"q1": {"bad id": 1.0}}, path)
+        rio.write_run({"q1": {"bad id": 1.0}}, path)
     assert not path.exists()
 
 
 def test_writer_refuses_a_non_finite_score(tmp_path):
     with pytest.raises(ValueError, match="not a finite number"):
-        rio.write_trec_run({"q1": {"a": float("nan")}}, tmp_path / "run.trec")
+        rio.write_run({"q1": {"a": float("nan")}}, tmp_path / "run.trec")
 
 
 def test_writers_do_not_modify_their_input(tmp_path):
     run = {"q1": {"b": 0.5, "a": 0.5}}
     snapshot = json.dumps(run)
     rio.write_run(run, tmp_path / "r.csv")
-    rio.write_trec_run(run, tmp_path / "r.trec")
+    rio.write_run(run, tmp_path / "r.trec")
     assert json.dumps(run) == snapshot
 
 
@@ -342,7 +348,7 @@ def test_writers_do_not_modify_their_input(tmp_path):
 def _same_table_or_error(reader, path, kind):
     """The bulk reader returns the line reader's table, or raises the line reader's error."""
     try:
-        expected = rio._line_reader(rio._Source(path), "trec", kind)
+        expected = _line_reader(_Source(path), "trec", kind)
     except ValueError as exc:
         with pytest.raises(ValueError) as info:
             reader(path)
@@ -412,7 +418,7 @@ def _head_of_whole_file(path, k):
     """The reference for read_run_head: the line reader's table, ordered and cut by the tie rule."""
     from ragmath.ranking import order_run_table
 
-    table = order_run_table(rio._line_reader(rio._Source(path), "trec", "run"), top=k)
+    table = order_run_table(_line_reader(_Source(path), "trec", "run"), top=k)
     return [(q, d, None, position) for q, d, position in table.rows()]
 
 
@@ -451,12 +457,12 @@ def test_read_run_head_is_the_whole_files_top_k_in_any_slicing(
     lines = [f"{q} Q0 {d} {i} {s} run" for i, (q, d, s) in enumerate(rows, start=1)]
     path = tmp_path_factory.mktemp("head") / "run.trec"
     path.write_bytes((opening + newline.join(lines) + newline).encode("utf-8"))
-    original = rio.HEAD_SLICE_BYTES
-    rio.HEAD_SLICE_BYTES = slice_bytes
+    original = rio._bulk.HEAD_SLICE_BYTES
+    rio._bulk.HEAD_SLICE_BYTES = slice_bytes
     try:
         _head_or_same_error(path, k)
     finally:
-        rio.HEAD_SLICE_BYTES = original
+        rio._bulk.HEAD_SLICE_BYTES = original
 
 
 @settings(max_examples=100, deadline=None)
@@ -474,14 +480,14 @@ def test_read_run_head_reads_slices_and_carries_a_question_across_them(tmp_path,
     path = tmp_path / "run.trec"
     path.write_text("\n".join(lines) + "\n")
     pieces = []
-    slices = rio._Source.slices
+    slices = _Source.slices
 
     def counted(self, size):
         for piece in slices(self, size):
             pieces.append(len(piece))
             yield piece
 
-    monkeypatch.setattr(rio._Source, "slices", counted)
+    monkeypatch.setattr(_Source, "slices", counted)
     monkeypatch.setattr(rio._bulk, "HEAD_SLICE_BYTES", 1000)  # about 40 lines: questions are cut in two
     head = rio.read_run_head(path, 3)
     assert len(pieces) > 10
@@ -557,5 +563,5 @@ def test_read_run_head_of_csv_and_stdin(tmp_path, monkeypatch):
 
 def test_forbidden_character_list_matches_the_pattern():
     """The bulk check (polars contains_any on a list) and the line reader (a regex) refuse the same."""
-    by_pattern = [chr(c) for c in range(0x110000) if rio._FORBIDDEN_RE.match(chr(c))]
-    assert rio._FORBIDDEN_CHARS == by_pattern
+    by_pattern = [chr(c) for c in range(0x110000) if _FORBIDDEN_RE.match(chr(c))]
+    assert _FORBIDDEN_CHARS == by_pattern

@@ -344,7 +344,7 @@ def own_system():
 @pytest.mark.slow
 def test_notebook_08_shows_the_pooling_bias_recomputed(executed, own_system):
     from ragmath import evaluate
-    from ragmath.comparison import judged, pool
+    from ragmath.comparison import pool
     from ragmath.lab.notebook.own_system import labels_within
 
     _, _, _, runs, labels = own_system
@@ -358,7 +358,7 @@ def test_notebook_08_shows_the_pooling_bias_recomputed(executed, own_system):
     for version in "CD":  # scored under A and B's pools, then under all four
         partial, full = ndcg(runs[version], ab), ndcg(runs[version], labels)
         assert f"{version} {partial:.3f} under pool of A, B, {full:.3f} under pool of A, B, C, D" in text
-    judged_ab = {v: judged(runs[v], ab, 5).mean() for v in "ACD"}
+    judged_ab = {v: float(evaluate(runs[v], ab, ["Judged@5"]).means["Judged@5"]) for v in "ACD"}
     assert f"D {judged_ab['D']:.3f} →" in text and judged_ab["D"] < 0.9 * judged_ab["A"]
     assert "D below 0.9 × A's" in text
     b_minus_a = ndcg(runs["B"], a_only) - ndcg(runs["A"], a_only)

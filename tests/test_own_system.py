@@ -8,7 +8,7 @@ from ragmath import rrf
 from ragmath.io import read_run
 from ragmath.lab.corpus import load_dataset
 from ragmath.lab.notebook.own_system import VERSIONS, question_records, workbook_systems
-from ragmath.record import record
+from ragmath.lab.notebook.record import record
 
 
 @pytest.fixture(scope="module")

@@ -287,8 +287,6 @@ def test_units_do_not_modify_their_inputs(chunks, grades):
     assert deduped == list(dict.fromkeys(chunks))
     _unchanged(units.to_units, deduped, clause_of)
     _unchanged(units.lift_labels, grades, clause_of)
-    unit_map = _unchanged(units.UnitMap, CHUNK_TABLE)
-    _unchanged(unit_map.align, deduped, grades, level="document", label_level="chunk")
 
 
 # ---------------------------------------------------------------------------------------------------

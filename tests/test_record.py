@@ -1,4 +1,4 @@
-"""``ragmath.record.record``: a callable becomes a run file and a latency CSV; one failure is not fatal."""
+"""``ragmath.lab.notebook.record``: a callable becomes a run file and a latency CSV; a failure is recorded."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import csv
 import pytest
 
 from ragmath.io import read_run
-from ragmath.record import latency_path_for, record
+from ragmath.lab.notebook.record import latency_path_for, record
 
 
 def _latency(path):

@@ -69,35 +69,19 @@ write goes on, a failed one raises ``OSError``; a closed pipe raises ``BrokenPip
 
 from __future__ import annotations
 
-from ragmath.io._bulk import HEAD_SLICE_BYTES, read_qrels_table, read_run_head, read_run_table  # noqa: F401
-from ragmath.io._checks import (  # noqa: F401
-    _FORBIDDEN_CHARS,
-    _FORBIDDEN_RE,
-    FORMATS,
-    MAX_GRADE,
-    QRELS_SCHEMA,
-    QUOTE_LIMIT,
-    RUN_SCHEMA,
-)
-from ragmath.io._lines import _line_reader  # noqa: F401
-from ragmath.io._sources import _Source  # noqa: F401
-from ragmath.io.frames import (  # noqa: F401
-    qrels_from_frame,
+from ragmath.io._bulk import read_qrels_table, read_run_head, read_run_table
+from ragmath.io._checks import MAX_GRADE
+from ragmath.io.frames import (
     qrels_mapping,
     qrels_table,
-    qrels_to_frame,
     read_qrels,
     read_qrels_frame,
     read_run,
     read_run_frame,
-    read_trec_qrels,
-    read_trec_run,
-    run_from_frame,
     run_mapping,
     run_table,
-    run_to_frame,
 )
-from ragmath.io.writers import write_qrels, write_run, write_trec_qrels, write_trec_run  # noqa: F401
+from ragmath.io.writers import write_qrels, write_run
 
 __all__ = [
     "MAX_GRADE",
@@ -106,18 +90,12 @@ __all__ = [
     "read_run_head",
     "run_table",
     "qrels_table",
+    "run_mapping",
+    "qrels_mapping",
     "read_run",
     "read_qrels",
     "write_run",
     "write_qrels",
-    "read_trec_run",
-    "read_trec_qrels",
-    "write_trec_run",
-    "write_trec_qrels",
     "read_run_frame",
     "read_qrels_frame",
-    "run_to_frame",
-    "run_from_frame",
-    "qrels_to_frame",
-    "qrels_from_frame",
 ]

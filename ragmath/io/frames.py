@@ -245,16 +245,6 @@ def read_qrels(source: Any, format: str | None = None) -> dict[str, dict[str, in
     return qrels_mapping(read_qrels_table(source, format))
 
 
-def read_trec_run(path: Any) -> dict[str, Any]:
-    """:func:`read_run` of a TREC run file."""
-    return read_run(path, "trec")
-
-
-def read_trec_qrels(path: Any) -> dict[str, dict[str, int]]:
-    """:func:`read_qrels` of a TREC qrels file."""
-    return read_qrels(path, "trec")
-
-
 def read_run_frame(source: Any, format: str | None = None) -> pd.DataFrame:
     """A run file as a pandas DataFrame (question, id, rank, score), rows as in the file."""
     return _to_pandas(read_run_table(source, format).select("question", "id", "rank", "score"))
@@ -270,26 +260,6 @@ def _to_pandas(table: pl.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({name: table[name].to_numpy() for name in table.columns})
 
 
-def run_to_frame(run: Any) -> pd.DataFrame:
-    """A run as a pandas DataFrame (question, id, rank and, if scored, score), best first."""
-    table = run_table(run)
-    frame = _to_pandas(_ordered_for_writing(table))
-    return frame.drop(columns="score") if _ranked_only(table) else frame
-
-
-def run_from_frame(frame: Any) -> dict[str, Any]:
-    """A run DataFrame as a mapping (see :func:`run_mapping`)."""
-    return run_mapping(run_table(frame))
-
-
-def qrels_to_frame(qrels: Any) -> pd.DataFrame:
-    """Labels as a pandas DataFrame (question, id, grade)."""
-    return _to_pandas(qrels_table(qrels))
-
-
-def qrels_from_frame(frame: Any) -> dict[str, dict[str, int]]:
-    """A qrels DataFrame as question -> {ID: grade}."""
-    return qrels_mapping(qrels_table(frame))
 
 def _ordered_for_writing(table: pl.DataFrame) -> pl.DataFrame:
     """(question, id, rank, score) rows as written: a table with scores and ranks row for row,

@@ -231,12 +231,3 @@ def write_qrels(qrels: Any, path: Any, format: str | None = None) -> None:
         data = _table_bytes(table, fmt, ["question", "id", "grade"])
     _atomic_write(path, data)
 
-
-def write_trec_run(run: Any, path: Any, tag: str = "ragmath") -> None:
-    """:func:`write_run` as a TREC run file."""
-    write_run(run, path, "trec", tag=tag)
-
-
-def write_trec_qrels(qrels: Any, path: Any) -> None:
-    """:func:`write_qrels` as a TREC qrels file."""
-    write_qrels(qrels, path, "trec")

@@ -5,6 +5,20 @@ It needs the ``[lab]`` extra (jieba, rank-bm25): ``pip install 'ragmath[lab]'``.
 (``ragmath``); the core never imports it.
 """
 
-from ragmath._extra import require_lab_extra
+import importlib.util
+
+
+def require_lab_extra(package: str, modules: tuple[str, ...]) -> None:
+    """Raise ``ImportError`` naming the missing packages and the install command, if any is missing.
+
+    >>> require_lab_extra("ragmath.lab", ("math",))  # present: nothing happens
+    """
+    missing = [name for name in modules if importlib.util.find_spec(name) is None]
+    if missing:
+        raise ImportError(
+            f"{package} is the workbook, not the core: it needs {', '.join(missing)}, which come with the "
+            "lab extra. Install them with: pip install 'ragmath[lab]'  (the core, ragmath itself, works "
+            "without them)")
+
 
 require_lab_extra("ragmath.lab", ("jieba", "rank_bm25"))

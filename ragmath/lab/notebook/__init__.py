@@ -4,6 +4,6 @@ self-checks and the exercises they check.
 It needs the ``[lab]`` extra (matplotlib, ipywidgets, anywidget): ``pip install 'ragmath[lab]'``.
 """
 
-from ragmath._extra import require_lab_extra
+from ragmath.lab import require_lab_extra
 
 require_lab_extra("ragmath.lab.notebook", ("matplotlib", "ipywidgets", "anywidget"))

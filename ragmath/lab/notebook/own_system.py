@@ -8,7 +8,8 @@ the permission-filtered index of the identity that asks (the filter runs before 
   (``k``, ``window``); ``D``: BM25 over character bigrams, a version built after the labels were made.
 
 Each function takes a question record (``{"text": ..., "identity": ...}``, see :func:`question_records`),
-so ``ragmath.record.record(systems["A"], question_records(ds), path)`` records it like any system.
+so ``record(systems["A"], question_records(ds), path)`` (:mod:`ragmath.lab.notebook.record`) records it
+like any system.
 
 Notebook 08's other helpers arrange tables from ragmath's numbers (no sentence: those come from
 :mod:`ragmath.lab.readings`, and so do the tables' column words): the prepared judgements that stand in
@@ -28,12 +29,12 @@ import numpy as np
 import pandas as pd
 
 from ragmath import evaluate
-from ragmath.comparison import Comparison, judged, plan_questions, pool
+from ragmath.comparison import Comparison, plan_questions, pool
 from ragmath.io import read_run
 from ragmath.lab.index import build_index
+from ragmath.lab.notebook.record import record
 from ragmath.lab.readings import WORDS_08
 from ragmath.lab.retrieval import BM25Retriever, HybridRetriever, VectorRetriever
-from ragmath.record import record
 
 __all__ = ["VERSIONS", "OWN_SPLIT", "POOL_DEPTH", "workbook_systems", "question_records", "dev_labels",
            "record_versions", "prepared_judgements", "complete_labels", "labels_within", "latency_summary",
@@ -198,11 +199,10 @@ def pooling_bias(runs: Mapping[str, Any], label_sets: Mapping[str, Any], metrics
     k = int(metrics[0].split("@")[1])
     rows = []
     for label_name, labels in label_sets.items():
-        means = {name: evaluate(run, labels, list(metrics)).means for name, run in runs.items()}
-        for name, run in runs.items():
+        means = {name: evaluate(run, labels, [*metrics, f"Judged@{k}"]).means for name, run in runs.items()}
+        for name in runs:
             row = {words["labels"]: label_name, words["version"]: name,
-                   **{m: float(means[name][m]) for m in metrics},
-                   f"Judged@{k}": float(judged(run, labels, k).mean())}
+                   **{m: float(means[name][m]) for m in [*metrics, f"Judged@{k}"]}}
             row.update({words["minus"].format(metric=m, baseline=baseline):
                         float(means[name][m] - means[baseline][m]) for m in metrics})
             rows.append(row)

@@ -22,8 +22,8 @@ from ragmath.lab.notebook.own_system import (
     question_records,
     record_versions,
 )
+from ragmath.lab.notebook.record import record
 from ragmath.lab.paths import DATA_DIR
-from ragmath.record import record
 
 #: The prepared judgements notebook 08 reads (committed beside the notebook).
 PREPARED = DATA_DIR.parent / "notebooks" / "own_system" / "prepared_judgements.csv"

@@ -12,8 +12,8 @@ row per question to a latency CSV beside it (``bm25.trec`` -> ``bm25.latency.csv
   that is not a ranking. Such a question is left out of the run (``evaluate`` then scores it 0),
   and the other questions are still asked: one failure is recorded, not fatal.
 
-It lives in the core, not in the notebook helpers, because it needs only the file writers and the
-standard library: a script or a CI job records a run the same way a notebook does.
+It is notebook glue (notebook 08 records the workbook's versions with it); what it writes is an ordinary
+run file that the core (``ragmath.evaluate``, ``python -m ragmath``) reads.
 """
 
 from __future__ import annotations
