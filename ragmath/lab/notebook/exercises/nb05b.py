@@ -13,7 +13,7 @@ EX1_FOLDS = 5
 # 05b.2 — change the data: the percentile bootstrap interval (seed 0, 10,000 resamples) of D's nDCG@5
 # on the first ten answerable dev questions only: its width (high − low).
 EX2_QUESTIONS = 10
-# 05b.3 — the p column by hand: the share of resampled mean differences D − C (nDCG@5, paired, seed 0,
+# 05b.3 — the bootstrap p by hand: the share of resampled mean differences D − C (nDCG@5, paired, seed 0,
 # 10,000 resamples) that are <= 0.
 EX3_RESAMPLES = 10_000
 
