@@ -119,6 +119,17 @@ def test_paired_reading_says_apart_only_when_zero_is_outside():
     assert len(read_paired(boot, stored=True)) == 3  # a stored holdout's table says where its p comes from
 
 
+def test_paired_reading_says_not_settled_when_interval_and_holm_disagree():
+    boot = pd.DataFrame({"comparison": ["D − C", "C − A"], "mean diff": [0.05, 0.02],
+                         "low": [0.01, -0.001], "high": [0.09, 0.07], "questions": [43, 43],
+                         "wins": [8, 9], "ties": [32, 25], "losses": [3, 6], P_SIGN_FLIP: [0.03, 0.01],
+                         P_HOLM: [0.09, 0.02]})
+    edge, other = read_paired(boot)
+    assert edge.extra["excludes 0"] == 1.0
+    assert "leaves out 0 but Holm's p is not below 0.05" in edge.sentence and "not settled" in edge.sentence
+    assert "holds 0 but Holm's p is below 0.05" in other.sentence and "told apart" not in other.sentence
+
+
 def test_paired_table_shows_the_p_and_interval_of_compare(dev):
     """07 § 4: every number of the dev paired table is ``ragmath.compare``'s on the same runs."""
     pairs = [("A", "C"), ("B", "C"), ("C", "D")]

@@ -235,6 +235,9 @@ def test_closing_reading_flags_an_interval_that_leaves_out_0_against_a_holm_p_ab
     (edge,) = [c for c in claims if c.metric == "interval against Holm"]
     assert edge.values == {"D − C": 0.09}
     assert "Holm-adjusted sign-flip p is 0.090" in edge.sentence and "only 11 of its 43" in edge.sentence
+    supports = next(c for c in claims if c.metric == "supports")
+    assert supports.values == {"apart": 0.0} and "below 0.05: none of the compared" in supports.sentence
+    assert "D − C" not in supports.sentence  # neither settled nor among the intervals that hold 0
     assert len(_closing(CLOSING_PAIRS)) == len(claims) - 1  # with Holm's p below 0.05 nothing is flagged
 
 

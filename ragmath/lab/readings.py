@@ -226,6 +226,9 @@ def _p_text(row: Mapping[str, Any], family: int) -> str:
 def read_paired(boot: pd.DataFrame, *, stored: bool = False) -> list[Claim]:
     """Read ``ablation.paired_table`` rows: each difference with its interval, sign-flip p and Holm's p.
 
+    "Told apart" needs both: the interval leaves out 0 and Holm's p (the p for a single row) is below
+    0.05; when only one holds, the sentence says they disagree and the difference is not settled.
+
     ``stored``: the rows were recomputed from a stored holdout opening's per-question scores; a last
     claim says so and that the opening itself showed paired-bootstrap p-values.
 
@@ -236,14 +239,21 @@ def read_paired(boot: pd.DataFrame, *, stored: bool = False) -> list[Claim]:
     'D − C: +0.070 [+0.030, +0.120] over 43 questions (17 better,'
     """
     out = []
+    p_name = "Holm's p" if len(boot) > 1 else "the p"
     for _, r in boot.iterrows():
-        apart = r["low"] > 0 or r["high"] < 0
+        apart, low_p = r["low"] > 0 or r["high"] < 0, r[P_HOLM] < 0.05
         where = f" ({r['split']})" if "split" in r else ""
         sentence = (f"{r['comparison']}{where}: {r['mean diff']:+.3f} [{r['low']:+.3f}, "
                     f"{r['high']:+.3f}] over {int(r['questions'])} questions ({int(r['wins'])} better, "
-                    f"{int(r['ties'])} tied, {int(r['losses'])} worse; {_p_text(r, len(boot))}): "
-                    + ("the interval leaves out 0, the two can be told apart."
-                       if apart else "the interval holds 0, the two cannot be told apart."))
+                    f"{int(r['ties'])} tied, {int(r['losses'])} worse; {_p_text(r, len(boot))}): ")
+        if apart and low_p:
+            sentence += f"the interval leaves out 0 and {p_name} is below 0.05, the two can be told apart."
+        elif apart or low_p:
+            sentence += (f"the interval {'leaves out' if apart else 'holds'} 0 but {p_name} is "
+                         f"{'below' if low_p else 'not below'} 0.05: the two disagree at the edge, so the "
+                         "difference is not settled at the 5 % level.")
+        else:
+            sentence += "the interval holds 0, the two cannot be told apart."
         out.append(Claim(str(r["comparison"]), (), {"mean diff": float(r["mean diff"]),
                                                     "low": float(r["low"]), "high": float(r["high"]),
                                                     "p": float(r[P_SIGN_FLIP]), "p_holm": float(r[P_HOLM])},
@@ -539,10 +549,12 @@ def read_closing(*, questions: int, answerable: int, opened: int, holdout: Mappi
                          for _, r in rows.iterrows()) or "none of the compared differences"
 
     apart = pairs["excludes 0"].astype(bool)
-    out.append(Claim("supports", (), {"apart": float(apart.sum())},
-                     f"It supports statements whose interval excludes 0: {listed(pairs[apart])}. It does "
-                     f"not separate the others: {listed(pairs[~apart])}."))
-    edge = pairs[apart & (pairs[P_HOLM] >= 0.05)]
+    settled = apart & (pairs[P_HOLM] < 0.05)
+    out.append(Claim("supports", (), {"apart": float(settled.sum())},
+                     "It supports statements whose interval excludes 0 and whose Holm-adjusted p is below "
+                     f"0.05: {listed(pairs[settled])}. It does not separate the others: "
+                     f"{listed(pairs[~apart])}."))
+    edge = pairs[apart & ~settled]
     if len(edge):
         out.append(Claim("interval against Holm", (), {r["comparison"]: float(r[P_HOLM])
                                                        for _, r in edge.iterrows()},
