@@ -250,8 +250,8 @@ def read_paired(boot: pd.DataFrame, *, stored: bool = False) -> list[Claim]:
             sentence += f"the interval leaves out 0 and {p_name} is below 0.05, the two can be told apart."
         elif apart or low_p:
             sentence += (f"the interval {'leaves out' if apart else 'holds'} 0 but {p_name} is "
-                         f"{'below' if low_p else 'not below'} 0.05: the two disagree at the edge, so the "
-                         "difference is not settled at the 5 % level.")
+                         f"{'below' if low_p else 'not below'} 0.05: interval and p disagree at the edge, "
+                         "so the difference is not settled at the 5 % level.")
         else:
             sentence += "the interval holds 0, the two cannot be told apart."
         out.append(Claim(str(r["comparison"]), (), {"mean diff": float(r["mean diff"]),
