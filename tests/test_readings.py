@@ -9,7 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from ragmath import compare as ragmath_compare
 from ragmath.lab.ablation import (
+    P_HOLM,
+    P_SIGN_FLIP,
     keep_default_rule,
     knob_against_default,
     paired_table,
@@ -105,10 +108,69 @@ def test_first_rank_counts_by_hand():
 
 def test_paired_reading_says_apart_only_when_zero_is_outside():
     boot = pd.DataFrame({"comparison": ["D − C", "C − A"], "mean diff": [0.05, 0.02],
-                         "low": [0.01, -0.03], "high": [0.09, 0.07], "questions": [40, 40]})
+                         "low": [0.01, -0.03], "high": [0.09, 0.07], "questions": [40, 40],
+                         "wins": [10, 9], "ties": [28, 25], "losses": [2, 6], P_SIGN_FLIP: [0.01, 0.4],
+                         P_HOLM: [0.02, 0.4]})
     apart, close = read_paired(boot)
     assert apart.extra["excludes 0"] == 1.0 and "can be told apart" in apart.sentence
     assert close.extra["excludes 0"] == 0.0 and "cannot be told apart" in close.sentence
+    assert "(10 better, 28 tied, 2 worse; sign-flip p = 0.010, Holm over the 2 comparisons 0.020)" in (
+        apart.sentence)
+    assert len(read_paired(boot, stored=True)) == 3  # a stored holdout's table says where its p comes from
+
+
+def test_paired_reading_says_not_settled_when_interval_and_holm_disagree():
+    boot = pd.DataFrame({"comparison": ["D − C", "C − A"], "mean diff": [0.05, 0.02],
+                         "low": [0.01, -0.001], "high": [0.09, 0.07], "questions": [43, 43],
+                         "wins": [8, 9], "ties": [32, 25], "losses": [3, 6], P_SIGN_FLIP: [0.03, 0.01],
+                         P_HOLM: [0.09, 0.02]})
+    edge, other = read_paired(boot)
+    assert edge.extra["excludes 0"] == 1.0
+    assert "leaves out 0 but Holm's p is not below 0.05" in edge.sentence and "not settled" in edge.sentence
+    assert "holds 0 but Holm's p is below 0.05" in other.sentence and "told apart" not in other.sentence
+
+
+def test_paired_table_shows_the_p_and_interval_of_compare(dev):
+    """07 § 4: every number of the dev paired table is ``ragmath.compare``'s on the same runs."""
+    pairs = [("A", "C"), ("B", "C"), ("C", "D")]
+    table = paired_table(dev, pairs, "nDCG@5")
+    for (a, b), (_, row) in zip(pairs, table.iterrows(), strict=True):
+        found = ragmath_compare({a: dev.runs[a], b: dev.runs[b]}, dev.qrels, ["nDCG@5"], baseline=a)
+        ref = found.comparisons.iloc[0]
+        assert row["comparison"] == f"{b} − {a}"
+        assert (row["mean diff"], row["low"], row["high"], row[P_SIGN_FLIP]) == (
+            ref["diff"], ref["low"], ref["high"], ref["p"])
+        assert (row["wins"], row["ties"], row["losses"], row["test"]) == (
+            ref["wins"], ref["ties"], ref["losses"], ref["test"])
+    # Holm over the table's three p-values, by hand: sorted p times 3, 2, 1, then running maximum
+    p = table[P_SIGN_FLIP].to_numpy()
+    order = np.argsort(p, kind="stable")
+    steps = np.maximum.accumulate(np.minimum(1, p[order] * np.array([3, 2, 1])))
+    assert table[P_HOLM].to_numpy()[order] == pytest.approx(steps)
+    # the reading quotes exactly those numbers
+    for claim, (_, row) in zip(read_paired(table), table.iterrows(), strict=True):
+        assert (claim.values["p"], claim.values["p_holm"]) == (row[P_SIGN_FLIP], row[P_HOLM])
+        assert f"sign-flip p = {row[P_SIGN_FLIP]:.3f}, Holm over the 3 comparisons {row[P_HOLM]:.3f}" in (
+            claim.sentence)
+
+
+def test_sign_flip_p_of_the_dev_table_by_enumeration(dev):
+    """D − C on dev: the exact two-sided sign-flip p, every sign vector of the non-zero differences."""
+    table = paired_table(dev, [("C", "D")], "nDCG@5")
+    c, d = (dev.evaluations[v].per_question["nDCG@5"] for v in ("C", "D"))
+    diffs = (d - c.loc[d.index]).to_numpy()
+    diffs = diffs[diffs != 0]
+    assert diffs.size <= 20
+    signs = 1 - 2 * ((np.arange(2 ** diffs.size)[:, None] >> np.arange(diffs.size)) & 1)
+    p = float(np.mean(np.abs(signs @ diffs) >= abs(diffs.sum()) - 1e-9))
+    assert table.loc[0, P_SIGN_FLIP] == pytest.approx(p)
+
+
+def test_stored_scores_give_the_same_paired_table_as_compare_on_the_runs(dev):
+    """A stored holdout result has no runs: its table comes from the per-question scores, like compare's."""
+    pairs = [("A", "C"), ("B", "C"), ("C", "D")]
+    pd.testing.assert_frame_equal(paired_table(replace(dev, runs={}), pairs, "nDCG@5"),
+                                  paired_table(dev, pairs, "nDCG@5"))
 
 
 def test_paired_reading_of_the_dev_run(dev):
@@ -245,23 +307,45 @@ def test_k_rule_reading_recomputes_the_paired_interval():
     """06 § 5: k = 1 against k = 60 at the frozen W and M, resampled here with numpy."""
     frozen = frozen_design()
     table = knob_against_default(frozen, "k", (1, 60))
-    per_q = {k: run_ablation(replace(frozen, k=k), answers=False).evaluations["D"].per_question["nDCG@5"]
-             for k in (1, 60)}
+    results = {k: run_ablation(replace(frozen, k=k), answers=False) for k in (1, 60)}
+    per_q = {k: r.evaluations["D"].per_question["nDCG@5"] for k, r in results.items()}
     diff = (per_q[1] - per_q[60].loc[per_q[1].index]).to_numpy()
     picks = np.random.default_rng(0).integers(0, diff.size, size=(10_000, diff.size))
     low, high = np.quantile(diff[picks].mean(axis=1), [0.025, 0.975])
     row = table.set_index("k").loc[1]
     assert row["diff vs default"] == pytest.approx(diff.mean())
     assert (row["low"], row["high"]) == pytest.approx((low, high))
+    # the p shown is compare's on the same runs, and with one value against the default Holm changes nothing
+    found = ragmath_compare({60: results[60].runs["D"], 1: results[1].runs["D"]}, results[1].qrels,
+                            ["nDCG@5"], baseline=60).comparisons.iloc[0]
+    assert row[P_SIGN_FLIP] == found["p"] and row[P_HOLM] == found["p"]
+    assert (row["wins"], row["ties"], row["losses"]) == (
+        int((diff > 0).sum()), int((diff == 0).sum()), int((diff < 0).sum()))
+    assert np.isnan(table.set_index("k").loc[60, P_SIGN_FLIP])  # the default is not tested against itself
     chosen = keep_default_rule(table)
     assert chosen == (1 if low > 0 else 60)
     (claim,) = read_knob(table, chosen, frozen=frozen.k)
     assert f"{diff.mean():+.3f} [{low:+.3f}, {high:+.3f}]" in claim.sentence
+    assert f"sign-flip p = {found['p']:.3f})" in claim.sentence and claim.values["p"] == found["p"]
     assert claim.extra["rule differs from frozen"] == float(chosen != frozen.k)
     (against,) = read_rule_against_frozen({"k": chosen}, {"k": frozen.k})
     if chosen != frozen.k:
         assert f"k = {chosen:g} (frozen: {frozen.k:g})" in against.sentence
         assert "stand" in against.sentence and "fresh holdout" in against.sentence
+
+
+def test_knob_table_holm_runs_over_the_values_tried():
+    frozen = frozen_design()
+    table = knob_against_default(frozen, "M", (5, 10, 20)).set_index("M")
+    tried = table.drop(index=10)
+    p = tried[P_SIGN_FLIP].to_numpy()
+    order = np.argsort(p, kind="stable")
+    steps = np.maximum.accumulate(np.minimum(1, p[order] * np.array([2, 1])))
+    assert tried[P_HOLM].to_numpy()[order] == pytest.approx(steps)
+    flat = table.reset_index()
+    (claim,) = read_knob(flat, keep_default_rule(flat), frozen=frozen.rerank_depth)
+    best = tried.loc[5]
+    assert f"Holm over the 2 comparisons {best[P_HOLM]:.3f}" in claim.sentence
 
 
 def test_three_chunk_reading_against_rank_bm25_directly():

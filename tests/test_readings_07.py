@@ -11,8 +11,12 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
+from ragmath import compare
 from ragmath.lab.ablation import (
+    P_HOLM,
+    P_SIGN_FLIP,
     holdout_overlap,
+    knob_against_default,
     leakage_on_fixed_questions,
     run_ablation,
     type_intervals,
@@ -29,7 +33,6 @@ from ragmath.lab.readings import (
     read_overlap,
     read_types,
 )
-from ragmath.stats import paired_bootstrap
 
 ROOT = DATA_DIR.parent
 ONE_SETTING = {"k": (1,), "window": (40,), "rerank_depth": (5,)}
@@ -160,25 +163,37 @@ def test_overlap_counts_recomputed_from_the_files():
     assert f"added {len(new)} chunks" in added.sentence
 
 
+def _knob_row(diff: float, low: float, high: float, p: float = 0.2) -> dict:
+    return {"diff vs default": diff, "low": low, "high": high, P_SIGN_FLIP: p, "questions": 43}
+
+
 def test_frozen_choice_reading_follows_the_rule():
-    keeps, why = read_frozen_choice({"mean": 0.04, "low": -0.006, "high": 0.102}, knob="k", frozen=1,
-                                    default=60, fixed="W = 40, M = 5", questions=43)
+    keeps, why = read_frozen_choice(_knob_row(0.04, -0.006, 0.102, 0.219), knob="k", frozen=1,
+                                    default=60, fixed="W = 40, M = 5")
     assert keeps.leaders == ("60",) and "keeps k = 60, not the frozen k = 1" in keeps.sentence
+    assert "(sign-flip p = 0.219)" in keeps.sentence
     assert "data/config.json stay as they are" in why.sentence
-    (agrees,) = read_frozen_choice({"mean": 0.04, "low": 0.01, "high": 0.1}, knob="k", frozen=1,
-                                   default=60, fixed="W = 40, M = 5", questions=43)
+    (agrees,) = read_frozen_choice(_knob_row(0.04, 0.01, 0.1), knob="k", frozen=1,
+                                   default=60, fixed="W = 40, M = 5")
     assert agrees.leaders == ("1",) and "also picks k = 1" in agrees.sentence
 
 
-def test_frozen_choice_on_the_dev_run_is_the_paired_difference(dev):
-    default = run_ablation(replace(frozen_design(), k=60), answers=False)
+def test_frozen_choice_on_the_dev_run_is_compare_of_the_two_runs(dev):
+    """07 § 7: the row read is ``ragmath.compare`` of D at k = 60 against D at the frozen k = 1."""
+    frozen = frozen_design()
+    default = run_ablation(replace(frozen, k=60), answers=False)
+    found = compare({"60": default.runs["D"], "1": dev.runs["D"]}, dev.qrels, ["nDCG@5"],
+                    baseline="60").comparisons.iloc[0]
+    table = knob_against_default(frozen, "k", (frozen.k,))
+    row = table[~table["default"]].iloc[0]
+    claim = read_frozen_choice(row, knob="k", frozen=1, default=60, fixed="W = 40, M = 5")[0]
     a = default.evaluations["D"].per_question["nDCG@5"]
     b = dev.evaluations["D"].per_question["nDCG@5"]
-    res = paired_bootstrap(a, b, seed=0)
-    claim = read_frozen_choice({"mean": res.mean_diff, "low": res.low, "high": res.high}, knob="k",
-                               frozen=1, default=60, fixed="W = 40, M = 5", questions=res.n)[0]
     assert claim.values["mean"] == pytest.approx(float((b - a.loc[b.index]).mean()))
-    assert claim.extra["rule picks frozen"] == float(res.low > 0 or res.high < 0)
+    assert (claim.values["low"], claim.values["high"], claim.values["p"]) == pytest.approx(
+        (found["low"], found["high"], found["p"]))
+    assert f"(sign-flip p = {found['p']:.3f})" in claim.sentence
+    assert claim.extra["rule picks frozen"] == float(found["low"] > 0 or found["high"] < 0)
 
 
 def test_generation_reading_by_hand():
@@ -188,19 +203,42 @@ def test_generation_reading_by_hand():
     assert "precision the 3 questions do not have" in claim.sentence
 
 
-def test_closing_reading_says_includes_or_excludes_as_the_intervals_do():
-    pairs = pd.DataFrame({"comparison": ["D − C", "C − A"], "mean diff": [0.05, 0.01],
-                          "low": [0.01, -0.03], "high": [0.09, 0.05], "excludes 0": [True, False]})
-    head, supports, versus, limits = read_closing(
+def _closing(pairs: pd.DataFrame) -> list:
+    return read_closing(
         questions=53, answerable=43, opened=1, holdout={"mean": 0.7, "low": 0.6, "high": 0.8},
         dev_value=0.75, accuracy={"x": 30, "N": 43, "value": 30 / 43, "low": 0.55, "high": 0.81},
         oracle={"x": 40, "N": 43, "value": 40 / 43, "low": 0.8, "high": 0.97}, pairs=pairs,
         smallest_type=3)
+
+
+CLOSING_PAIRS = pd.DataFrame({"comparison": ["D − C", "C − A"], "mean diff": [0.05, 0.01],
+                              "low": [0.01, -0.03], "high": [0.09, 0.05], P_SIGN_FLIP: [0.004, 0.3],
+                              P_HOLM: [0.008, 0.3], "wins": [12, 8], "losses": [1, 6],
+                              "questions": [43, 43], "excludes 0": [True, False]})
+
+
+def test_closing_reading_says_includes_or_excludes_as_the_intervals_do():
+    head, supports, versus, limits = _closing(CLOSING_PAIRS)
     first, second = supports.sentence.split("It does not separate")
-    assert "D − C on nDCG@5 is +0.050 [+0.010, +0.090] (excludes 0)" in first and "C − A" not in first
-    assert "C − A on nDCG@5 is +0.010 [-0.030, +0.050] (includes 0)" in second
+    assert "D − C on nDCG@5 is +0.050 [+0.010, +0.090] (excludes 0; sign-flip p = 0.004, Holm 0.008)" in first
+    assert "C − A" not in first
+    assert ("C − A on nDCG@5 is +0.010 [-0.030, +0.050] (includes 0; sign-flip p = 0.300, Holm 0.300)"
+            in second)
     assert "lower than dev's" in versus.sentence and "optimistic by 0.050" in versus.sentence
     assert "30/43" in head.sentence and "as few as 3" in limits.sentence
+
+
+def test_closing_reading_flags_an_interval_that_leaves_out_0_against_a_holm_p_above_005():
+    pairs = CLOSING_PAIRS.assign(**{P_SIGN_FLIP: [0.03, 0.3], P_HOLM: [0.09, 0.3], "wins": [8, 8],
+                                    "losses": [3, 6]})
+    claims = _closing(pairs)
+    (edge,) = [c for c in claims if c.metric == "interval against Holm"]
+    assert edge.values == {"D − C": 0.09}
+    assert "Holm-adjusted sign-flip p is 0.090" in edge.sentence and "only 11 of its 43" in edge.sentence
+    supports = next(c for c in claims if c.metric == "supports")
+    assert supports.values == {"apart": 0.0} and "below 0.05: none of the compared" in supports.sentence
+    assert "D − C" not in supports.sentence  # neither settled nor among the intervals that hold 0
+    assert len(_closing(CLOSING_PAIRS)) == len(claims) - 1  # with Holm's p below 0.05 nothing is flagged
 
 
 def test_notebook_07_shows_sentences_and_titles_only_through_readings():

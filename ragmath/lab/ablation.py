@@ -70,6 +70,8 @@ __all__ = [
     "rate_intervals",
     "bootstrap_table",
     "paired_table",
+    "P_SIGN_FLIP",
+    "P_HOLM",
     "knob_against_default",
     "keep_default_rule",
     "ARTICLE_DEFAULTS",
@@ -1257,21 +1259,70 @@ def bootstrap_table(result: AblationResult, metrics: Sequence[str], *, seed: int
     return pd.DataFrame(rows)
 
 
+#: The p columns of every paired table of the workbook: ``ragmath.compare``'s two-sided paired sign-flip
+#: (randomization) test, and Holm's adjustment over the comparisons of the same table.
+P_SIGN_FLIP = "p (sign-flip)"
+P_HOLM = "p (sign-flip, Holm)"
+
+
+def _compared(result: AblationResult, a: str, b: str, metric: str, seed: int, resamples: int) -> dict:
+    """``ragmath.compare``'s comparison of b against a on ``metric`` (its ``comparisons`` row).
+
+    On the result's runs when it holds them (dev); a stored holdout result holds only per-question
+    scores, so there the same statistics are computed from them with the functions ``compare`` uses
+    (the tests check that both ways give one table on dev).
+    """
+    if a in result.runs and b in result.runs:
+        from ragmath import compare
+
+        found = compare({a: result.runs[a], b: result.runs[b]}, result.qrels, [metric], baseline=a,
+                        seed=seed, n_resamples=resamples)
+        return found.comparisons.iloc[0].to_dict()
+    from ragmath.comparison import sign_flip_p
+    from ragmath.stats import paired_bootstrap
+
+    base = result.evaluations[a].per_question[metric]
+    other = result.evaluations[b].per_question[metric].reindex(base.index)
+    diffs = (other - base).to_numpy()
+    paired = paired_bootstrap(base, other, n_resamples=resamples, seed=seed)
+    p, test = sign_flip_p(diffs, n_resamples=resamples, seed=seed)
+    return {"diff": paired.mean_diff, "low": paired.low, "high": paired.high, "p": p, "test": test,
+            "wins": int((diffs > 0).sum()), "ties": int((diffs == 0).sum()),
+            "losses": int((diffs < 0).sum()), "questions": int(diffs.size)}
+
+
 def paired_table(result: AblationResult, pairs: Sequence[tuple[str, str]], metric: str, *,
                  seed: int = 0, resamples: int = 10_000, label: str = "") -> pd.DataFrame:
-    """Paired bootstrap of b − a over the same questions, for each (a, b) in ``pairs``."""
-    from ragmath.stats import paired_bootstrap
+    """b − a over the same questions for each (a, b) in ``pairs``, as ``ragmath.compare`` reports it.
+
+    Per row: the mean paired difference with its percentile bootstrap interval over questions, the
+    two-sided sign-flip p (``P_SIGN_FLIP``; exact up to 20 non-zero differences, else ``resamples``
+    seeded flips, said in ``test``), Holm's p over the rows of this table (``P_HOLM``) and the
+    questions b wins, ties and loses. A stored holdout result (no runs) is compared on its stored
+    per-question scores: nothing is re-run.
+
+    >>> from ragmath.lab.holdout import frozen_design
+    >>> t = paired_table(run_ablation(frozen_design(), answers=False), [("C", "D")], "nDCG@5",
+    ...                  resamples=200)
+    >>> t.loc[0, "comparison"], t.loc[0, "test"][:6], bool(t.loc[0, P_HOLM] == t.loc[0, P_SIGN_FLIP])
+    ('D − C', 'exact:', True)
+
+    Raises KeyError for a version the result does not hold.
+    """
+    from ragmath.comparison import holm
 
     rows = []
     for a, b in pairs:
-        res = paired_bootstrap(result.evaluations[a].per_question[metric],
-                               result.evaluations[b].per_question[metric],
-                               n_resamples=resamples, seed=seed)
+        row = _compared(result, a, b, metric, seed, resamples)
         rows.append({"split": label or result.config["split"], "comparison": f"{b} − {a}",
-                     "metric": metric, "questions": res.n, "mean diff": res.mean_diff,
-                     "low": res.low, "high": res.high, "p": res.p_value,
-                     "excludes 0": res.excludes_zero()})
-    return pd.DataFrame(rows)
+                     "metric": metric, "questions": int(row["questions"]), "mean diff": row["diff"],
+                     "low": row["low"], "high": row["high"], P_SIGN_FLIP: row["p"], P_HOLM: math.nan,
+                     "wins": int(row["wins"]), "ties": int(row["ties"]), "losses": int(row["losses"]),
+                     "excludes 0": bool(row["low"] > 0 or row["high"] < 0), "test": row["test"]})
+    table = pd.DataFrame(rows)
+    if len(table):
+        table[P_HOLM] = holm(table[P_SIGN_FLIP])
+    return table
 
 
 # ---- tuning as a choice, and tables for reading (notebooks 06 and 07) -------------------------
@@ -1295,12 +1346,14 @@ def knob_against_default(
     resamples: int = 10_000,
 ) -> pd.DataFrame:
     """One knob (``"k"``, ``"W"`` or ``"M"``) varied on dev, the others as in ``base``; each value
-    against the default by a paired bootstrap over the same questions.
+    against the default on the same questions, by ``ragmath.compare``.
 
     One row per value: ``version``'s mean ``metric`` (default nDCG@K) and the paired difference
-    value − default with its percentile interval and p (``ragmath.stats.paired_bootstrap``);
-    ``default`` marks the default's own row (difference 0). ``values`` defaults to the knob's
-    ``DEFAULT_GRID``; ``default`` to ``ARTICLE_DEFAULTS[knob]``.
+    value − default with its percentile bootstrap interval, the sign-flip p (``P_SIGN_FLIP``), Holm's
+    p over the values compared with the default (``P_HOLM``) and the questions the value wins, ties
+    and loses, and how the p was computed (``test``); ``default`` marks the default's own row
+    (difference 0, no test: its p columns are NaN).
+    ``values`` defaults to the knob's ``DEFAULT_GRID``; ``default`` to ``ARTICLE_DEFAULTS[knob]``.
 
     >>> t = knob_against_default(AblationConfig(k=1, window=40, rerank_depth=5), "k", (1, 60),
     ...                          resamples=200)
@@ -1310,7 +1363,7 @@ def knob_against_default(
     Raises ValueError for an unknown knob, a dataset holding holdout questions, or values that
     the config refuses (e.g. M below K).
     """
-    from ragmath.stats import paired_bootstrap
+    from ragmath import compare
 
     if knob not in _FIELD_OF:
         raise ValueError(f"knob must be one of {list(_FIELD_OF)}, got {knob!r}")
@@ -1322,17 +1375,25 @@ def knob_against_default(
     metric = metric or f"nDCG@{base.top_k}"
     ds = _load_dataset(dataset)
     require_dev_only(ds, "knob_against_default")
-    per_value = {}
+    runs, qrels = {}, {}
     for value in values:
         cfg = replace(base, **{field_name: value}, split="dev")
         result = run_ablation(cfg, ds, answers=False, reuse=True)
-        per_value[value] = evaluate(result.runs[version], result.qrels, [metric]).per_question[metric]
+        runs[value], qrels = result.runs[version], result.qrels
+    found = compare(runs, qrels, [metric], baseline=default, seed=seed, n_resamples=resamples)
+    means = found.systems.set_index("name")["mean"]
+    against = found.comparisons.set_index("system")
+    n = len(found.per_question[default])
     rows = []
     for value in values:
-        res = paired_bootstrap(per_value[default], per_value[value], n_resamples=resamples, seed=seed)
-        rows.append({knob: value, "default": value == default, f"{version} {metric}":
-                     float(per_value[value].mean()), "diff vs default": res.mean_diff,
-                     "low": res.low, "high": res.high, "p": res.p_value, "questions": res.n})
+        row = (against.loc[value] if value != default else
+               {"diff": 0.0, "low": 0.0, "high": 0.0, "p": math.nan, "p_holm": math.nan,
+                "wins": 0, "ties": n, "losses": 0, "test": ""})
+        rows.append({knob: value, "default": value == default, f"{version} {metric}": float(means[value]),
+                     "diff vs default": float(row["diff"]), "low": float(row["low"]),
+                     "high": float(row["high"]), P_SIGN_FLIP: float(row["p"]), P_HOLM: float(row["p_holm"]),
+                     "wins": int(row["wins"]), "ties": int(row["ties"]), "losses": int(row["losses"]),
+                     "questions": n, "test": row["test"]})
     return pd.DataFrame(rows)
 
 

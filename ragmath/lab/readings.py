@@ -15,6 +15,8 @@ from typing import Any
 
 import pandas as pd
 
+from ragmath.lab.ablation import P_HOLM, P_SIGN_FLIP
+
 __all__ = [
     "Claim",
     "leader",
@@ -215,19 +217,52 @@ def read_grid(edges: pd.DataFrame, grid: pd.DataFrame, metric: str) -> list[Clai
     return out
 
 
-def read_paired(boot: pd.DataFrame) -> list[Claim]:
-    """Read paired-bootstrap rows (columns: comparison, mean diff, low, high, questions)."""
+def _p_text(row: Mapping[str, Any], family: int) -> str:
+    """``sign-flip p = 0.004, Holm over the 3 comparisons 0.012`` (Holm left out for a family of one)."""
+    text = f"sign-flip p = {row[P_SIGN_FLIP]:.3f}"
+    return text + (f", Holm over the {family} comparisons {row[P_HOLM]:.3f}" if family > 1 else "")
+
+
+def read_paired(boot: pd.DataFrame, *, stored: bool = False) -> list[Claim]:
+    """Read ``ablation.paired_table`` rows: each difference with its interval, sign-flip p and Holm's p.
+
+    "Told apart" needs both: the interval leaves out 0 and Holm's p (the p for a single row) is below
+    0.05; when only one holds, the sentence says they disagree and the difference is not settled.
+
+    ``stored``: the rows were recomputed from a stored holdout opening's per-question scores; a last
+    claim says so and that the opening itself showed paired-bootstrap p-values.
+
+    >>> t = pd.DataFrame({"comparison": ["D − C"], "mean diff": [0.07], "low": [0.03], "high": [0.12],
+    ...                   "questions": [43], "wins": [17], "ties": [24], "losses": [2],
+    ...                   P_SIGN_FLIP: [0.004], P_HOLM: [0.004]})
+    >>> read_paired(t)[0].sentence[:60]
+    'D − C: +0.070 [+0.030, +0.120] over 43 questions (17 better,'
+    """
     out = []
+    p_name = "Holm's p" if len(boot) > 1 else "the p"
     for _, r in boot.iterrows():
-        apart = r["low"] > 0 or r["high"] < 0
+        apart, low_p = r["low"] > 0 or r["high"] < 0, r[P_HOLM] < 0.05
         where = f" ({r['split']})" if "split" in r else ""
         sentence = (f"{r['comparison']}{where}: {r['mean diff']:+.3f} [{r['low']:+.3f}, "
-                    f"{r['high']:+.3f}] over {int(r['questions'])} questions: "
-                    + ("the interval leaves out 0, the two can be told apart."
-                       if apart else "the interval holds 0, the two cannot be told apart."))
+                    f"{r['high']:+.3f}] over {int(r['questions'])} questions ({int(r['wins'])} better, "
+                    f"{int(r['ties'])} tied, {int(r['losses'])} worse; {_p_text(r, len(boot))}): ")
+        if apart and low_p:
+            sentence += f"the interval leaves out 0 and {p_name} is below 0.05, the two can be told apart."
+        elif apart or low_p:
+            sentence += (f"the interval {'leaves out' if apart else 'holds'} 0 but {p_name} is "
+                         f"{'below' if low_p else 'not below'} 0.05: interval and p disagree at the edge, "
+                         "so the difference is not settled at the 5 % level.")
+        else:
+            sentence += "the interval holds 0, the two cannot be told apart."
         out.append(Claim(str(r["comparison"]), (), {"mean diff": float(r["mean diff"]),
-                                                    "low": float(r["low"]), "high": float(r["high"])},
+                                                    "low": float(r["low"]), "high": float(r["high"]),
+                                                    "p": float(r[P_SIGN_FLIP]), "p_holm": float(r[P_HOLM])},
                          sentence, extra={"excludes 0": float(apart)}))
+    if stored:
+        out.append(Claim("stored", (), {"rows": float(len(boot))},
+                         "These rows are recomputed from the per-question scores stored at the holdout's one "
+                         "opening; nothing is re-run. Their p is the sign-flip p of the dev table above; the "
+                         "opening itself showed paired-bootstrap p-values, another test with other values."))
     return out
 
 
@@ -362,21 +397,25 @@ def read_fixed_leaks(rows: pd.DataFrame, metric: str) -> list[Claim]:
     return out
 
 
-def read_frozen_choice(diff: Mapping[str, float], *, knob: str, frozen: float, default: float,
-                       fixed: str, questions: int) -> list[Claim]:
+def read_frozen_choice(row: Mapping[str, float], *, knob: str, frozen: float, default: float,
+                       fixed: str) -> list[Claim]:
     """Read the frozen design against the rule "keep the default unless the paired interval
-    excludes 0": ``diff`` holds mean, low, high of (frozen − default) on dev."""
-    mean, low, high = float(diff["mean"]), float(diff["low"]), float(diff["high"])
+    excludes 0": ``row`` is the frozen value's row of ``ablation.knob_against_default`` on dev
+    (``diff vs default``, ``low``, ``high``, the sign-flip p, ``questions``)."""
+    mean, low, high = float(row["diff vs default"]), float(row["low"]), float(row["high"])
+    p, questions = float(row[P_SIGN_FLIP]), int(row["questions"])
     excludes = low > 0 or high < 0
     chosen = frozen if excludes else default
     sentence = (f"On dev, D's nDCG@5 at {knob} = {frozen:g} minus at {knob} = {default:g} ({fixed}) is "
-                f"{mean:+.3f} [{low:+.3f}, {high:+.3f}] over {questions} questions: the interval "
+                f"{mean:+.3f} [{low:+.3f}, {high:+.3f}] over {questions} questions (sign-flip p = "
+                f"{p:.3f}): the interval "
                 + ("leaves out 0, so the rule (keep the default unless the paired interval excludes 0) "
                    f"also picks {knob} = {frozen:g}."
                    if excludes else
                    "holds 0, so the rule (keep the default unless the paired interval excludes 0) keeps "
                    f"{knob} = {default:g}, not the frozen {knob} = {frozen:g}."))
-    claims = [Claim(f"{knob}: frozen − default", (f"{chosen:g}",), {"mean": mean, "low": low, "high": high},
+    claims = [Claim(f"{knob}: frozen − default", (f"{chosen:g}",),
+                    {"mean": mean, "low": low, "high": high, "p": p},
                     sentence, extra={"rule picks frozen": float(excludes)})]
     if not excludes:
         claims.append(Claim(
@@ -493,7 +532,8 @@ def read_closing(*, questions: int, answerable: int, opened: int, holdout: Mappi
     """The closing note on the holdout: what its numbers support and what they do not.
 
     ``holdout``: D's nDCG@5 mean, low, high; ``accuracy``/``oracle``: x, N, value, low, high of the
-    answer accuracy; ``pairs``: paired rows (comparison, mean diff, low, high, excludes 0).
+    answer accuracy; ``pairs``: rows of ``ablation.paired_table`` (comparison, mean diff, low, high,
+    the sign-flip p and Holm's p, wins, losses, questions, excludes 0).
     """
     out = [Claim("D nDCG@5", (), dict(holdout),
                  f"On the {questions} sealed holdout questions ({answerable} answerable), opened "
@@ -504,13 +544,26 @@ def read_closing(*, questions: int, answerable: int, opened: int, holdout: Mappi
                  f"{int(oracle['N'])} [{oracle['low']:.3f}, {oracle['high']:.3f}]).")]
     def listed(rows: pd.DataFrame) -> str:
         return "; ".join(f"{r['comparison']} on nDCG@5 is {r['mean diff']:+.3f} [{r['low']:+.3f}, "
-                         f"{r['high']:+.3f}] ({'excludes' if r['excludes 0'] else 'includes'} 0)"
+                         f"{r['high']:+.3f}] ({'excludes' if r['excludes 0'] else 'includes'} 0; sign-flip "
+                         f"p = {r[P_SIGN_FLIP]:.3f}, Holm {r[P_HOLM]:.3f})"
                          for _, r in rows.iterrows()) or "none of the compared differences"
 
     apart = pairs["excludes 0"].astype(bool)
-    out.append(Claim("supports", (), {"apart": float(apart.sum())},
-                     f"It supports statements whose interval excludes 0: {listed(pairs[apart])}. It does "
-                     f"not separate the others: {listed(pairs[~apart])}."))
+    settled = apart & (pairs[P_HOLM] < 0.05)
+    out.append(Claim("supports", (), {"apart": float(settled.sum())},
+                     "It supports statements whose interval excludes 0 and whose Holm-adjusted p is below "
+                     f"0.05: {listed(pairs[settled])}. It does not separate the others: "
+                     f"{listed(pairs[~apart])}."))
+    edge = pairs[apart & ~settled]
+    if len(edge):
+        out.append(Claim("interval against Holm", (), {r["comparison"]: float(r[P_HOLM])
+                                                       for _, r in edge.iterrows()},
+                         "; ".join(f"{r['comparison']}'s interval leaves out 0, but its Holm-adjusted "
+                                   f"sign-flip p is {r[P_HOLM]:.3f}, above 0.05, and only "
+                                   f"{int(r['wins'] + r['losses'])} of its {int(r['questions'])} questions "
+                                   "change" for _, r in edge.iterrows())
+                         + ": tested with the table's other comparisons, the gain is not settled at the 5 % "
+                           "level; read it as a direction for fresh questions to confirm."))
     direction = "higher" if holdout["mean"] > dev_value else "lower"
     out.append(Claim("dev against holdout", (), {"holdout": holdout["mean"], "dev": dev_value},
                      f"The holdout's D nDCG@5 is {direction} than dev's. The two sets hold different "
@@ -646,8 +699,9 @@ def read_paraphrase_cases(ranks: pd.DataFrame, article_text: str, depth: int) ->
 def read_knob(table: pd.DataFrame, chosen: Any, *, frozen: Any = None) -> list[Claim]:
     """Read ``ablation.knob_against_default`` with the rule's choice (``keep_default_rule``).
 
-    Claims: the best value's paired difference against the default with its interval, and what
-    the rule "keep the default unless the interval excludes 0" chooses (against ``frozen``).
+    Claims: the best value's paired difference against the default with its interval, wins and
+    losses, sign-flip p and Holm's p over the values tried, and what the rule "keep the default
+    unless the interval excludes 0" chooses (against ``frozen``).
     """
     knob = table.columns[0]
     metric = next(c for c in table.columns if "@" in c)
@@ -660,8 +714,10 @@ def read_knob(table: pd.DataFrame, chosen: Any, *, frozen: Any = None) -> list[C
     sentence = (f"{knob}: across {', '.join(f'{v:g}' for v in table[knob])} the dev {metric} moves by "
                 f"{spread:.3f}; the best, {knob} = {best[knob]:g} ({best[metric]:.3f}), minus the "
                 f"default {knob} = {default:g} is {best['diff vs default']:+.3f} "
-                f"[{best['low']:+.3f}, {best['high']:+.3f}] (p = {best['p']:.3f}) over "
-                f"{int(best['questions'])} questions: the interval {where}, so the rule ")
+                f"[{best['low']:+.3f}, {best['high']:+.3f}] over {int(best['questions'])} questions "
+                f"({int(best['wins'])} better, {int(best['losses'])} worse; "
+                f"{_p_text(best, int((~table['default'].astype(bool)).sum()))}): the interval {where}, "
+                "so the rule ")
     sentence += (f"keeps the default {knob} = {chosen:g}." if chosen == default
                  else f"leaves the default for {knob} = {chosen:g}.")
     if frozen is not None:
@@ -670,7 +726,9 @@ def read_knob(table: pd.DataFrame, chosen: Any, *, frozen: Any = None) -> list[C
     return [Claim(f"{knob} rule", (f"{chosen:g}",), {"best": float(best[metric]),
                                                      "diff": float(best["diff vs default"]),
                                                      "low": float(best["low"]),
-                                                     "high": float(best["high"])},
+                                                     "high": float(best["high"]),
+                                                     "p": float(best[P_SIGN_FLIP]),
+                                                     "p_holm": float(best[P_HOLM])},
                   sentence, extra={"spread": spread, "rule differs from frozen":
                                    float(frozen is not None and chosen != frozen)})]
 

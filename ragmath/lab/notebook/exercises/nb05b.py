@@ -13,9 +13,12 @@ EX1_FOLDS = 5
 # 05b.2 — change the data: the percentile bootstrap interval (seed 0, 10,000 resamples) of D's nDCG@5
 # on the first ten answerable dev questions only: its width (high − low).
 EX2_QUESTIONS = 10
-# 05b.3 — the p column by hand: the share of resampled mean differences D − C (nDCG@5, paired, seed 0,
+# 05b.3 — the bootstrap p by hand: the share of resampled mean differences D − C (nDCG@5, paired, seed 0,
 # 10,000 resamples) that are <= 0.
 EX3_RESAMPLES = 10_000
+# 05b.4 — the sign-flip p by hand: the exact two-sided sign-flip p of D − C (nDCG@5) on the first ten
+# answerable dev questions, every sign vector of the non-zero differences tried.
+EX4_QUESTIONS = 10
 
 
 def _dev():
@@ -65,6 +68,17 @@ def _ex3() -> float:
     return float(np.mean(diff[picks].mean(axis=1) <= 0))
 
 
+def _ex4() -> float:
+    import itertools
+
+    dev = _dev()
+    d = dev.evaluations["D"].per_question["nDCG@5"].iloc[:EX4_QUESTIONS]
+    diff = (d - dev.evaluations["C"].per_question["nDCG@5"].loc[d.index]).to_numpy()
+    diff = diff[diff != 0]
+    signs = np.array(list(itertools.product([1, -1], repeat=diff.size)))
+    return float(np.mean(np.abs(signs @ diff) >= abs(diff.sum()) - 1e-9))
+
+
 register("05b.1", _ex1, kind="exact",
          hint="deal rerank_stage.dev with random_folds, then count the groups (rerank_stage.group) whose "
               "questions sit in two or more folds (an int)")
@@ -74,3 +88,6 @@ register("05b.2", _ex2, kind="close", decimals=3,
 register("05b.3", _ex3, kind="close", decimals=4,
          hint="draw the picks as paired_bootstrap does, default_rng(0).integers(0, n, size=(10_000, n)), "
               "over the differences D − C, then give the share of row means <= 0")
+register("05b.4", _ex4, kind="close", decimals=5,
+         hint="the first ten questions' D − C (nDCG@5), the non-zero ones only, every sign vector from "
+              "itertools.product([1, -1], repeat=m): the share whose |flipped sum| >= |observed sum|")
