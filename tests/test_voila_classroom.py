@@ -44,8 +44,9 @@ EXPLORER_MARK = b"application/vnd.jupyter.widget-view+json"  # the explorer's wi
 FULL_MARK = b"the explorer is full"
 
 
-def _load(url: str, timeout: float = 240) -> tuple[int, bytes]:
-    """(HTTP status, body) of one page load."""
+def _load(url: str, timeout: float = 600) -> tuple[int, bytes]:
+    """(HTTP status, body) of one page load (30 kernels starting at once on 2 cores took 45 s on a quiet
+    host and more than 240 s on a busy one: the bound only stops a hung server)."""
     try:
         with urllib.request.urlopen(url, timeout=timeout) as reply:
             return reply.status, reply.read()
