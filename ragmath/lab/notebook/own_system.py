@@ -33,17 +33,22 @@ from ragmath.comparison import Comparison, plan_questions, pool
 from ragmath.io import read_run
 from ragmath.lab.index import build_index
 from ragmath.lab.notebook.record import record
+from ragmath.lab.paths import DATA_DIR
 from ragmath.lab.readings import WORDS_08
 from ragmath.lab.retrieval import BM25Retriever, HybridRetriever, VectorRetriever
 
 __all__ = ["VERSIONS", "OWN_SPLIT", "POOL_DEPTH", "workbook_systems", "question_records", "dev_labels",
            "record_versions", "prepared_judgements", "complete_labels", "labels_within", "latency_summary",
-           "pooling_bias", "plan_table"]
+           "pooling_bias", "plan_table", "PREPARED_JUDGEMENTS"]
 
 #: Notebook 08's own holdout: a third of the dev questions' groups, drawn by ``ragmath.grouped_split``.
 OWN_SPLIT = {"holdout": 1 / 3, "seed": 0}
 #: How deep notebook 08 pools each version's ranking to list what to label.
 POOL_DEPTH = 10
+
+#: The prepared judgements that stand in for a person in notebook 08 (committed beside the notebook;
+#: found from any working folder, so the Chinese edition in ``notebooks/zh/`` reads the same file).
+PREPARED_JUDGEMENTS = DATA_DIR.parent / "notebooks" / "own_system" / "prepared_judgements.csv"
 
 #: The four versions, by name.
 VERSIONS = {"A": "BM25 (jieba)", "B": "vector", "C": "RRF of A and B", "D": "BM25 (character bigrams)"}

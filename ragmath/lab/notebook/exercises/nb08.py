@@ -17,16 +17,15 @@ from ragmath.lab.notebook.exercises import register
 from ragmath.lab.notebook.own_system import (
     OWN_SPLIT,
     POOL_DEPTH,
+    PREPARED_JUDGEMENTS,
     VERSIONS,
     labels_within,
     question_records,
     record_versions,
 )
 from ragmath.lab.notebook.record import record
-from ragmath.lab.paths import DATA_DIR
 
-#: The prepared judgements notebook 08 reads (committed beside the notebook).
-PREPARED = DATA_DIR.parent / "notebooks" / "own_system" / "prepared_judgements.csv"
+PREPARED = PREPARED_JUDGEMENTS
 
 # 08.1 — predict, then run: label only C's pool; C − A on nDCG@5 under those labels.
 EX1_POOL, EX1_METRIC = ("C",), "nDCG@5"
