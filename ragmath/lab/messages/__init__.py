@@ -28,7 +28,7 @@ __all__ = ["LANGUAGES", "CATALOGUE", "use_language", "language", "message", "joi
 LANGUAGES = ("en", "zh")
 
 #: The catalogue's parts, one module each in this package, each with a ``MESSAGES`` mapping.
-_PARTS = ("common", "readings", "notebook", "exercises", "explorer", "pipeline")
+_PARTS = ("common", "readings", "readings_late", "notebook", "exercises", "explorer", "pipeline", "cells")
 
 _language = LANGUAGES[0]
 
