@@ -10,6 +10,9 @@ Each setting is measured in the same run, one after the other, on a fresh server
 repository's ``config/voila.py``:
 
 * ``preheat off``: the committed configuration (a kernel starts when its page is requested);
+* ``committed cap``: the committed configuration unchanged, one student more than its cap
+  (``max_kernels``): every student but one gets the explorer, the last the "explorer is full" page
+  (the bench exits 1 otherwise). This is the load the test suite leaves to the bench;
 * ``preheat on``:  Voila's preheated kernels (``--VoilaConfiguration.preheat_kernel=True`` and
   ``default_pool_size`` = the class size): the server starts and runs the notebook in that many
   kernels before the class arrives (the bench waits until the pool's kernels have run the notebook,
@@ -39,6 +42,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
@@ -50,6 +54,7 @@ NOTEBOOK = ROOT / "notebooks" / "rrf_explorer.ipynb"
 CONFIG_DIR = ROOT / "config"
 KERNEL_ID = re.compile(rb'"kernelId": "([0-9a-f-]{36})"')
 EXPLORER_MARK = b"application/vnd.jupyter.widget-view+json"
+FULL_MARK = b"the explorer is full"  # the 503 page of config/voila.py
 
 
 def free_port() -> int:
@@ -136,8 +141,21 @@ def one_student(host: str, token: str, start: threading.Barrier, out: dict) -> N
             return
         kernel_info(host, token, found.group(1).decode())
         out["ready"] = time.perf_counter() - began
+    except urllib.error.HTTPError as error:
+        if error.code == 503 and FULL_MARK in error.read():
+            out["full"] = True
+        else:
+            out["error"] = f"HTTP {error.code}"
     except Exception as error:  # noqa: BLE001 - reported per student
         out["error"] = f"{type(error).__name__}: {error}"
+
+
+def committed_cap() -> int:
+    """``ClassroomKernelManager.max_kernels`` in the repository's ``config/voila.py``."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = PyFileConfigLoader("voila.py", path=str(CONFIG_DIR)).load_config()
+    return config.ClassroomKernelManager.max_kernels
 
 
 def tree_cpu_seconds(pid: int) -> float:
@@ -201,6 +219,8 @@ def report(m: dict) -> list[str]:
         lines.append(f"  page       median {statistics.median(page):6.1f} s   slowest {max(page):6.1f} s")
     if ready:
         lines.append(f"  live kernel median {statistics.median(ready):6.1f} s   slowest {max(ready):6.1f} s")
+    full = sum(1 for r in m["results"] if r.get("full"))
+    lines.append(f"  full page  {full} of {len(m['results'])}")
     lines.append(f"  failed     {len(errors)} of {len(m['results'])}" + (f": {errors[:3]}" if errors else ""))
     return lines
 
@@ -217,13 +237,18 @@ def main(argv: list[str] | None = None) -> int:
                         "--VoilaConfiguration.preheat_kernel=True",
                         f"--VoilaConfiguration.default_pool_size={n}"], True),
     ]
+    cap = committed_cap()
     print(f"{n} students load the explorer at once; {os.cpu_count()} cores; server work only, no browser")
     failed = False
     for round_ in range(1, args.rounds + 1):
         print(f"round {round_}")
+        m = measure(f"committed cap ({cap + 1} students, cap {cap})", [], cap + 1, False)
+        full = sum(1 for r in m["results"] if r.get("full"))
+        failed |= full != 1 or any("error" in r for r in m["results"])
+        print("\n".join(report(m)), flush=True)
         for name, overrides, preheat in settings:
             m = measure(name, overrides, n, preheat)
-            failed |= any("error" in r for r in m["results"])
+            failed |= any("error" in r or r.get("full") for r in m["results"])
             print("\n".join(report(m)), flush=True)
     return 1 if failed else 0
 

@@ -71,9 +71,9 @@ def browser():
 @pytest.mark.notebooks
 @pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_notebook_page_fits_1280_px_and_shows_its_charts(path, browser, tmp_path):
+def test_notebook_page_fits_1280_px_and_shows_its_charts(path, browser, tmp_path, executed):
     page_file = tmp_path / path.with_suffix(".html").name
-    page_file.write_text(build_html.to_html(build_html.execute_notebook(path)), encoding="utf-8")
+    page_file.write_text(build_html.to_html(executed(path)), encoding="utf-8")
     context = browser.new_context(viewport={"width": WIDTH, "height": 900})
     try:
         context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file:")

@@ -7,7 +7,8 @@
   digest (``/work/shared/ARTICLE-DIGEST.md``), never copied from what a notebook printed.
 - ``test_committed_notebooks_hold_no_outputs``: files on disk carry no outputs and no execution counts.
 
-Each notebook is executed once per session (``executed`` fixture) and shared by the tests.
+Each notebook is executed once per run (the ``executed`` fixture of ``tests/conftest.py``) and shared by the
+tests.
 """
 
 from __future__ import annotations
@@ -115,25 +116,6 @@ def _text_output(nb) -> str:
             elif out.output_type == "error":
                 parts.append("\n".join(out.get("traceback", [])))
     return "\n".join(parts)
-
-
-@pytest.fixture(scope="session")
-def executed():
-    """Execute a notebook at most once per session; later calls reuse the result (or its error)."""
-    cache: dict[Path, object] = {}
-
-    def get(path: Path):
-        if path not in cache:
-            try:
-                cache[path] = build_html.execute_notebook(path)
-            except Exception as exc:  # noqa: BLE001 - stored, re-raised for every caller
-                cache[path] = exc
-        result = cache[path]
-        if isinstance(result, Exception):
-            raise result
-        return result
-
-    return get
 
 
 def _id(path: Path) -> str:

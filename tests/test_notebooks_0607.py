@@ -24,15 +24,19 @@ def _tables(nb) -> list[str]:
     return out
 
 
+TWICE = [ROOT / "notebooks" / name for name in ("06_ablation.ipynb", "07_honest_numbers.ipynb")]
+
+
 @pytest.mark.notebooks
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["06_ablation.ipynb", "07_honest_numbers.ipynb"])
-def test_notebook_runs_twice_with_identical_tables(name):
+@pytest.mark.parametrize("path", TWICE, ids=lambda p: p.name)
+def test_notebook_runs_twice_with_identical_tables(path, executed):
+    """The run every notebook test reads, and a second run here, give the same tables."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("build_html", ROOT / "tools" / "build_html.py")
     build_html = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(build_html)
-    first = _tables(build_html.execute_notebook(ROOT / "notebooks" / name))
-    second = _tables(build_html.execute_notebook(ROOT / "notebooks" / name))
+    first = _tables(executed(path))
+    second = _tables(build_html.execute_notebook(path))
     assert first and first == second
