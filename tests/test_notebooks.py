@@ -206,7 +206,7 @@ def test_committed_notebooks_hold_no_outputs():
 @pytest.mark.notebooks
 @pytest.mark.slow
 def test_build_html_writes_one_executed_page(tmp_path, capsys):
-    status = build_html.main(["--only", "03_mrr.ipynb", "--out", str(tmp_path)])
+    status = build_html.main(["--only", "03_mrr.ipynb", "--edition", "en", "--out", str(tmp_path)])
     assert status == 0, capsys.readouterr().err
     pages = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.html"))
     assert pages == ["03_mrr.html"]

@@ -1,5 +1,6 @@
 """The project's own files agree with each other: dependencies, README tables, lint."""
 
+import importlib.util
 import re
 import subprocess
 import sys
@@ -167,3 +168,27 @@ def test_missing_data_folder_is_named_with_the_fix(tmp_path):
     assert done.returncode != 0
     assert "FileNotFoundError" in done.stderr
     assert str(tmp_path / "nowhere") in done.stderr and "RAGMATH_DATA" in done.stderr
+
+
+def _load_tool(name):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_chinese_readme_carries_the_english_readmes_shared_blocks_unchanged():
+    shared = _load_tool("readme_shared")
+    english = shared.shared_blocks((ROOT / "README.md").read_text(encoding="utf-8"))
+    chinese = shared.shared_blocks((ROOT / "README.zh.md").read_text(encoding="utf-8"))
+    assert set(english) == {"commands", "glossary", "conventions", "metrics"}
+    assert chinese == english, "run python tools/readme_shared.py after editing README.md"
+
+
+def test_the_readmes_link_each_other_and_the_chinese_map_lists_every_chinese_notebook():
+    english = (ROOT / "README.md").read_text(encoding="utf-8")
+    chinese = (ROOT / "README.zh.md").read_text(encoding="utf-8")
+    assert "(README.zh.md)" in english.split("\n## ", 1)[0]
+    assert "(README.md)" in chinese.split("\n## ", 1)[0]
+    for notebook in sorted((ROOT / "notebooks" / "zh").glob("*.ipynb")):
+        assert f"(notebooks/zh/{notebook.name})" in chinese, f"README.zh.md's map lacks {notebook.name}"

@@ -2,8 +2,9 @@
 
 Usage::
 
-    python tools/build_html.py                 # all notebooks and solutions
+    python tools/build_html.py                 # all notebooks and solutions, English and Chinese
     python tools/build_html.py --only 02 04    # notebooks whose file name contains "02" or "04"
+    python tools/build_html.py --edition zh    # the Chinese edition only (en: the English only)
     python tools/build_html.py --out /tmp/html
 
 Each notebook runs top to bottom in a fresh ``python3`` kernel with its own directory as the working
@@ -56,13 +57,17 @@ MathJax.Hub.Config({
 
 
 def notebook_paths(notebook_dir: Path = NOTEBOOK_DIR) -> list[Path]:
-    """All notebooks under ``notebook_dir`` and its ``solutions/`` folder, sorted by path.
+    """All notebooks under ``notebook_dir`` and its ``solutions/`` folder, then the Chinese edition's
+    (``zh/`` and ``zh/solutions/``), each group sorted by path.
 
     >>> [p.name for p in notebook_paths(Path("/nonexistent"))]
     []
     """
-    found = [*notebook_dir.glob("*.ipynb"), *(notebook_dir / "solutions").glob("*.ipynb")]
-    return sorted(p for p in found if ".ipynb_checkpoints" not in p.parts)
+    def under(folder: Path) -> list[Path]:
+        found = [*folder.glob("*.ipynb"), *(folder / "solutions").glob("*.ipynb")]
+        return sorted(p for p in found if ".ipynb_checkpoints" not in p.parts)
+
+    return under(notebook_dir) + under(notebook_dir / "zh")
 
 
 def execute_notebook(
@@ -256,8 +261,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (build/html)")
     parser.add_argument("--only", nargs="*", default=None,
                         help="only notebooks whose file name contains one of these strings")
+    parser.add_argument("--edition", choices=("en", "zh", "both"), default="both",
+                        help="the English notebooks, the Chinese edition (notebooks/zh/) or both (both)")
     args = parser.parse_args(argv)
     paths = notebook_paths()
+    if args.edition != "both":
+        paths = [p for p in paths if (p.relative_to(NOTEBOOK_DIR).parts[0] == "zh") == (args.edition == "zh")]
     if args.only:
         paths = [p for p in paths if any(s in p.name for s in args.only)]
     if not paths:
