@@ -1,0 +1,157 @@
+"""The Chinese notebooks have the workbook's shape in Chinese, run, and speak Chinese in what they show.
+
+Their code is the English code (tests/test_zh_edition.py), so every number the English tests assert is
+computed by the same cells; here the Chinese edition is held to the same checks where language matters:
+its headings (numbered sections ending in 小结 and 练习, the same exercises in the same order, a link to
+the next notebook), the article's numbers in its executed output, no answer shown before its exercise,
+and readings and self-check verdicts that come out in Chinese. Each notebook is executed once per run
+(the ``executed`` fixture of tests/conftest.py), the English ones too.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from test_notebooks import (
+    DIGEST_NUMBERS,
+    SHOWN_ON_PURPOSE,
+    _answer_forms,
+    _num,
+    _text_output,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+EN_DIR, ZH_DIR = ROOT / "notebooks", ROOT / "notebooks" / "zh"
+NUMBERED = sorted(ZH_DIR.glob("0*.ipynb"))
+ALL_ZH = sorted([*ZH_DIR.glob("*.ipynb"), *(ZH_DIR / "solutions").glob("*.ipynb")])
+
+EN_EXERCISE = re.compile(r"^### Exercise (\d\d[a-z]?\.\d+) — ", re.M)
+ZH_EXERCISE = re.compile(r"^### 练习 (\d\d[a-z]?\.\d+)：\S", re.M)
+
+#: The digest's checks whose pattern holds English words (the English output's), in Chinese. Written by
+#: hand from the digest, like the English ones; a check not listed here is language-free (numbers).
+ZH_PATTERNS: dict[str, str] = {
+    "the 2026 policy is split into 40 chunks": _num("40") + r"\s*(?:个)?片段",
+    "2026 edition: 80 yuan": r"2026\s*(?:年)?版[^\n]*?" + _num("80") + r"\s*元",
+    "2025 edition: 60 yuan": r"2025\s*(?:年)?版[^\n]*?" + _num("60") + r"\s*元",
+    "finance officer": r"财务",
+}
+
+
+def _cells(path: Path):
+    return nbformat.read(path, as_version=4).cells
+
+
+def _english(path: Path) -> Path:
+    return EN_DIR / path.relative_to(ZH_DIR)
+
+
+def _id(path: Path) -> str:
+    return str(path.relative_to(ZH_DIR))
+
+
+# -------------------------------------------------------------------------------- shape, unexecuted
+@pytest.mark.parametrize("path", NUMBERED, ids=_id)
+def test_sections_are_numbered_in_order_and_end_with_recap_and_exercises_in_chinese(path):
+    headings = [m for c in _cells(path) if c.cell_type == "markdown"
+                for m in re.findall(r"^## (\d+)\. (.+)$", c.source, re.M)]
+    numbers = [int(n) for n, _ in headings]
+    assert numbers == list(range(1, len(numbers) + 1)), f"{path.name}: sections numbered {numbers}"
+    assert "小结" in headings[-2][1], f"{path.name}: second-to-last section is {headings[-2][1]!r}"
+    assert "练习" in headings[-1][1], f"{path.name}: last section is {headings[-1][1]!r}"
+
+
+@pytest.mark.parametrize("path", NUMBERED, ids=_id)
+def test_the_same_exercises_in_the_same_order_as_the_english(path):
+    english = [eid for c in _cells(_english(path)) if c.cell_type == "markdown"
+               for eid in EN_EXERCISE.findall(c.source)]
+    chinese = [eid for c in _cells(path) if c.cell_type == "markdown"
+               for eid in ZH_EXERCISE.findall(c.source)]
+    assert english and chinese == english, f"{path.name}: '### 练习 0N.M：标题' gives {chinese}, not {english}"
+
+
+@pytest.mark.parametrize("path", NUMBERED, ids=_id)
+def test_last_cell_links_the_next_chinese_notebook(path):
+    last = _cells(path)[-1]
+    links = re.findall(r"\]\(([^)]+)\)", last.source)
+    assert last.cell_type == "markdown" and links, f"{path.name}: the last cell has no link"
+    assert all((path.parent / link.split("#")[0]).is_file() for link in links), links
+
+
+# ------------------------------------------------------------------------------------- executed
+@pytest.mark.notebooks
+@pytest.mark.slow
+@pytest.mark.parametrize("path", [ZH_DIR / name for name in sorted(DIGEST_NUMBERS)], ids=_id)
+def test_chinese_notebook_shows_digest_numbers(path, executed):
+    text = _text_output(executed(path)) + _markdown_output(executed(path))
+    missing = [what for what, pattern in DIGEST_NUMBERS[path.name]
+               if not re.search(ZH_PATTERNS.get(what, pattern), text)]
+    assert not missing, f"zh/{path.name}: the executed output does not show: {missing}"
+
+
+def _markdown_output(nb) -> str:
+    return "\n".join(str(out.get("data", {}).get("text/markdown", ""))
+                     for cell in nb.cells if cell.cell_type == "code" for out in cell.get("outputs", []))
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+@pytest.mark.parametrize("path", NUMBERED, ids=_id)
+def test_no_answer_is_printed_before_its_exercise_in_chinese(path, executed):
+    from ragmath.lab.notebook import selfcheck
+
+    seen, shown = [], []
+    for cell in executed(path).cells:
+        if cell.cell_type == "markdown":
+            for eid in ZH_EXERCISE.findall(cell.source):
+                exercise = selfcheck._load(eid)
+                earlier = "\n".join(seen)
+                shown += [(eid, form) for form in _answer_forms(exercise, exercise.expected())
+                          if form in earlier and (eid, form) not in SHOWN_ON_PURPOSE]
+            continue
+        for out in cell.get("outputs", []):
+            if out.output_type == "stream":
+                seen.append(out.text)
+            elif out.output_type in ("execute_result", "display_data"):
+                data = out.get("data", {})
+                seen.append(str(data.get("text/plain", "")) + str(data.get("text/html", "")))
+    assert not shown, f"zh/{path.name}: answers printed before their exercise: {shown}"
+
+
+#: Five or more English words in a row: a sentence, not a column name or an identifier.
+ENGLISH_RUN = re.compile(r"(?<![\w/.-])(?:[A-Za-z]{2,}[,;:]? ){4,}[A-Za-z]{2,}")
+#: Printed lines that are not prose: the versions cell, file paths.
+NOT_PROSE = re.compile(r"^(?:python|ragmath|numpy|pandas|polars|matplotlib|jieba|rank-bm25|scipy)\s+\S+$")
+
+
+def _english_runs(text: str) -> list[str]:
+    found = []
+    for line in text.splitlines():
+        if NOT_PROSE.match(line.strip()):
+            continue
+        found += ENGLISH_RUN.findall(re.sub(r"`[^`]*`", "", line))
+    return found
+
+
+def test_english_runs_are_found_in_a_sentence_and_not_in_ids():
+    assert _english_runs("On nDCG@5, D leads (C 0.700, D 0.800) as the article expects.")
+    assert not _english_runs("在 nDCG@5 上，D 领先（C 0.700，D 0.800）。")
+    assert not _english_runs("ragmath    0.2.0\nown_system_work/labels.csv")
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+@pytest.mark.parametrize("path", ALL_ZH, ids=_id)
+def test_chinese_notebook_prints_and_reads_in_chinese(path, executed):
+    """What the cells print and the readings they display as Markdown hold no English sentence, and
+    every self-check verdict is a Chinese one (tables' column names, from the core, may stay English)."""
+    nb = executed(path)
+    printed = [out.text for c in nb.cells if c.cell_type == "code" for out in c.get("outputs", [])
+               if out.output_type == "stream"]
+    english = _english_runs("\n".join(printed) + "\n" + _markdown_output(nb))
+    assert not english, f"zh/{_id(path)}: English in what it shows: {english[:5]}"
+    verdicts = [line for text in printed for line in text.splitlines() if re.match(r"\x1b\[\d+m[✓≈✗]", line)]
+    assert all(re.search(r"[\u4e00-\u9fff]", line) for line in verdicts), verdicts[:3]
