@@ -70,7 +70,7 @@ def test_the_same_exercises_in_the_same_order_as_the_english(path):
                for eid in EN_EXERCISE.findall(c.source)]
     chinese = [eid for c in _cells(path) if c.cell_type == "markdown"
                for eid in ZH_EXERCISE.findall(c.source)]
-    assert english and chinese == english, f"{path.name}: '### 练习 0N.M：标题' gives {chinese}, not {english}"
+    assert english and chinese == english, f"{path.name}: exercise headings {chinese}, not {english}"
 
 
 @pytest.mark.parametrize("path", NUMBERED, ids=_id)
