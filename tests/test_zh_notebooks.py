@@ -121,8 +121,8 @@ def test_no_answer_is_printed_before_its_exercise_in_chinese(path, executed):
     assert not shown, f"zh/{path.name}: answers printed before their exercise: {shown}"
 
 
-#: Five or more English words in a row: a sentence, not a column name or an identifier.
-ENGLISH_RUN = re.compile(r"(?<![\w/.-])(?:[A-Za-z]{2,}[,;:]? ){4,}[A-Za-z]{2,}")
+#: Four or more English words in a row: a sentence, not a column name or an identifier.
+ENGLISH_RUN = re.compile(r"(?<![\w/.-])(?:[A-Za-z]{2,}[,;:]? ){3,}[A-Za-z]{2,}")
 #: Printed lines that are not prose: the versions cell, file paths.
 NOT_PROSE = re.compile(r"^(?:python|ragmath|numpy|pandas|polars|matplotlib|jieba|rank-bm25|scipy)\s+\S+$")
 
