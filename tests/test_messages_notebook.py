@@ -16,8 +16,8 @@ KEPT = re.compile(r"Recall@\d|Hit@\d|MRR@\d|nDCG@\d|BM25|RRF|None|Fraction")
 
 
 def english_words(text: str) -> list[str]:
-    """The runs of three or more Latin letters left in ``text`` once the kept names are removed."""
-    return re.findall(r"[A-Za-z]{3,}", KEPT.sub("", text))
+    """The runs of three or more Latin letters left in ``text``, the kept names and ``{fields}`` removed."""
+    return re.findall(r"[A-Za-z]{3,}", KEPT.sub("", re.sub(r"\{\w+\}", "", text)))
 
 
 @pytest.fixture(autouse=True)
@@ -86,3 +86,67 @@ def test_a_bad_exercise_id_is_refused_in_chinese(zh):
         check("2", 1)
     with pytest.raises(ValueError, match=r"没有练习 '99\.99'；已有的练习：01\.1, "):
         check("99.99", 1)
+
+
+# ------------------------------------------------------------------------------------ the labelling widget
+def _pool():
+    import polars as pl
+
+    return pl.DataFrame({"question": ["q1", "q1"], "id": ["a", "b"]})
+
+
+def test_the_labelling_widget_takes_the_notebooks_language(zh, tmp_path):
+    from ragmath.lab.notebook.labelling import MESSAGES, LabellingWidget
+
+    w = LabellingWidget(_pool(), tmp_path / "l.csv", questions={"q1": "出租车？"},
+                        texts={"a": "80 元", "b": "酒店"})
+    assert w.text == MESSAGES["zh"]
+    assert w.text["grade2"] == "2 直接回答" and w.text["skip"] == "跳过 (s)"
+    assert all(english_words(word) == [] for word in w.text.values())
+    w.grade(2)
+    w.back()
+    w.no_answer()
+    assert w.state["message"] == "这个问题已有片段的等级高于 0：请先返回，把它改为 0。"
+
+
+def test_the_widgets_words_have_the_same_fields_in_both_languages():
+    from ragmath.lab.notebook.labelling import MESSAGES
+
+    assert MESSAGES["en"].keys() == MESSAGES["zh"].keys()
+    fields = {name: set(re.findall(r"\{(\w+)\}", text)) for name, text in MESSAGES["en"].items()}
+    assert fields["progress"] == {"labelled", "total", "item"} and fields["current"] == {"grade"}
+    assert {name: set(re.findall(r"\{(\w+)\}", text)) for name, text in MESSAGES["zh"].items()} == fields
+
+
+def test_an_english_widget_can_still_be_asked_for_in_a_chinese_notebook(zh, tmp_path):
+    from ragmath.lab.notebook.labelling import LabellingWidget
+
+    w = LabellingWidget(_pool(), tmp_path / "l.csv", questions={"q1": "taxi?"}, texts={"a": "x", "b": "y"},
+                        language="en")
+    assert w.text["grade0"] == "0 irrelevant"
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"texts": {}}, "片段 'a' 没有文本"),
+    ({"questions": {}}, "问题 'q1' 没有文本"),
+    ({"language": "xx"}, "没有语言 'xx' 的文字"),
+])
+def test_the_labelling_widgets_refusals_speak_chinese(zh, tmp_path, change, words):
+    from ragmath.lab.notebook.labelling import LabellingWidget
+
+    arguments = {"questions": {"q1": "问"}, "texts": {"a": "甲", "b": "乙"}, **change}
+    with pytest.raises(ValueError, match=words):
+        LabellingWidget(_pool(), tmp_path / "l.csv", **arguments)
+
+
+def test_judgement_errors_speak_chinese(zh, tmp_path):
+    import polars as pl
+
+    from ragmath.lab.notebook.judgements import JudgementFile, pool_items
+
+    with pytest.raises(ValueError, match="等级只能是 0、1 或 2，收到的是 3"):
+        JudgementFile(tmp_path / "l.csv").set("q1", "a", 3)
+    with pytest.raises(ValueError, match=r"池中问题 'q1'、id 'a' 出现了两次"):
+        pool_items(pl.DataFrame({"question": ["q1", "q1"], "id": ["a", "a"]}))
+    with pytest.raises(ValueError, match=r"缺少 \['id'\]"):
+        pool_items(pl.DataFrame({"question": ["q1"]}))
