@@ -150,3 +150,101 @@ def test_judgement_errors_speak_chinese(zh, tmp_path):
         pool_items(pl.DataFrame({"question": ["q1", "q1"], "id": ["a", "a"]}))
     with pytest.raises(ValueError, match=r"缺少 \['id'\]"):
         pool_items(pl.DataFrame({"question": ["q1"]}))
+
+
+# ------------------------------------------------------------------------------------ diagram, charts, tables
+def test_the_diagram_in_chinese_keeps_its_drawing_and_drops_the_english_prose(zh):
+    import xml.etree.ElementTree as ET
+
+    from ragmath.lab.notebook.diagram import STAGES, pipeline_diagram
+
+    svg = pipeline_diagram(highlight="rerank").svg
+    root = ET.fromstring(svg)
+    texts = [element.text for element in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert {"离线", "在线", "混合召回", "▲ 本节位置"} <= set(texts)
+    assert "you are here" not in svg and "offline" not in svg
+    assert root.get("aria-label") == "两阶段 RAG 流程"
+    # the boxes keep both terms of each stage, Chinese above English, as in the English edition
+    assert STAGES["rerank"] == ("rerank", "重排") and texts.index("重排") + 1 == texts.index("rerank")
+    assert repr(pipeline_diagram()) == "<RAG 流程图；标出的阶段：无>"
+
+
+def test_the_diagram_refuses_in_chinese(zh, tmp_path):
+    from ragmath.lab.notebook.diagram import pipeline_diagram
+
+    with pytest.raises(ValueError, match="没有阶段 'reranker'；可选：parse, chunk"):
+        pipeline_diagram(highlight="reranker")
+    with pytest.raises(FileNotFoundError, match="不存在；请先创建它"):
+        pipeline_diagram().save(tmp_path / "missing" / "p.svg")
+
+
+def _comparison():
+    from ragmath import compare
+
+    # q1: A finds a at rank 2 (RR 1/2), B at rank 1 (RR 1): +0.5, a win;
+    # q2: A finds b at rank 1 (RR 1), B misses q2 (0): -1, a loss
+    return compare({"A": {"q1": ["x", "a"], "q2": ["b"]}, "B": {"q1": ["a"]}},
+                   {"q1": {"a": 1}, "q2": {"b": 1}}, ["MRR@2"])
+
+
+def test_the_change_table_shows_chinese_words_and_the_same_numbers(zh):
+    from ragmath.lab.notebook.comparing import change_table
+
+    table = change_table(_comparison(), "B", "MRR@2")
+    assert list(table.columns) == ["A", "B", "变化", "结果", "备注"]
+    assert table["变化"].tolist() == [-1.0, 0.5]
+    assert table["结果"].tolist() == ["变差", "变好"]
+    assert table["备注"].tolist() == ["某个运行结果（run）中缺失，记 0 分", ""]
+
+
+def test_the_paired_differences_plot_is_labelled_in_chinese(zh):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from ragmath.lab.notebook.comparing import plot_paired_differences
+
+    ax = plot_paired_differences(_comparison(), "B", "MRR@2")
+    assert ax.get_xlabel() == "问题（已排序；1 个变好 / 0 个持平 / 1 个变差）"
+    assert ax.get_ylabel() == "MRR@2：B − A"
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend == ["95% bootstrap（自助法）区间", "均值 -0.250"]  # (0.5 - 1) / 2
+
+
+def test_the_versions_are_described_in_the_language_chosen_after_import():
+    from ragmath.lab.notebook.own_system import VERSIONS
+
+    assert VERSIONS["C"] == "RRF of A and B"
+    use_language("zh")
+    assert VERSIONS["C"] == "A 与 B 的 RRF 融合" and list(VERSIONS) == ["A", "B", "C", "D"]
+
+
+def test_record_reports_a_system_failure_in_chinese(zh, tmp_path):
+    from ragmath.lab.notebook.record import record
+
+    table = record(lambda text: "not a list" if text == "坏" else ["a"], {"q1": "好", "q2": "坏"},
+                   tmp_path / "r.trec")
+    assert table["error"].tolist() == [
+        "", "TypeError: 系统返回的是 str；请返回一个 ID 列表或 (id, score) 对的列表，最好的排在最前"]
+    with pytest.raises(ValueError, match=r"没有一个问题得到结果.*（1 个失败；第一个：q2：TypeError"):
+        record(lambda text: 3, {"q2": "坏"}, tmp_path / "s.trec")
+    with pytest.raises(ValueError, match="depth 必须是正整数"):
+        record(lambda text: ["a"], {"q1": "好"}, tmp_path / "t.trec", depth=0)
+    with pytest.raises(ValueError, match=r"分数从第 1 位（0.1）升到第 2 位（0.9）"):
+        from ragmath.lab.notebook.record import _ranking
+        _ranking([("a", 0.1), ("b", 0.9)], None)
+
+
+def test_item_colours_refuse_in_chinese(zh):
+    from ragmath.lab.notebook.plotting import item_colours
+
+    with pytest.raises(TypeError, match="lists：应当是 .*收到的是 str；例如传入 {'BM25'"):
+        item_colours("4.2")
+
+
+def test_complete_labels_refuses_an_unjudged_item_in_chinese(zh):
+    import pandas as pd
+
+    from ragmath.lab.notebook.own_system import complete_labels
+
+    with pytest.raises(ValueError, match=r"池中的项（问题 'q1'，id 'b'）没有标注结果"):
+        complete_labels(pd.DataFrame({"question": ["q1"], "id": ["b"]}), {}, {})
