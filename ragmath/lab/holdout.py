@@ -38,6 +38,7 @@ from ragmath.lab.ablation import (
     run_ablation,
 )
 from ragmath.lab.corpus import corpus_hash, data_dir, load_config, load_dataset, split_manifest
+from ragmath.lab.messages import message
 from ragmath.seal import content_sha256, open_seal, seal
 
 __all__ = [
@@ -67,7 +68,7 @@ def _read_record(folder: Path) -> dict:
         return {"sealed": None, "openings": []}
     record = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(record, dict) or not isinstance(record.get("openings"), list):
-        raise ValueError(f"{OPENINGS_FILE}: must be a JSON object with an 'openings' list")
+        raise ValueError(message("pipeline.holdout.bad_openings", file=OPENINGS_FILE))
     return record
 
 
@@ -111,12 +112,11 @@ def frozen_design(data: Any = None) -> AblationConfig:
     config = load_config(_folder(data))
     design = config.get("frozen_design")
     if design is None:
-        raise ValueError("config.json has no frozen_design: tune on dev (notebook 06), then write the "
-                         "chosen k, window and rerank_depth there before opening the holdout")
+        raise ValueError(message("pipeline.holdout.no_frozen_design"))
     known = {f.name for f in fields(AblationConfig)}
     unknown = sorted(set(design) - known - {"frozen_on", "note"})
     if unknown:
-        raise ValueError(f"config.json frozen_design: unknown field(s) {unknown}; known: {sorted(known)}")
+        raise ValueError(message("pipeline.holdout.unknown_fields", unknown=unknown, known=sorted(known)))
     values = {k: v for k, v in design.items() if k in known}
     if "tuned" in values:
         values["tuned"] = tuple(values["tuned"])
@@ -228,7 +228,7 @@ def open_holdout(config: AblationConfig, *, data: Any = None, new_opening: bool 
     stored results from their hash, FileNotFoundError if the folder was never sealed.
     """
     if not isinstance(config, AblationConfig):
-        raise TypeError(f"config must be the frozen AblationConfig, got {type(config).__name__}")
+        raise TypeError(message("pipeline.holdout.not_a_config", kind=type(config).__name__))
     folder = _folder(data)
     live: list[AblationResult] = []
 

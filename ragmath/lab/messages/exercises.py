@@ -1,3 +1,233 @@
-"""Messages of the exercises (see ragmath.lab.messages)."""
+"""Messages of the exercises (see ragmath.lab.messages): one hint per exercise, ``exercises.<id>.hint``.
 
-MESSAGES: dict[str, dict[str, str]] = {}
+The self-check (``ragmath.lab.notebook.selfcheck.check``) shows an exercise's hint after a wrong answer;
+tests/test_messages_notebook.py checks that every registered exercise has one and every hint has an exercise.
+"""
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "exercises.01.1.hint": {
+        "en": 'map the run to clause IDs (4.2-a and 4.2-b become one clause), lift the labels, then count',
+        "zh": '把运行结果映射到条款 ID（4.2-a 和 4.2-b 合成一个条款），把标注也提升到条款级，再计数',
+    },
+    "exercises.01.2.hint": {
+        "en": 'map each of the first 5 chunks to its doc_id and count the different ones',
+        "zh": '把前 5 个片段各自映射到它的 doc_id，数一数有几个不同的',
+    },
+    "exercises.01.3.hint": {
+        "en": "'published' keeps every chunk with published_on <= date, in force or not: count both editions",
+        "zh": "'published' 保留所有 published_on <= 该日期的片段，不论是否生效：两个版本都要数",
+    },
+    "exercises.01.4.hint": {
+        "en": (
+            'remove every chunk the identity may not read, THEN take the first 3 (K counts after the filter)'
+        ),
+        "zh": '先去掉该身份无权阅读的所有片段，然后再取前 3 个（K 在过滤之后才计）',
+    },
+    "exercises.01.5.hint": {
+        "en": (
+            "build the index with in_index(corpus, date, 'live'), retrieve, then compare the top 3 with "
+            "Q21's labels: which edition do the labels name?"
+        ),
+        "zh": (
+            "用 in_index(corpus, date, 'live') 建索引并召回，再把前 3 个与 Q21 的标注比较：标注指的是哪个版本"
+            '？'
+        ),
+    },
+    "exercises.01.6.hint": {
+        "en": "add the label to Q07's labels, lift them to clauses with units.at_level, then Recall@3",
+        "zh": '把这条标注加进 Q07 的标注，用 units.at_level 提升到条款级，再算 Recall@3',
+    },
+    "exercises.02.1.hint": {
+        "en": 'count the relevant IDs among the first 3 results, divide by the number of relevant IDs',
+        "zh": '数一数前 3 个结果中有几个相关 ID，再除以相关 ID 的总数',
+    },
+    "exercises.02.2.hint": {
+        "en": 'Hit@3 is 1 if any relevant ID is in the first 3 results, else 0; then average over questions',
+        "zh": '前 3 个结果中只要有一个相关 ID，Hit@3 就是 1，否则是 0；再对所有问题取平均',
+    },
+    "exercises.02.3.hint": {
+        "en": 'increase K one step at a time until every relevant ID is inside the top K',
+        "zh": '把 K 每次加 1，直到所有相关 ID 都落在前 K 个之内',
+    },
+    "exercises.02.4.hint": {
+        "en": 'leave out the questions with no relevant ID, then average Recall@3 over the rest',
+        "zh": '去掉没有相关 ID 的问题，再对其余问题的 Recall@3 取平均',
+    },
+    "exercises.02.5.hint": {
+        "en": 'only q3 changes: one of its two relevant IDs is now in the top 3; average the three Recall@3',
+        "zh": '只有 q3 变了：它的两个相关 ID 中有一个现在进了前 3；对三个 Recall@3 取平均',
+    },
+    "exercises.02.6.hint": {
+        "en": "q1 now has four relevant IDs, and X is one of them; recompute q1's Recall@3, then the mean",
+        "zh": 'q1 现在有四个相关 ID，X 是其中之一；重新计算 q1 的 Recall@3，再求平均',
+    },
+    "exercises.03.1.hint": {
+        "en": 'find the rank of the FIRST relevant ID within the top 5; the answer is 1 / that rank',
+        "zh": '找出前 5 个中第一个相关 ID 的排名；答案是 1 / 该排名',
+    },
+    "exercises.03.2.hint": {
+        "en": 'q1 and q3 keep their reciprocal ranks; q2 now has its relevant item at rank 1',
+        "zh": 'q1 和 q3 的倒数排名不变；q2 的相关项现在排在第 1 位',
+    },
+    "exercises.03.3.hint": {
+        "en": 'a question whose first relevant ID is below rank 5 scores 0 in MRR@5',
+        "zh": '第一个相关 ID 排在第 5 位之后的问题，MRR@5 记 0 分',
+    },
+    "exercises.03.4.hint": {
+        "en": 'RR@3 only looks at the first relevant item: which rankings start with a relevant ID?',
+        "zh": 'RR@3 只看第一个相关项：哪些排序以相关 ID 开头？',
+    },
+    "exercises.03.5.hint": {
+        "en": "q1 and q2 keep their reciprocal ranks; q3's first relevant ID is now inside the top 5",
+        "zh": 'q1 和 q2 的倒数排名不变；q3 的第一个相关 ID 现在进了前 5',
+    },
+    "exercises.04.1.hint": {
+        "en": 'sum (2**grade - 1) / log2(rank + 1) over ranks 1..3',
+        "zh": '对第 1..3 位求 (2**grade - 1) / log2(rank + 1) 之和',
+    },
+    "exercises.04.2.hint": {
+        "en": 'sort ALL labelled items by grade, best first, and take the DCG@3 of that order',
+        "zh": '把所有已标注的项按等级从高到低排序，取这个顺序的 DCG@3',
+    },
+    "exercises.04.3.hint": {
+        "en": 'use the grade itself as the gain (not 2**grade - 1), for both DCG and IDCG',
+        "zh": 'DCG 和 IDCG 都直接用等级本身作为增益（不是 2**grade - 1）',
+    },
+    "exercises.04.4.hint": {
+        "en": 'average nDCG@3 within each type first, then combine the two type means with weights 1 and 2',
+        "zh": '先在每种类型内对 nDCG@3 取平均，再以权重 1 和 2 合并两种类型的均值',
+    },
+    "exercises.04.5.hint": {
+        "en": 'with grades 0/1 every relevant item gains 1; IDCG puts the three relevant items at ranks 1-3',
+        "zh": '等级只有 0/1 时，每个相关项的增益都是 1；IDCG 把三个相关项放在第 1-3 位',
+    },
+    "exercises.04.6.hint": {
+        "en": 'DCG over ranks 1-5 (C now adds 3 / log2(6)); IDCG@5 of the labels still has only three gains',
+        "zh": 'DCG 计算第 1-5 位（C 现在加上 3 / log2(6)）；标注的 IDCG@5 仍然只有三个增益',
+    },
+    "exercises.05.1.hint": {
+        "en": 'add 1/(k + rank) over the lists that contain the item; ranks start at 1',
+        "zh": '对包含该项的每个列表累加 1/(k + rank)；排名从 1 开始',
+    },
+    "exercises.05.2.hint": {
+        "en": "cut each list to its first 2 IDs, then fuse; give the ID as a string, e.g. '4.2'",
+        "zh": "把每个列表截到前 2 个 ID，再融合；ID 以字符串给出，例如 '4.2'",
+    },
+    "exercises.05.3.hint": {
+        "en": 'fuse the three lists at k = 60 and list every ID, best first, as strings',
+        "zh": '在 k = 60 下融合三个列表，按从好到差列出所有 ID（字符串）',
+    },
+    "exercises.05.4.hint": {
+        "en": 'find the leader at k = 1, 2, 3, ... and give the first k whose leader differs',
+        "zh": '依次找出 k = 1, 2, 3, ... 时的第一名，给出第一名发生变化的第一个 k',
+    },
+    "exercises.05.5.hint": {
+        "en": "map both lists to clause IDs with units.to_units first, then fuse; answer e.g. '6.1'",
+        "zh": "先用 units.to_units 把两个列表都映射到条款 ID，再融合；答案形如 '6.1'",
+    },
+    "exercises.05.6.hint": {
+        "en": 'add 1/(60 + rank) per list for 4.2 and for 6.1 and compare; give the ID as a string',
+        "zh": '分别对 4.2 和 6.1 逐个列表累加 1/(60 + rank) 并比较；ID 以字符串给出',
+    },
+    "exercises.05b.1.hint": {
+        "en": (
+            'deal rerank_stage.dev with random_folds, then count the groups (rerank_stage.group) whose '
+            'questions sit in two or more folds (an int)'
+        ),
+        "zh": (
+            '用 random_folds 把 rerank_stage.dev 分到各折，再数一数有几个组（rerank_stage.group）的问题落在两'
+            '个或更多折里（整数）'
+        ),
+    },
+    "exercises.05b.2.hint": {
+        "en": (
+            'bootstrap_interval(values.iloc[:10], n_resamples=10_000, seed=0) returns (mean, low, high); '
+            'give high − low'
+        ),
+        "zh": (
+            'bootstrap_interval(values.iloc[:10], n_resamples=10_000, seed=0) 返回 (mean, low, high)；给出 '
+            'high − low'
+        ),
+    },
+    "exercises.05b.3.hint": {
+        "en": (
+            'draw the picks as paired_bootstrap does, default_rng(0).integers(0, n, size=(10_000, n)), over '
+            'the differences D − C, then give the share of row means <= 0'
+        ),
+        "zh": (
+            '像 paired_bootstrap 那样抽样，default_rng(0).integers(0, n, size=(10_000, n))，作用在配对差值 D '
+            '− C 上，再给出行均值 <= 0 的比例'
+        ),
+    },
+    "exercises.05b.4.hint": {
+        "en": (
+            "the first ten questions' D − C (nDCG@5), the non-zero ones only, every sign vector from "
+            'itertools.product([1, -1], repeat=m): the share whose |flipped sum| >= |observed sum|'
+        ),
+        "zh": (
+            '取前十个问题的 D − C（nDCG@5），只留非零的，遍历 itertools.product([1, -1], repeat=m) 的每个符号'
+            '向量：|翻转后的和| >= |观测到的和| 所占的比例'
+        ),
+    },
+    "exercises.06.1.hint": {
+        "en": 'with M = 20 the reranker may bring chunks from ranks 6-20 into the top 5; give D − C',
+        "zh": 'M = 20 时，重排模型可能把第 6-20 位的片段提进前 5；给出 D − C',
+    },
+    "exercises.06.2.hint": {
+        "en": 'read the limit in the chunk you were given (the 2025 clause), not the one in force today',
+        "zh": '读你拿到的那个片段里的限额（2025 年的条款），而不是现在生效的那一条',
+    },
+    "exercises.06.3.hint": {
+        "en": (
+            'tokenize chunk_text(record) of every corpus record with plain jieba and count the chunks whose '
+            "tokens include '102' (an int)"
+        ),
+        "zh": (
+            '用普通 jieba（jieba_plain，不加用户词典）对语料中每条记录的 chunk_text(record) 分词，数一数分词'
+            "结果含 '102' 的片段有几个（整数）"
+        ),
+    },
+    "exercises.06.4.hint": {
+        "en": "read table.loc['Oracle', 'answers correct'] of the run with the faulty generator (an int)",
+        "zh": "读出使用有缺陷的生成模型那次运行的 table.loc['Oracle', 'answers correct']（整数）",
+    },
+    "exercises.06.5.hint": {
+        "en": (
+            "a value replaces the default only if its interval's lower end is above 0; the W the rule keeps "
+            'is an int from the grid'
+        ),
+        "zh": '只有区间下端大于 0 时，一个取值才替换默认值；规则保留的 W 是网格中的一个整数',
+    },
+    "exercises.07.1.hint": {
+        "en": 'wilson_interval(x, N) returns (low, high); give low to 3 decimals',
+        "zh": 'wilson_interval(x, N) 返回 (low, high)；给出 low，保留 3 位小数',
+    },
+    "exercises.07.2.hint": {
+        "en": 'scan N = 5, 10, 15, ... (0.8 × N must be whole) and compare high − low with 0.2',
+        "zh": '依次试 N = 5, 10, 15, ...（0.8 × N 须为整数），把 high − low 与 0.2 比较',
+    },
+    "exercises.07.3.hint": {
+        "en": 'collect the groups on each side and count the groups found on both (an int)',
+        "zh": '分别收集两边的组，数一数两边都出现的组（整数）',
+    },
+    "exercises.07.4.hint": {
+        "en": "keep the rows 'memory (M = 10)' and count those whose 'difference' is above 0 (an int)",
+        "zh": "保留 'memory (M = 10)' 这些行，数一数其中 'difference' 大于 0 的行（整数）",
+    },
+    "exercises.08.1.hint": {
+        "en": "pool({'C': runs['C']}, 10), labels_within(labels, that pool), compare(...), C's 'diff'",
+        "zh": "pool({'C': runs['C']}, 10)，labels_within(labels, 这个池)，compare(...)，取 C 的 'diff'",
+    },
+    "exercises.08.2.hint": {
+        "en": 'len(pool(runs, 5)): one row per item to label (an int)',
+        "zh": 'len(pool(runs, 5))：每个待标注项占一行（整数）',
+    },
+    "exercises.08.3.hint": {
+        "en": "record the broken version, then count the latency rows whose 'error' is not empty (an int)",
+        "zh": "记录出故障的版本，再数一数延迟表中 'error' 不为空的行（整数）",
+    },
+    "exercises.08.4.hint": {
+        "en": 'plan_questions(per-question differences C − A on nDCG@5, 0.03) (an int)',
+        "zh": 'plan_questions(nDCG@5 上 C − A 的逐题差值, 0.03)（整数）',
+    },
+}

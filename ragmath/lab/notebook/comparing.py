@@ -1,7 +1,9 @@
 """Notebook views of a :func:`ragmath.compare` result: the per-question change table and its plot.
 
 The numbers come from the core (:class:`ragmath.comparison.Comparison`); this module only arranges and
-draws them (matplotlib, which the core never imports).
+draws them (matplotlib, which the core never imports). Their words (the outcomes, the table's own
+columns, the plot's labels) come from the message catalogue (``notebook.comparing.*``), in the notebook's
+language; the numbers and the version names are the same in every language.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ragmath.comparison import Comparison
+from ragmath.lab.messages import message
 
 __all__ = ["change_table", "plot_paired_differences"]
 
@@ -18,7 +21,9 @@ __all__ = ["change_table", "plot_paired_differences"]
 def change_table(result: Comparison, system: str, metric: str) -> pd.DataFrame:
     """Per question: the baseline's score, the system's, the change and whether it is a win, tie or loss.
 
-    Sorted largest loss first (:meth:`Comparison.changes`); questions missing from a run say so.
+    Sorted largest loss first (:meth:`Comparison.changes`); questions missing from a run say so. The
+    columns ``change``, ``outcome``, ``note`` and the outcomes are display words: in Chinese under
+    ``use_language("zh")``.
 
     >>> from ragmath import compare
     >>> result = compare({"A": {"q1": ["x", "a"], "q2": ["b"]}, "B": {"q1": ["a"]}},
@@ -27,10 +32,14 @@ def change_table(result: Comparison, system: str, metric: str) -> pd.DataFrame:
     ['loss', 'win']
     """
     table = result.changes(system, metric)
-    table["outcome"] = np.select([table["change"] > 0, table["change"] < 0], ["win", "loss"], "tie")
+    outcomes = [message("notebook.comparing.win"), message("notebook.comparing.loss")]
+    table["outcome"] = np.select([table["change"] > 0, table["change"] < 0], outcomes,
+                                 message("notebook.comparing.tie"))
     missing = set(result.missing.get(system, ())) | set(result.missing.get(result.baseline, ()))
-    table["note"] = ["missing from a run, scored 0" if q in missing else "" for q in table.index]
-    return table
+    table["note"] = [message("notebook.comparing.missing") if q in missing else "" for q in table.index]
+    return table.rename(columns={"change": message("notebook.comparing.change"),
+                                 "outcome": message("notebook.comparing.outcome"),
+                                 "note": message("notebook.comparing.note")})
 
 
 def plot_paired_differences(result: Comparison, system: str, metric: str, ax=None):
@@ -45,9 +54,13 @@ def plot_paired_differences(result: Comparison, system: str, metric: str, ax=Non
     colours = np.where(changes > 0, "#2f7d4f", np.where(changes < 0, "#b5483b", "#9aa3ab"))
     ax.bar(np.arange(len(changes)), changes, color=colours, width=0.9)
     ax.axhline(0, color="black", linewidth=0.6)
-    ax.axhspan(row["low"], row["high"], color="#4a6fa5", alpha=0.18, label="95 % bootstrap interval")
-    ax.axhline(row["diff"], color="#4a6fa5", linestyle="--", label=f"mean {row['diff']:+.3f}")
-    ax.set_xlabel(f"questions, sorted ({row['wins']} wins / {row['ties']} ties / {row['losses']} losses)")
-    ax.set_ylabel(f"{metric}: {system} − {result.baseline}")
+    ax.axhspan(row["low"], row["high"], color="#4a6fa5", alpha=0.18,
+               label=message("notebook.comparing.interval"))
+    ax.axhline(row["diff"], color="#4a6fa5", linestyle="--",
+               label=message("notebook.comparing.mean", diff=row["diff"]))
+    ax.set_xlabel(message("notebook.comparing.xlabel", wins=row["wins"], ties=row["ties"],
+                          losses=row["losses"]))
+    ax.set_ylabel(message("notebook.comparing.ylabel", metric=metric, system=system,
+                          baseline=result.baseline))
     ax.legend(fontsize=8, loc="upper left")
     return ax

@@ -5,6 +5,10 @@ steps: permission filter, hybrid recall (BM25 and vector lists fused by RRF), re
 citation check. The drawing is plain SVG text built here, so it needs no font or plotting library at
 build time; the browser draws the Chinese labels.
 
+Every word comes from the message catalogue (``notebook.diagram.*``). Each box shows its stage's Chinese
+term with the English one beneath in both editions (the English terms are the ones the code uses); the
+headings, the "you are here" note and the accessible name follow the notebook's language.
+
 >>> svg = pipeline_diagram(highlight="rerank").svg
 >>> 'data-stage="rerank" class="stage highlight"' in svg
 True
@@ -18,22 +22,29 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from ragmath.lab.messages import CATALOGUE, message
+
 __all__ = ["STAGES", "PipelineDiagram", "pipeline_diagram"]
+
+#: Every stage that can be highlighted -> the catalogue key of its label (an English and a Chinese term).
+_STAGE_KEYS = {
+    "parse": "notebook.diagram.stage.parse",
+    "chunk": "notebook.diagram.stage.chunk",
+    "index": "notebook.diagram.stage.index",
+    "question": "notebook.diagram.stage.question",
+    "permission": "notebook.diagram.stage.permission",
+    "bm25": "notebook.diagram.stage.bm25",
+    "vector": "notebook.diagram.stage.vector",
+    "rrf": "notebook.diagram.stage.rrf",
+    "recall": "notebook.diagram.stage.recall",
+    "rerank": "notebook.diagram.stage.rerank",
+    "generate": "notebook.diagram.stage.generate",
+    "cite": "notebook.diagram.stage.cite",
+}
 
 #: Every stage that can be highlighted: key -> (English label, Chinese label).
 STAGES: dict[str, tuple[str, str]] = {
-    "parse": ("parse", "解析"),
-    "chunk": ("chunk", "切块"),
-    "index": ("index", "索引"),
-    "question": ("question", "问题"),
-    "permission": ("permission filter", "权限过滤"),
-    "bm25": ("BM25", "关键词召回"),
-    "vector": ("vector", "向量召回"),
-    "rrf": ("RRF fusion", "倒数排名融合"),
-    "recall": ("hybrid recall", "混合召回"),
-    "rerank": ("rerank", "重排"),
-    "generate": ("generate", "生成"),
-    "cite": ("citation check", "引用校验"),
+    stage: (CATALOGUE[key]["en"], CATALOGUE[key]["zh"]) for stage, key in _STAGE_KEYS.items()
 }
 
 _WIDTH, _HEIGHT = 1060, 330
@@ -73,13 +84,14 @@ class PipelineDiagram:
 
     def __repr__(self) -> str:
         marked = re.findall(r'data-stage="([^"]+)" class="stage highlight"', self.svg)
-        return f"<RAG pipeline diagram; marked: {', '.join(marked) or 'nothing'}>"
+        return message("notebook.diagram.repr",
+                       marked=", ".join(marked) or message("notebook.diagram.nothing"))
 
     def save(self, path: str | Path) -> Path:
         """Write the SVG text to ``path`` (UTF-8) and return the path; the parent folder must exist."""
         target = Path(path)
         if not target.parent.is_dir():
-            raise FileNotFoundError(f"save: the folder {target.parent} does not exist; create it first")
+            raise FileNotFoundError(message("notebook.diagram.no_folder", folder=target.parent))
         target.write_text(self.svg, encoding="utf-8")
         return target
 
@@ -90,9 +102,8 @@ def _check_highlight(highlight: str | Iterable[str] | None) -> frozenset[str]:
     names = [highlight] if isinstance(highlight, str) else list(highlight)
     unknown = [name for name in names if name not in STAGES]
     if unknown:
-        raise ValueError(
-            f"pipeline_diagram: unknown stage {unknown[0]!r}; choose from {', '.join(STAGES)}"
-        )
+        raise ValueError(message("notebook.diagram.unknown_stage", stage=repr(unknown[0]),
+                                 known=", ".join(STAGES)))
     return frozenset(names)
 
 
@@ -134,7 +145,8 @@ def pipeline_diagram(
     3
 
     where ``highlight`` names stages of :data:`STAGES` (``"recall"`` marks the whole hybrid-recall
-    frame); a marked stage gets an orange frame and the note "you are here · 本节位置".
+    frame); a marked stage gets an orange frame and the note "you are here · 本节位置" (in Chinese alone
+    under ``use_language("zh")``).
     Raises ``ValueError`` naming an unknown stage and listing the known ones.
     """
     marked = _check_highlight(highlight)
@@ -143,7 +155,7 @@ def pipeline_diagram(
         # drawing shrinks with a narrow cell (file browser open) instead of being cut at the right
         f'<svg xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 {_WIDTH} {_HEIGHT}" '
         f'preserveAspectRatio="xMinYMin meet" style="max-width: {_WIDTH}px; height: auto" '
-        'font-family="sans-serif" role="img" aria-label="Two-stage RAG pipeline">',
+        f'font-family="sans-serif" role="img" aria-label="{escape(message("notebook.diagram.aria"))}">',
         '<defs><marker id="arrowhead" markerWidth="10" markerHeight="8" refX="9" refY="4" orient="auto">'
         '<path d="M0,0 L10,4 L0,8 z" fill="#44505a"/></marker></defs>',
         f'<rect x="0" y="0" width="{_WIDTH}" height="{_HEIGHT}" fill="white"/>',
@@ -152,13 +164,15 @@ def pipeline_diagram(
         parts.append(
             f'<text x="{_WIDTH / 2}" y="20" text-anchor="middle" font-size="15">{escape(title)}</text>'
         )
-    parts.append('<text x="20" y="80" font-size="14" font-weight="bold">离线 offline</text>')
-    parts.append('<text x="20" y="160" font-size="14" font-weight="bold">在线 online</text>')
+    parts.append('<text x="20" y="80" font-size="14" font-weight="bold">'
+                 f'{escape(message("notebook.diagram.offline"))}</text>')
+    parts.append('<text x="20" y="160" font-size="14" font-weight="bold">'
+                 f'{escape(message("notebook.diagram.online"))}</text>')
     frame_x, frame_y, frame_w, frame_h = _RECALL_FRAME
     parts.append(_rect("recall", frame_x, frame_y, frame_w, frame_h, "recall" in marked, rx=12))
     parts.append(
         f'<text x="{frame_x + 8}" y="{frame_y - 6}" font-size="12" fill="#44505a">'
-        "混合召回 hybrid recall</text></g>"
+        f'{escape(message("notebook.diagram.recall_frame"))}</text></g>'
     )
     positions = {}
     for key, x, y, width in _BOXES:
@@ -192,5 +206,5 @@ def pipeline_diagram(
 def _you_are_here(x: float, y: float) -> str:
     return (
         f'<text x="{x}" y="{y}" text-anchor="middle" font-size="12" font-weight="bold" fill="#b3641a" '
-        'class="you-are-here">▲ you are here · 本节位置</text>'
+        f'class="you-are-here">{escape(message("notebook.diagram.you_are_here"))}</text>'
     )

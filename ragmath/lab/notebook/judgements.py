@@ -25,6 +25,7 @@ import polars as pl
 
 from ragmath.io import qrels_mapping, read_qrels_table, write_qrels
 from ragmath.io.writers import _atomic_write
+from ragmath.lab.messages import message
 
 __all__ = ["JudgementFile", "pool_items", "write_template", "read_labels"]
 
@@ -43,14 +44,13 @@ def pool_items(pool: Any) -> list[tuple[str, str]]:
     columns = list(getattr(pool, "columns", []))
     missing = [c for c in ("question", "id") if c not in columns]
     if missing:
-        raise ValueError(f"the pool needs columns 'question' and 'id'; it lacks {missing} "
-                         f"(columns: {columns})")
+        raise ValueError(message("notebook.judgements.pool_columns", missing=missing, columns=columns))
     items = [(str(q), str(i)) for q, i in zip(list(pool["question"]), list(pool["id"]), strict=True)]
     seen: set[tuple[str, str]] = set()
     for item in items:
         if item in seen:
-            raise ValueError(f"the pool lists question {item[0]!r}, id {item[1]!r} twice; "
-                             "list each pair once")
+            raise ValueError(message("notebook.judgements.pair_twice", question=repr(item[0]),
+                                     item=repr(item[1])))
         seen.add(item)
     return items
 
@@ -83,7 +83,7 @@ class JudgementFile:
     def set_many(self, pairs: list[tuple[str, str]], grade: int) -> None:
         """Give every pair the same grade and rewrite the file once."""
         if isinstance(grade, bool) or grade not in GRADES:
-            raise ValueError(f"a grade is 0, 1 or 2, got {grade!r}")
+            raise ValueError(message("notebook.judgements.bad_grade", grade=repr(grade)))
         for pair in pairs:
             self.grades[pair] = int(grade)
         self._write()

@@ -15,7 +15,9 @@ window in the capture phase, before JupyterLab's handler, and the widget carries
 ``data-lm-suppress-shortcuts``, Lumino's own opt-out. A keypress names the item it was meant for, and the
 kernel ignores one that arrives after the item changed (a double press never grades a chunk nobody has read).
 
-Every word the widget shows comes from :data:`MESSAGES` (one catalogue per language).
+Every word the widget shows comes from the message catalogue (``notebook.labelling.*`` in
+``ragmath/lab/messages/notebook.py``), gathered per language in :data:`MESSAGES` and handed to the script
+as the ``text`` trait: the script fills the ``{fields}`` and draws, it holds no word of its own.
 """
 
 from __future__ import annotations
@@ -27,28 +29,33 @@ from typing import Any
 import anywidget
 import traitlets
 
+from ragmath.lab.messages import CATALOGUE, LANGUAGES, message
+from ragmath.lab.messages import language as chosen_language
 from ragmath.lab.notebook.judgements import GRADES, JudgementFile, pool_items
 
 __all__ = ["LabellingWidget", "MESSAGES"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 
+#: The widget's words by the script's name for them -> the catalogue key that holds them.
+_WORDS = {
+    "progress": "notebook.labelling.progress",
+    "grade0": "notebook.labelling.grade0",
+    "grade1": "notebook.labelling.grade1",
+    "grade2": "notebook.labelling.grade2",
+    "skip": "notebook.labelling.skip",
+    "back": "notebook.labelling.back",
+    "none": "notebook.labelling.none",
+    "current": "notebook.labelling.current",
+    "unlabelled": "notebook.labelling.unlabelled",
+    "hint": "notebook.labelling.hint",
+    "done": "notebook.labelling.done",
+    "none_refused": "notebook.labelling.none_refused",
+}
+
 #: The widget's words, per language; ``{name}`` fields are filled in by the widget's script.
 MESSAGES: dict[str, dict[str, str]] = {
-    "en": {
-        "progress": "{labelled} of {total} judged · item {item} of {total}",
-        "grade0": "0 irrelevant",
-        "grade1": "1 helps",
-        "grade2": "2 answers it",
-        "skip": "skip (s)",
-        "back": "back (b)",
-        "none": "no answer in the pool (n)",
-        "current": "your grade: {grade}",
-        "unlabelled": "not judged yet",
-        "hint": "Click the widget, then keys 0 1 2 grade · s skip · b back · n no answer in the pool.",
-        "done": "Every item of the pool is judged. Go back (b) to change one.",
-        "none_refused": "This question already has a chunk graded above 0: go back and change it to 0 first.",
-    },
+    lang: {name: CATALOGUE[key][lang] for name, key in _WORDS.items()} for lang in LANGUAGES
 }
 
 
@@ -68,6 +75,9 @@ class LabellingWidget(anywidget.AnyWidget):
     question,id,grade
     q1,a,2
 
+    ``language``: the words' language, by default the one the notebook chose
+    (:func:`ragmath.lab.messages.use_language`).
+
     Raises ``ValueError`` for an empty pool, a pool item whose question or chunk has no text, or an
     unknown language.
     """
@@ -78,21 +88,21 @@ class LabellingWidget(anywidget.AnyWidget):
     text = traitlets.Dict().tag(sync=True)
 
     def __init__(self, pool: Any, path: Any, *, questions: Mapping[str, str], texts: Mapping[str, str],
-                 language: str = "en") -> None:
+                 language: str | None = None) -> None:
         super().__init__()
+        language = chosen_language() if language is None else language
         if language not in MESSAGES:
-            raise ValueError(f"no messages for language {language!r}; known: {sorted(MESSAGES)}")
+            raise ValueError(message("notebook.labelling.bad_language", given=repr(language),
+                                     known=sorted(MESSAGES)))
         self.items = pool_items(pool)
         if not self.items:
-            raise ValueError("the pool is empty: nothing to label")
+            raise ValueError(message("notebook.labelling.empty_pool"))
         self.questions, self.texts = dict(questions), dict(texts)
         for question, item in self.items:
             if question not in self.questions:
-                raise ValueError(f"no text for question {question!r}; give questions={{ID: text}} for every "
-                                 "question of the pool")
+                raise ValueError(message("notebook.labelling.no_question_text", question=repr(question)))
             if item not in self.texts:
-                raise ValueError(f"no text for chunk {item!r}; give texts={{ID: text}} for every chunk of "
-                                 "the pool")
+                raise ValueError(message("notebook.labelling.no_chunk_text", chunk=repr(item)))
         self.store = JudgementFile(path)
         self.text = dict(MESSAGES[language])
         self._language = language
@@ -106,7 +116,7 @@ class LabellingWidget(anywidget.AnyWidget):
     def grade(self, grade: int) -> None:
         """Give the current item ``grade`` (0, 1 or 2), save, and move to the next item not yet judged."""
         if isinstance(grade, bool) or grade not in GRADES:
-            raise ValueError(f"a grade is 0, 1 or 2, got {grade!r}")
+            raise ValueError(message("notebook.judgements.bad_grade", grade=repr(grade)))
         self.store.set(*self.items[self.position], grade)
         self._advance()
 

@@ -32,6 +32,7 @@ from ragmath import evaluate
 from ragmath.comparison import Comparison, plan_questions, pool
 from ragmath.io import read_run
 from ragmath.lab.index import build_index
+from ragmath.lab.messages import message
 from ragmath.lab.notebook.record import record
 from ragmath.lab.paths import DATA_DIR
 from ragmath.lab.readings import WORDS_08
@@ -50,8 +51,33 @@ POOL_DEPTH = 10
 #: found from any working folder, so the Chinese edition in ``notebooks/zh/`` reads the same file).
 PREPARED_JUDGEMENTS = DATA_DIR.parent / "notebooks" / "own_system" / "prepared_judgements.csv"
 
-#: The four versions, by name.
-VERSIONS = {"A": "BM25 (jieba)", "B": "vector", "C": "RRF of A and B", "D": "BM25 (character bigrams)"}
+class _Described(Mapping[str, str]):
+    """A mapping name -> description whose descriptions are read from the catalogue when asked for, so
+    they speak the language the notebook chose after importing this module."""
+
+    def __init__(self, texts: Mapping[str, Callable[[], str]]) -> None:
+        self._texts = dict(texts)
+
+    def __getitem__(self, name: str) -> str:
+        return self._texts[name]()
+
+    def __iter__(self):
+        return iter(self._texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+#: The four versions, by name, each with its description (in the notebook's language).
+VERSIONS: Mapping[str, str] = _Described({
+    "A": lambda: message("notebook.own_system.version_a"),
+    "B": lambda: message("notebook.own_system.version_b"),
+    "C": lambda: message("notebook.own_system.version_c"),
+    "D": lambda: message("notebook.own_system.version_d"),
+})
 
 System = Callable[[dict], list[tuple[str, float]]]
 
@@ -160,8 +186,8 @@ def complete_labels(pool_table: pd.DataFrame, by_hand: Labels,
         elif item in prepared.get(question, {}):
             grade, source = prepared[question][item], "prepared"
         else:
-            raise ValueError(f"pool item question {question!r}, id {item!r} has no judgement, neither by "
-                             "hand nor in the prepared file; label it, or rebuild the prepared file")
+            raise ValueError(message("notebook.own_system.unjudged", question=repr(question),
+                                     item=repr(item)))
         labels.setdefault(question, {})[item] = int(grade)
         counts[source] += 1
     return labels, counts

@@ -18,6 +18,8 @@ from pathlib import Path
 import matplotlib as mpl
 from matplotlib import font_manager
 
+from ragmath.lab.messages import message
+
 __all__ = ["FONT_PACKAGE", "PALETTE", "cjk_font_path", "item_colours", "use_cjk_font"]
 
 #: The PyPI package that ships the Simplified Chinese font (install name, as pip spells it).
@@ -46,16 +48,10 @@ def cjk_font_path() -> Path:
     try:
         import pylopdf_fonts_zh_cn
     except ImportError as exc:
-        raise RuntimeError(
-            f"Chinese labels need the font package {FONT_PACKAGE!r}, which is not installed: run "
-            f"`pip install {FONT_PACKAGE}` (or `pip install -e '.[lab]'`, which `make lab` does)"
-        ) from exc
+        raise RuntimeError(message("notebook.plotting.no_font_package", package=FONT_PACKAGE)) from exc
     path = Path(pylopdf_fonts_zh_cn.sans_path())
     if not path.is_file():
-        raise RuntimeError(
-            f"the font file {path.name} of {FONT_PACKAGE!r} is missing; reinstall it with "
-            f"`pip install --force-reinstall {FONT_PACKAGE}`"
-        )
+        raise RuntimeError(message("notebook.plotting.no_font_file", file=path.name, package=FONT_PACKAGE))
     return path
 
 
@@ -102,8 +98,7 @@ def item_colours(lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]]) -
     if isinstance(lists, Mapping):
         rankings = list(lists.values())
     elif isinstance(lists, (str, bytes)) or not isinstance(lists, Sequence):
-        raise TypeError(f"lists: expected a mapping name -> ranked IDs or a list of ranked lists, got "
-                        f"{type(lists).__name__}; pass e.g. {{'BM25': ['4.2', '6.1']}}")
+        raise TypeError(message("notebook.plotting.bad_lists", kind=type(lists).__name__))
     else:
         rankings = list(lists)
     order: dict[str, None] = {}

@@ -31,6 +31,7 @@ import polars as pl
 
 from ragmath.io import run_table, write_run
 from ragmath.io.writers import _atomic_write
+from ragmath.lab.messages import message
 
 __all__ = ["record", "latency_path_for"]
 
@@ -50,32 +51,31 @@ def latency_path_for(run_path: Any) -> Path:
 def _ranking(answer: Any, depth: int | None) -> tuple[list[str], list[float] | None]:
     """(IDs, scores or None) of one answer, best first, cut at ``depth``; an error if it is no ranking."""
     if isinstance(answer, (str, bytes)) or not isinstance(answer, Sequence):
-        raise TypeError(f"the system returned {type(answer).__name__}; return a list of IDs or of "
-                        "(id, score) pairs, best first")
+        raise TypeError(message("notebook.record.not_a_ranking", kind=type(answer).__name__))
     items = list(answer)[:depth]
     pairs = [isinstance(item, (tuple, list)) for item in items]
     if any(pairs) and not all(pairs):
-        raise ValueError("the system returned a list mixing IDs and (id, score) pairs; return one kind")
+        raise ValueError(message("notebook.record.mixed"))
     if not all(pairs) or not items:
         return [_id(item) for item in items], None
     if any(len(item) != 2 for item in items):
-        raise ValueError("each (id, score) pair must have exactly two items")
+        raise ValueError(message("notebook.record.pair_size"))
     ids = [_id(item[0]) for item in items]
     scores = []
     for item_id, score in items:
         if isinstance(score, bool) or not isinstance(score, numbers.Real) or not math.isfinite(score):
-            raise ValueError(f"the score of {item_id!r} is {score!r}; scores are finite numbers")
+            raise ValueError(message("notebook.record.bad_score", item=repr(item_id), score=repr(score)))
         scores.append(float(score))
     rising = next((i for i in range(1, len(scores)) if scores[i] > scores[i - 1]), None)
     if rising is not None:
-        raise ValueError(f"scores rise from rank {rising} ({scores[rising - 1]!r}) to rank {rising + 1} "
-                         f"({scores[rising]!r}); return the list best first (a run file is read by score)")
+        raise ValueError(message("notebook.record.rising", rank=rising, before=repr(scores[rising - 1]),
+                                 next_rank=rising + 1, after=repr(scores[rising])))
     return ids, scores
 
 
 def _id(item: Any) -> str:
     if isinstance(item, bool) or not isinstance(item, (str, numbers.Integral)):
-        raise TypeError(f"an ID must be text (or an integer), got {type(item).__name__} {item!r}")
+        raise TypeError(message("notebook.record.bad_id", kind=type(item).__name__, item=repr(item)))
     return str(item)
 
 
@@ -108,17 +108,16 @@ def record(system: Callable[[Any], Any], questions: Mapping[str, Any], path: Any
     naming each failure, is written first).
     """
     if not callable(system):
-        raise TypeError(f"system must be a callable question -> ranked list, got {type(system).__name__}")
+        raise TypeError(message("notebook.record.system_not_callable", kind=type(system).__name__))
     if not isinstance(questions, Mapping):
-        raise TypeError(f"questions must be a mapping question ID -> question, got "
-                        f"{type(questions).__name__}")
+        raise TypeError(message("notebook.record.questions_not_mapping", kind=type(questions).__name__))
     if not questions:
-        raise ValueError("questions is empty; give at least one question ID -> question")
+        raise ValueError(message("notebook.record.no_questions"))
     bad = next((q for q in questions if not isinstance(q, str) or not q), None)
     if bad is not None:
-        raise TypeError(f"question IDs must be non-empty text, got {bad!r}")
+        raise TypeError(message("notebook.record.bad_question_id", given=repr(bad)))
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
-        raise ValueError(f"depth must be a positive int (or None for everything), got {depth!r}")
+        raise ValueError(message("notebook.record.bad_depth", given=repr(depth)))
     latency_path = latency_path_for(path) if latency_path is None else latency_path
     rows, parts = [], []
     for qid, question in questions.items():
@@ -144,8 +143,9 @@ def record(system: Callable[[Any], Any], questions: Mapping[str, Any], path: Any
     written = [p for p in parts if p.height]
     if not written:
         failed = table[table["error"] != ""]
-        first = f"; the first: {failed['question'].iloc[0]}: {failed['error'].iloc[0]}" if len(failed) else ""
-        raise ValueError(f"no question got a result, so there is no run to write ({len(failed)} failed"
-                         f"{first}); see {os.fspath(latency_path)}")
+        first = message("notebook.record.first_failure", question=failed["question"].iloc[0],
+                        error=failed["error"].iloc[0]) if len(failed) else ""
+        raise ValueError(message("notebook.record.nothing_to_write", failed=len(failed), first=first,
+                                 path=os.fspath(latency_path)))
     write_run(pl.concat(written, how="vertical"), path, format, tag=tag)
     return table

@@ -15,6 +15,8 @@ string is asked to be given as a number, without a maths hint.
 
 The verdicts start with a mark from :data:`MARKS` (✓, ≈, ✗: glyphs DejaVu Sans and Noto CJK draw, so no
 emoji font is needed), coloured with ANSI codes, which JupyterLab, Voila and terminals show in colour.
+Their words come from the message catalogue (``notebook.selfcheck.*``), an exercise's hint from
+``exercises.<id>.hint``, in the language the notebook chose (:func:`ragmath.lab.messages.use_language`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import numbers
 from fractions import Fraction
 from typing import Any
 
+from ragmath.lab.messages import CATALOGUE, message
 from ragmath.lab.notebook.exercises import (  # noqa: F401 - importing nbNN registers its exercises
     _FLOAT_SLACK,
     _REGISTRY,
@@ -51,13 +54,14 @@ def _verdict(kind: str, text: str) -> str:
     """The mark of ``kind`` in its colour, then ``text`` (bold-free, so any font draws it)."""
     return f"\x1b[{_COLOURS[kind]}m{MARKS[kind]} {text}\x1b[0m"
 
-__all__ = ["MARKS", "register", "check", "known_exercises", "KINDS"]
+__all__ = ["MARKS", "register", "check", "hint_key", "known_exercises", "KINDS"]
 
 def _load(exercise_id: str) -> _Exercise:
     if not isinstance(exercise_id, str) or "." not in exercise_id:
-        raise ValueError(f"exercise ids look like '02.1' (notebook.number), got {exercise_id!r}")
+        raise ValueError(message("notebook.selfcheck.bad_id", given=repr(exercise_id)))
     if exercise_id not in _REGISTRY:
-        raise ValueError(f"no exercise {exercise_id!r}; known: {', '.join(known_exercises()) or 'none'}")
+        known = ", ".join(known_exercises()) or message("notebook.selfcheck.none_known")
+        raise ValueError(message("notebook.selfcheck.unknown_id", given=repr(exercise_id), known=known))
     return _REGISTRY[exercise_id]
 
 
@@ -104,32 +108,39 @@ def check(exercise_id: str, answer: Any) -> bool:
     if isinstance(answer, str) and _is_number(expected):
         number = _as_number(answer)
         if number is None:
-            print(_verdict("wrong", f"Not yet ({exercise_id}): give a number (e.g. 0.25, 1/4 or "
-                                    f"Fraction(1, 4)), not the text {answer!r}."))
+            print(_verdict("wrong", message("notebook.selfcheck.give_a_number", exercise=exercise_id,
+                                            text=repr(answer))))
             return False
         answer = number
     right = _matches(exercise, answer, expected)
     if right:
-        print(_verdict("right", f"Correct ({exercise_id})."))
+        print(_verdict("right", message("notebook.selfcheck.correct", exercise=exercise_id)))
     elif _only_rounding_differs(exercise, answer, expected):
-        print(_verdict(
-            "almost",
-            f"Almost ({exercise_id}): your number is close, so the method looks right, but it is "
-            f"not rounded to {exercise.decimals} decimals. Round (do not cut off) to "
-            f"{exercise.decimals} decimals."
-        ))
+        print(_verdict("almost", message("notebook.selfcheck.almost", exercise=exercise_id,
+                                         decimals=exercise.decimals)))
     elif answer is None:
-        print(_verdict("wrong", f"Not yet ({exercise_id}): replace None with your answer."))
+        print(_verdict("wrong", message("notebook.selfcheck.replace_none", exercise=exercise_id)))
+    elif hint_key(exercise_id) in CATALOGUE:
+        print(_verdict("wrong", message("notebook.selfcheck.not_yet_hint", exercise=exercise_id,
+                                        hint=message(hint_key(exercise_id)))))
     else:
-        print(_verdict("wrong", f"Not yet ({exercise_id})." + (f" Hint: {exercise.hint}" if exercise.hint
-                                                              else "")))
+        print(_verdict("wrong", message("notebook.selfcheck.not_yet", exercise=exercise_id)))
     return right
+
+
+def hint_key(exercise_id: str) -> str:
+    """The catalogue key of an exercise's hint (``ragmath/lab/messages/exercises.py``).
+
+    >>> hint_key("03.1")
+    'exercises.03.1.hint'
+    """
+    return f"exercises.{exercise_id}.hint"
 
 
 def _only_rounding_differs(exercise: _Exercise, answer: Any, expected: Any) -> bool:
     """The expected value rounded to fewer decimals, or truncated to at most ``decimals``: a rounding slip.
 
-    >>> slip = _Exercise(lambda: 0, "close", 1e-6, "", decimals=2)
+    >>> slip = _Exercise(lambda: 0, "close", 1e-6, decimals=2)
     >>> _only_rounding_differs(slip, 0.8, 5 / 6), _only_rounding_differs(slip, 0.83, 5 / 6)
     (True, True)
     >>> _only_rounding_differs(slip, 0.7, 5 / 6)

@@ -3,6 +3,10 @@
 Each ``nbNN`` registers its exercises here with :func:`register`; ``ragmath.lab.notebook.selfcheck``
 imports every ``nbNN`` and checks answers against this registry. The exercises import this package,
 never ``selfcheck``, so the import graph has no loop.
+
+An exercise's hint is not registered here: it is the message ``exercises.<id>.hint`` of the catalogue
+(``ragmath/lab/messages/exercises.py``, English and Chinese), looked up when a wrong answer is checked,
+so it speaks the language the notebook chose.
 """
 
 from __future__ import annotations
@@ -21,7 +25,6 @@ class _Exercise:
     expected: Callable[[], Any]
     kind: str
     tol: float
-    hint: str
     decimals: int | None = None
 
     @property
@@ -44,7 +47,6 @@ def register(
     *,
     kind: str = "close",
     tol: float = 1e-6,
-    hint: str = "",
     decimals: int | None = None,
 ) -> None:
     """Register an exercise: ``expected`` computes the right answer when a reader checks one.
@@ -65,7 +67,7 @@ def register(
             raise ValueError(f"decimals only applies to kind='close', not {kind!r}")
         if isinstance(decimals, bool) or not isinstance(decimals, int) or decimals < 0:
             raise ValueError(f"decimals must be a non-negative integer (e.g. 2), got {decimals!r}")
-    _REGISTRY[exercise_id] = _Exercise(expected, kind, tol, hint, decimals)
+    _REGISTRY[exercise_id] = _Exercise(expected, kind, tol, decimals)
 
 
 def known_exercises() -> list[str]:

@@ -74,37 +74,30 @@ register(
     _ex1,
     kind="close",
     decimals=2,
-    hint="map the run to clause IDs (4.2-a and 4.2-b become one clause), lift the labels, then count",
 )
 register(
     "01.2",
     _ex2,
     kind="exact",
-    hint="map each of the first 5 chunks to its doc_id and count the different ones",
 )
 register(
     "01.3",
     _ex3,
     kind="exact",
-    hint="'published' keeps every chunk with published_on <= date, in force or not: count both editions",
 )
 register(
     "01.4",
     _ex4,
     kind="set",
-    hint="remove every chunk the identity may not read, THEN take the first 3 (K counts after the filter)",
 )
 register(
     "01.5",
     _ex5,
     kind="exact",
-    hint="build the index with in_index(corpus, date, 'live'), retrieve, then compare the top 3 with Q21's "
-    "labels: which edition do the labels name?",
 )
 register(
     "01.6",
     _ex6,
     kind="close",
     decimals=2,
-    hint="add the label to Q07's labels, lift them to clauses with units.at_level, then Recall@3",
 )

@@ -66,27 +66,23 @@ register(
     lambda: recall_at_k(list(EX1_RANKING), EX1_RELEVANT, 3, exact=True),
     kind="close",
     decimals=2,
-    hint="count the relevant IDs among the first 3 results, divide by the number of relevant IDs",
 )
 register(
     "02.2",
     _ex2,
     kind="close",
     decimals=2,
-    hint="Hit@3 is 1 if any relevant ID is in the first 3 results, else 0; then average over questions",
 )
 register(
     "02.3",
     _ex3,
     kind="exact",
-    hint="increase K one step at a time until every relevant ID is inside the top K",
 )
 register(
     "02.4",
     _ex4,
     kind="close",
     decimals=2,
-    hint="leave out the questions with no relevant ID, then average Recall@3 over the rest",
 )
 
 
@@ -108,12 +104,10 @@ register(
     lambda: _mean_recall(EX5_RUN, ARTICLE_QRELS),
     kind="close",
     decimals=2,
-    hint="only q3 changes: one of its two relevant IDs is now in the top 3; average the three Recall@3",
 )
 register(
     "02.6",
     lambda: _mean_recall(ARTICLE_RUN, EX6_QRELS),
     kind="close",
     decimals=2,
-    hint="q1 now has four relevant IDs, and X is one of them; recompute q1's Recall@3, then the mean",
 )

@@ -58,27 +58,23 @@ register(
     lambda: reciprocal_rank(list(EX1_RANKING), EX1_RELEVANT, 5, exact=True),
     kind="close",
     decimals=2,
-    hint="find the rank of the FIRST relevant ID within the top 5; the answer is 1 / that rank",
 )
 register(
     "03.2",
     lambda: evaluate(EX2_RUN, ARTICLE_QRELS, metrics=("MRR@3",)).means["MRR@3"],
     kind="close",
     decimals=2,
-    hint="q1 and q3 keep their reciprocal ranks; q2 now has its relevant item at rank 1",
 )
 register(
     "03.3",
     lambda: evaluate(EX3_RUN, EX3_QRELS, metrics=("MRR@5",)).means["MRR@5"],
     kind="close",
     decimals=2,
-    hint="a question whose first relevant ID is below rank 5 scores 0 in MRR@5",
 )
 register(
     "03.4",
     _ex4,
     kind="set",
-    hint="RR@3 only looks at the first relevant item: which rankings start with a relevant ID?",
 )
 
 # 03.5 — predict, then run: the article's run with q3's list extended to 5 items, scored at K = 5.
@@ -90,5 +86,4 @@ register(
     lambda: evaluate(EX5_RUN, ARTICLE_QRELS, metrics=(f"MRR@{EX5_K}",)).means[f"MRR@{EX5_K}"],
     kind="close",
     decimals=2,
-    hint="q1 and q2 keep their reciprocal ranks; q3's first relevant ID is now inside the top 5",
 )

@@ -49,28 +49,24 @@ register(
     lambda: dcg_at_k(list(EX1_RANKING), EX1_GRADES, 3),
     kind="close",
     decimals=3,
-    hint="sum (2**grade - 1) / log2(rank + 1) over ranks 1..3",
 )
 register(
     "04.2",
     lambda: dcg_at_k(_ideal(EX1_GRADES), EX1_GRADES, 3),
     kind="close",
     decimals=3,
-    hint="sort ALL labelled items by grade, best first, and take the DCG@3 of that order",
 )
 register(
     "04.3",
     lambda: ndcg_at_k(list(EX3_RANKING), EX3_GRADES, 3, gain="linear"),
     kind="close",
     decimals=3,
-    hint="use the grade itself as the gain (not 2**grade - 1), for both DCG and IDCG",
 )
 register(
     "04.4",
     _ex4,
     kind="close",
     decimals=3,
-    hint="average nDCG@3 within each type first, then combine the two type means with weights 1 and 2",
 )
 
 # 04.5 — predict, then run: q1's run with binary labels (every piece of evidence graded 1).
@@ -87,12 +83,10 @@ register(
     lambda: ndcg_at_k(list(EX5_RANKING), EX5_GRADES, 3),
     kind="close",
     decimals=3,
-    hint="with grades 0/1 every relevant item gains 1; IDCG puts the three relevant items at ranks 1-3",
 )
 register(
     "04.6",
     lambda: ndcg_at_k(list(EX6_RANKING), EX6_GRADES, EX6_K),
     kind="close",
     decimals=3,
-    hint="DCG over ranks 1-5 (C now adds 3 / log2(6)); IDCG@5 of the labels still has only three gains",
 )

@@ -79,31 +79,26 @@ register(
     _ex1,
     kind="close",
     decimals=4,
-    hint="add 1/(k + rank) over the lists that contain the item; ranks start at 1",
 )
 register(
     "05.2",
     _ex2,
     kind="exact",
-    hint="cut each list to its first 2 IDs, then fuse; give the ID as a string, e.g. '4.2'",
 )
 register(
     "05.3",
     _ex3,
     kind="exact",
-    hint="fuse the three lists at k = 60 and list every ID, best first, as strings",
 )
 register(
     "05.4",
     _ex4,
     kind="exact",
-    hint="find the leader at k = 1, 2, 3, ... and give the first k whose leader differs",
 )
 register(
     "05.5",
     _ex5,
     kind="exact",
-    hint="map both lists to clause IDs with units.to_units first, then fuse; answer e.g. '6.1'",
 )
 
 # 05.6 — predict, then run: the vector list puts 6.1 first; which chunk leads the fused list at k = 60?
@@ -119,5 +114,4 @@ register(
     "05.6",
     _ex6,
     kind="exact",
-    hint="add 1/(60 + rank) per list for 4.2 and for 6.1 and compare; give the ID as a string",
 )

@@ -79,15 +79,7 @@ def _ex4() -> float:
     return float(np.mean(np.abs(signs @ diff) >= abs(diff.sum()) - 1e-9))
 
 
-register("05b.1", _ex1, kind="exact",
-         hint="deal rerank_stage.dev with random_folds, then count the groups (rerank_stage.group) whose "
-              "questions sit in two or more folds (an int)")
-register("05b.2", _ex2, kind="close", decimals=3,
-         hint="bootstrap_interval(values.iloc[:10], n_resamples=10_000, seed=0) returns (mean, low, high); "
-              "give high − low")
-register("05b.3", _ex3, kind="close", decimals=4,
-         hint="draw the picks as paired_bootstrap does, default_rng(0).integers(0, n, size=(10_000, n)), "
-              "over the differences D − C, then give the share of row means <= 0")
-register("05b.4", _ex4, kind="close", decimals=5,
-         hint="the first ten questions' D − C (nDCG@5), the non-zero ones only, every sign vector from "
-              "itertools.product([1, -1], repeat=m): the share whose |flipped sum| >= |observed sum|")
+register("05b.1", _ex1, kind="exact")
+register("05b.2", _ex2, kind="close", decimals=3)
+register("05b.3", _ex3, kind="close", decimals=4)
+register("05b.4", _ex4, kind="close", decimals=5)

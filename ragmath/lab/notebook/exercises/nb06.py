@@ -73,15 +73,8 @@ def _ex5() -> int:
     return int(keep_default_rule(knob_against_default(_frozen(), EX5_KNOB)))
 
 
-register("06.1", _ex1, kind="close", decimals=3,
-         hint="with M = 20 the reranker may bring chunks from ranks 6-20 into the top 5; give D − C")
-register("06.2", _ex2, kind="close", decimals=2,
-         hint="read the limit in the chunk you were given (the 2025 clause), not the one in force today")
-register("06.3", _ex3, kind="exact",
-         hint="tokenize chunk_text(record) of every corpus record with plain jieba and count the chunks "
-              "whose tokens include '102' (an int)")
-register("06.4", _ex4, kind="exact",
-         hint="read table.loc['Oracle', 'answers correct'] of the run with the faulty generator (an int)")
-register("06.5", _ex5, kind="exact",
-         hint="a value replaces the default only if its interval's lower end is above 0; the W the rule "
-              "keeps is an int from the grid")
+register("06.1", _ex1, kind="close", decimals=3)
+register("06.2", _ex2, kind="close", decimals=2)
+register("06.3", _ex3, kind="exact")
+register("06.4", _ex4, kind="exact")
+register("06.5", _ex5, kind="exact")

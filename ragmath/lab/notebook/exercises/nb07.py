@@ -63,11 +63,7 @@ def _ex4() -> int:
     return int((memory["difference"] > 0).sum())
 
 
-register("07.1", _ex1, kind="close", decimals=3,
-         hint="wilson_interval(x, N) returns (low, high); give low to 3 decimals")
-register("07.2", _ex2, kind="exact",
-         hint="scan N = 5, 10, 15, ... (0.8 × N must be whole) and compare high − low with 0.2")
-register("07.3", _ex3, kind="exact",
-         hint="collect the groups on each side and count the groups found on both (an int)")
-register("07.4", _ex4, kind="exact",
-         hint="keep the rows 'memory (M = 10)' and count those whose 'difference' is above 0 (an int)")
+register("07.1", _ex1, kind="close", decimals=3)
+register("07.2", _ex2, kind="exact")
+register("07.3", _ex3, kind="exact")
+register("07.4", _ex4, kind="exact")

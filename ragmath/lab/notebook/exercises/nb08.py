@@ -88,10 +88,7 @@ def _ex4() -> int:
     return plan_questions(diffs.to_numpy(), EX4_D)
 
 
-register("08.1", _ex1, kind="close", decimals=3,
-         hint="pool({'C': runs['C']}, 10), labels_within(labels, that pool), compare(...), C's 'diff'")
-register("08.2", _ex2, kind="exact", hint="len(pool(runs, 5)): one row per item to label (an int)")
-register("08.3", _ex3, kind="exact",
-         hint="record the broken version, then count the latency rows whose 'error' is not empty (an int)")
-register("08.4", _ex4, kind="exact",
-         hint="plan_questions(per-question differences C − A on nDCG@5, 0.03) (an int)")
+register("08.1", _ex1, kind="close", decimals=3)
+register("08.2", _ex2, kind="exact")
+register("08.3", _ex3, kind="exact")
+register("08.4", _ex4, kind="exact")
