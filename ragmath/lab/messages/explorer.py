@@ -99,7 +99,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "explorer.lead.changes": {
         "en": "Over k = {k_lo}…{k_hi} the lead changes at {changes}.",
-        "zh": "在 k = {k_lo}…{k_hi} 范围内，领先者在 {changes} 处易主。",
+        "zh": "在 k = {k_lo}…{k_hi} 范围内，领先者在 {changes}处易主。",
     },
     "explorer.lead.change": {
         "en": "k = {k} ({previous} → {leader})",
