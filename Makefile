@@ -6,6 +6,8 @@ HOST   := 127.0.0.1
 PORT   ?= 8888
 EXPLORER_PORT ?= 8866
 EXPLORER_OPTS ?=
+# en: notebooks/rrf_explorer.ipynb; zh: the Chinese edition's notebooks/zh/rrf_explorer.ipynb
+EXPLORER_LANG ?= en
 
 .PHONY: help lab test venv venv-test browser-deps lint explorer html bench verify-holdout clean
 
@@ -13,6 +15,7 @@ help:
 	@echo "make lab       create .venv, install ragmath and the notebooks' packages, open JupyterLab on notebooks/"
 	@echo "make test      create/update .venv with the test extra and run the whole suite (notebooks and browser too)"
 	@echo "make explorer  serve the RRF k explorer as a standalone Voila page on $(HOST):$(EXPLORER_PORT)"
+	@echo "               (EXPLORER_LANG=zh serves the Chinese explorer, notebooks/zh/rrf_explorer.ipynb)"
 	@echo "make html      execute every notebook and write HTML copies under build/html/"
 	@echo "make bench     run the benchmarks (explorer redraw time; ragmath vs pytrec_eval and ranx at scale)"
 	@echo "make verify-holdout  re-run the holdout's one opening at its recorded commit; check the stored hash"
@@ -67,8 +70,12 @@ lint: venv-test
 	$(BIN)/ruff check ragmath tests bench tools
 
 # config/voila.py: idle kernels are culled and at most 30 are kept (see the file to change them).
+EXPLORER_NOTEBOOK_en := notebooks/rrf_explorer.ipynb
+EXPLORER_NOTEBOOK_zh := notebooks/zh/rrf_explorer.ipynb
+
 explorer: venv
-	$(BIN)/voila notebooks/rrf_explorer.ipynb --no-browser --Voila.ip=$(HOST) --Voila.port=$(EXPLORER_PORT) \
+	$(if $(EXPLORER_NOTEBOOK_$(EXPLORER_LANG)),,$(error EXPLORER_LANG must be en or zh, got '$(EXPLORER_LANG)'))
+	$(BIN)/voila $(EXPLORER_NOTEBOOK_$(EXPLORER_LANG)) --no-browser --Voila.ip=$(HOST) --Voila.port=$(EXPLORER_PORT) \
 	  --Voila.config_file_paths=config $(EXPLORER_OPTS)
 
 html: venv-test

@@ -12,7 +12,8 @@ their number bounded and the page offline:
    checked and reserved in one step, so pages loaded at the same moment cannot overshoot it.
    When a new page would exceed it, kernels no page is connected to that have been idle for
    ``evict_idle_seconds`` are shut down first, least recently used first; if that frees no room,
-   the new page gets "503: the explorer is full" instead of a kernel, and open pages keep working.
+   the new page gets "503: the explorer is full" instead of a kernel (the page says so in English
+   and in Chinese), and open pages keep working.
 3. Idle culling (jupyter_server's own): a kernel with no open page and no activity for
    ``cull_idle_timeout`` seconds is shut down; the check runs every ``cull_interval`` seconds.
 4. The page template ``classroom`` (``config/jupyter/voila/templates/classroom``) is Voila's
@@ -103,11 +104,13 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             why = f"max_kernels={self.max_kernels} reached"
             await asyncio.gather(*(self._stop(kernel_id, why, "abandoned") for kernel_id in evict))
         if self._occupied() >= self.max_kernels:
-            raise web.HTTPError(
+            raise web.HTTPError(  # the page (classroom/503.html) shows each line of the message
                 503,
                 f"the explorer is full: {self.max_kernels} pages are open (the limit set in "
-                "config/voila.py); try again when someone closes theirs",
-                reason="the explorer is full, try again when another page is closed",
+                "config/voila.py); try again when someone closes theirs\n"
+                f"RRF k 探索器已满：已经打开了 {self.max_kernels} 个页面（config/voila.py 里设定的上限）；"
+                "请等有人关掉自己的页面后再试",
+                reason="the explorer is full, try again when another page is closed",  # status line: ASCII
             )
 
     def notify_disconnect(self, kernel_id):

@@ -27,6 +27,7 @@ from matplotlib.transforms import blended_transform_factory
 
 from ragmath._validation import check_rrf_k, check_window
 from ragmath.fusion import named_lists, rrf, rrf_float_scores, rrf_score
+from ragmath.lab.messages import message
 from ragmath.lab.notebook.plotting import PALETTE, item_colours
 
 __all__ = [
@@ -98,29 +99,19 @@ def parse_list(text: str, name: str = "list") -> list[str]:
     ValueError: list 'BM25': ID '4.2' appears twice (positions 1 and 3); ... remove one of them
     """
     if not isinstance(text, str):
-        raise TypeError(
-            f"list {name!r}: expected text such as '4.2, 6.1, 3.5', got {type(text).__name__} "
-            f"{text!r}; pass the IDs as one comma-separated string"
-        )
+        raise TypeError(message("explorer.error.not_text", name=name, kind=type(text).__name__, value=text))
     parts = [part.strip() for part in _SEPARATORS.split(text)]
     if len(parts) > 1 and parts[-1] == "":
         parts.pop()  # "4.2, 6.1," : a trailing comma
     if parts == [""]:
-        raise ValueError(
-            f"list {name!r} is empty: type at least one ID, best first, e.g. '4.2, 6.1, 3.5'"
-        )
+        raise ValueError(message("explorer.error.empty_list", name=name))
     first_seen: dict[str, int] = {}
     for position, item in enumerate(parts, start=1):
         if item == "":
-            raise ValueError(
-                f"list {name!r}: entry {position} is empty (two commas with nothing between); "
-                "remove the extra comma"
-            )
+            raise ValueError(message("explorer.error.empty_entry", name=name, position=position))
         if item in first_seen:
-            raise ValueError(
-                f"list {name!r}: ID {item!r} appears twice (positions {first_seen[item]} and "
-                f"{position}); a ranked list names each ID once, so remove one of them"
-            )
+            raise ValueError(message("explorer.error.duplicate", name=name, item=item,
+                                     first=first_seen[item], second=position))
         first_seen[item] = position
     return parts
 
@@ -134,12 +125,9 @@ def parse_lists(texts: Mapping[str, str]) -> dict[str, list[str]]:
     {'BM25': ['4.2', '6.1'], 'vector': ['5.3', '6.1']}
     """
     if not isinstance(texts, Mapping):
-        raise TypeError(
-            f"texts: expected a mapping list name -> text, got {type(texts).__name__}; "
-            "pass e.g. {'BM25': '4.2, 6.1'}"
-        )
+        raise TypeError(message("explorer.error.texts_not_mapping", kind=type(texts).__name__))
     if not texts:
-        raise ValueError("texts is empty: give at least one list, e.g. {'BM25': '4.2, 6.1'}")
+        raise ValueError(message("explorer.error.no_texts"))
     return {str(name): parse_list(text, name=str(name)) for name, text in texts.items()}
 
 
@@ -155,15 +143,15 @@ def format_list(ids: Iterable[str]) -> str:
 def _check_ks(ks: Iterable[int]) -> list[int]:
     """Return the k values sorted and unique; each is checked as RRF's k (one check: ``check_rrf_k``)."""
     if isinstance(ks, (str, bytes)) or not isinstance(ks, Iterable):
-        raise TypeError(f"ks must be an iterable of integers, got {ks!r}; use e.g. range(1, 201)")
+        raise TypeError(message("explorer.error.ks_not_iterable", value=ks))
     values = list(ks)
     if not values:
-        raise ValueError("ks is empty: give the k values to scan, e.g. range(1, 201)")
+        raise ValueError(message("explorer.error.ks_empty"))
     for k in values:
         try:
             check_rrf_k(k)
         except (TypeError, ValueError) as exc:
-            raise ValueError(f"ks: {exc}; use e.g. range(1, 201)") from None
+            raise ValueError(message("explorer.error.bad_k_in_ks", error=exc)) from None
     return sorted(set(values))
 
 
@@ -196,12 +184,8 @@ def check_size(lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]]) -> 
     """
     distinct = len({item for ranking in named_lists(lists).values() for item in ranking})
     if distinct > MAX_IDS:
-        raise ValueError(
-            f"the lists name {distinct:,} distinct IDs; the explorer shows at most {MAX_IDS:,} "
-            f"(every edit rescans k = {K_MIN}…{K_MAX} for each ID, and past {MAX_IDS:,} that takes "
-            "seconds). Keep each list's top part (e.g. the top 100), or fuse the full lists in a "
-            "notebook cell with ragmath.rrf(lists, k=60)"
-        )
+        raise ValueError(message("explorer.error.too_many_ids", distinct=distinct, max_ids=MAX_IDS,
+                                 k_min=K_MIN, k_max=K_MAX))
     return distinct
 
 
@@ -295,7 +279,7 @@ def leader_by_k(
     ks_sorted = _check_ks(ks)
     items, _names, ranks = _rank_matrix(lists, window)
     if not items:
-        raise ValueError("the lists hold no item, so no item leads; give at least one ID in some list")
+        raise ValueError(message("explorer.error.no_item"))
     scores = rrf_float_scores(ranks, ks_sorted)
     rows: list[dict[str, Any]] = []
     for k, row in zip(ks_sorted, scores, strict=True):
@@ -423,23 +407,21 @@ def describe_lead(
 
 def _lead_text(row: Any, k: int, changes: list[LeadChange], k_lo: int, k_hi: int) -> str:
     """Format a leader_by_k row and the lead changes over k_lo..k_hi as one sentence."""
-    if row["runner_up"] is None:
-        now = f"At k = {k}, {row['leader']} is the only item ({row['score']:.4f})."
+    leader, runner_up, score = row["leader"], row["runner_up"], row["score"]
+    if runner_up is None:
+        now = message("explorer.lead.only", k=k, leader=leader, score=score)
     elif row["tied"]:
-        now = (
-            f"At k = {k}, {row['leader']} and {row['runner_up']} tie at {row['score']:.4f}; "
-            f"{row['leader']} is listed first (smaller ID)."
-        )
+        now = message("explorer.lead.tie", k=k, leader=leader, runner_up=runner_up, score=score)
     else:
-        now = (
-            f"At k = {k}, {row['leader']} leads with {row['score']:.4f} "
-            f"({_fmt_margin(row['margin'])} ahead of {row['runner_up']})."
-        )
-    span = f"k = {k_lo}…{k_hi}"
+        now = message("explorer.lead.leads", k=k, leader=leader, score=score,
+                      margin=_fmt_margin(row["margin"]), runner_up=runner_up)
     if not changes:
-        return f"{now} Over {span} the lead never changes."
-    parts = ", ".join(f"k = {c.k} ({c.previous} → {c.leader})" for c in changes)
-    return f"{now} Over {span} the lead changes at {parts}."
+        span = message("explorer.lead.never_changes", k_lo=k_lo, k_hi=k_hi)
+    else:
+        parts = message("common.list_separator").join(
+            message("explorer.lead.change", k=c.k, previous=c.previous, leader=c.leader) for c in changes)
+        span = message("explorer.lead.changes", k_lo=k_lo, k_hi=k_hi, changes=parts)
+    return message("explorer.lead.sentence", now=now, span=span)
 
 
 def _fmt_margin(margin: float) -> str:
@@ -465,10 +447,13 @@ def render_table_html(table: pd.DataFrame, k: int, window: int | None = None) ->
     True
     """
     names = [c[len("rank[") : -1] for c in table.columns if c.startswith("rank[")]
-    win = "all" if window is None else str(window)
+    win = "all" if window is None else str(window)  # an attribute for tests: not translated
     head = "".join(
-        f"<th>{html.escape(n)} rank</th><th>{html.escape(n)}: 1/(k+rank)</th>" for n in names
+        f"<th>{html.escape(message('explorer.table.rank', name=n))}</th>"
+        f"<th>{html.escape(message('explorer.table.contribution', name=n))}</th>"
+        for n in names
     )
+    tied_word = message("explorer.table.tied")
     cell = "padding:2px 8px;text-align:right;border-bottom:1px solid #ddd"
     places, tied = tie_places(table, k)
     scores = table["rrf_score"].tolist()
@@ -477,7 +462,7 @@ def render_table_html(table: pd.DataFrame, k: int, window: int | None = None) ->
     contrib_cols = [table[f"contrib[{n}]"].tolist() for n in names]
     rows = []
     for pos, item in enumerate(ids):
-        place = f"{places[pos]} (tied)" if tied[pos] else str(places[pos])
+        place = message("explorer.table.tied_place", place=places[pos]) if tied[pos] else str(places[pos])
         cells = [f"<td>{place}</td>", f"<td><b>{html.escape(item)}</b></td>"]
         for ranks, contribs in zip(rank_cols, contrib_cols, strict=True):
             rank = ranks[pos]
@@ -487,7 +472,7 @@ def render_table_html(table: pd.DataFrame, k: int, window: int | None = None) ->
                 cells.append(f"<td>{int(rank)}</td><td>1/{k + int(rank)} = {contribs[pos]:.4f}</td>")
         cells.append(f"<td><b>{scores[pos]:.4f}</b></td>")
         if pos + 1 < len(scores) and places[pos + 1] == places[pos]:
-            cells.append("<td>tied</td>")
+            cells.append(f"<td>{tied_word}</td>")
         elif pos + 1 < len(scores):
             cells.append(f"<td>{_fmt_margin(scores[pos] - scores[pos + 1])}</td>")
         else:
@@ -497,12 +482,18 @@ def render_table_html(table: pd.DataFrame, k: int, window: int | None = None) ->
     scroll = ' style="max-height:420px;overflow-y:auto"' if len(rows) > 25 else ""
     return (
         f'{style}<div class="rrf-table" data-k="{k}" data-window="{win}"{scroll}>'
-        f"<table><thead><tr><th>place</th><th>ID</th>{head}<th>RRF score</th>"
-        f"<th>ahead of next by</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+        f"<table><thead><tr><th>{message('explorer.table.place')}</th><th>ID</th>{head}"
+        f"<th>{message('explorer.table.score')}</th><th>{message('explorer.table.gap')}</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
     )
 
 
 _ASCII_FONT = "DejaVu Sans"
+
+
+def _font_for(text: str) -> str:
+    """DejaVu Sans for ASCII text (laid out faster), else the default family (with the CJK font)."""
+    return _ASCII_FONT if text.isascii() else "sans-serif"
 
 
 def _short(label: str, limit: int = 24) -> str:
@@ -582,7 +573,7 @@ class _Chart:
             for i in range(rows)
         ]
         ax.set_ylim(rows - 0.5, -0.5)
-        ax.set_xlabel("fused score = Σ 1/(k + rank)")
+        ax.set_xlabel(message("explorer.chart.bars_xlabel"))
         # No x ticks: each bar carries its value, and ticks would be laid out anew for every k.
         ax.set_xticks([])
         self.drawn = drawn_items(lists, curves.index, window)
@@ -609,16 +600,16 @@ class _Chart:
         axc.minorticks_off()
         low = float(relative.to_numpy().min()) if len(self.drawn) else 0.0
         axc.set_ylim(max(0.0, low - 0.05), 1.04)
-        axc.set_xlabel("k (log scale)")
-        axc.set_ylabel("score ÷ leader's score")
+        axc.set_xlabel(message("explorer.chart.curves_xlabel"))
+        axc.set_ylabel(message("explorer.chart.curves_ylabel"))
         for c in changes:
             axc.axvline(c.k, color="grey", linestyle=":", linewidth=1)
         self._vline = axc.axvline(relative.index.min(), color="black", linewidth=1)
         self._dots = axc.scatter([0] * len(self.drawn), [1.0] * len(self.drawn), s=14, color="black",
                                  zorder=3)
-        axc.set_title("each item ÷ the leader (black line: current k)", fontsize=10)
+        axc.set_title(message("explorer.chart.curves_title"), fontsize=10)
         # The title sits above the lists' legend (pad in points), both above the bars.
-        ax.set_title("contributions at k = 000", fontsize=10, loc="left", pad=16)
+        ax.set_title(message("explorer.chart.bars_title", k="000"), fontsize=10, loc="left", pad=16)
         # A fixed layout (no layout engine, which would lay out again on every draw): the left
         # margin grows with the longest ID shown, the right one holds the items' legend.
         longest = max([len(_short(str(i))) for i in curves.columns] + [3])
@@ -630,7 +621,8 @@ class _Chart:
         bottom = (40 + (18 if total > TOP_DRAWN else 0)) / height_px  # the x labels (and the note)
         self.figure.subplots_adjust(left=left, right=right, bottom=bottom, top=top, wspace=0.22)
         items_legend = axc.legend(handles, labels, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0),
-                                  borderaxespad=0, title="items", title_fontsize=8)
+                                  borderaxespad=0, title=message("explorer.chart.items"),
+                                  title_fontsize=8)
         box = ax.get_position()
         lists_legend = self.figure.legend(
             [bars[0] for bars in self._bars.values()] if rows else [],
@@ -649,8 +641,7 @@ class _Chart:
         if total > TOP_DRAWN:
             self._note = self.figure.text(
                 0.01, 0.01,
-                f"Drawn: the top {TOP_DRAWN} of {total} items (bars: at this k; lines: those that "
-                f"reach the top {TOP_DRAWN} at some k). The table lists all {total}.",
+                message("explorer.chart.drawn", top=TOP_DRAWN, total=total),
                 fontsize=9, color="#444444", parse_math=False,
             )
         # Keep a picture of everything that does not depend on k (the right panel without its
@@ -690,15 +681,19 @@ class _Chart:
                 patch.set_width(contribs[i])
                 lefts[i] += contribs[i]
         highest = max(lefts) if lefts else 1.0
+        tied_word = message("explorer.chart.tied")
         for i, label in enumerate(self._labels):
             label.set_position((lefts[i] + highest * 0.01, i))
-            label.set_text(f"{lefts[i]:.4f}" + (" tied" if tied[i] else ""))
+            text = f"{lefts[i]:.4f}" + (tied_word if tied[i] else "")
+            label.set_text(text)
+            label.set_fontfamily(_font_for(text))
         for name_text, item in zip(self._names, items, strict=True):
             name_text.set_text(_short(item))
-            name_text.set_fontfamily(_ASCII_FONT if item.isascii() else "sans-serif")
+            name_text.set_fontfamily(_font_for(item))
             name_text.set_color(self._colours.get(item, "black"))
         ax.set_xlim(0, highest * 1.3 if highest > 0 else 1.0)
-        ax.set_title(f"contributions at k = {k}", fontsize=10, loc="left", fontfamily=_ASCII_FONT, pad=16)
+        title = message("explorer.chart.bars_title", k=k)
+        ax.set_title(title, fontsize=10, loc="left", fontfamily=_font_for(title), pad=16)
         self._vline.set_xdata([k, k])
         relative = self._relative
         if relative is not None and k in relative.index:
@@ -733,7 +728,8 @@ def _window_options(lists: Mapping[str, Sequence[str]], window: int | None) -> l
     sizes |= {n for n in (25, 30, 40, 50, 75, 100, 150, 200, 300, 500, 1000) if n < longest}
     if window is not None:
         sizes.add(window)
-    return [("all", 0)] + [(f"top {n}", n) for n in sorted(sizes)]
+    return [(message("explorer.control.all"), 0)] + [
+        (message("explorer.control.top", n=n), n) for n in sorted(sizes)]
 
 
 def _space_note(lists: Mapping[str, Sequence[str]]) -> str:
@@ -741,11 +737,9 @@ def _space_note(lists: Mapping[str, Sequence[str]]) -> str:
     for name, ranking in lists.items():
         for item in ranking:
             if any(ch.isspace() for ch in item):
-                return (
-                    '<div class="rrf-note" style="color:#555">Note: list '
-                    f"{html.escape(repr(name))} has the ID {html.escape(repr(item))} with a space in "
-                    "it; IDs are separated by commas only, so it is one ID.</div>"
-                )
+                note = message("explorer.note.space", name=html.escape(repr(name)),
+                               item=html.escape(repr(item)))
+                return f'<div class="rrf-note" style="color:#555">{note}</div>'
     return ""
 
 
@@ -777,7 +771,7 @@ class Explorer:
         self.window = w.Dropdown(
             options=_window_options(lists, window),
             value=0 if window is None else window,
-            description="window",
+            description=message("explorer.control.window"),
             layout=w.Layout(width="180px"),
         )
         self.texts = {
@@ -785,7 +779,7 @@ class Explorer:
                 value=format_list(ranking),
                 description=name,
                 continuous_update=False,
-                placeholder="IDs best first, e.g. 4.2, 6.1, 3.5",
+                placeholder=message("explorer.control.placeholder"),
                 layout=w.Layout(width="520px"),
             )
             for name, ranking in lists.items()
@@ -794,12 +788,7 @@ class Explorer:
         self.leader_html = w.HTML(value="")
         self.table_html = w.HTML(value="")
         self.image = w.Image(format="png", layout=w.Layout(width="800px"))
-        help_text = w.HTML(
-            "<small>Edit a list and press Enter (IDs best first, separated by commas; a space is "
-            f"part of an ID; at most {MAX_IDS:,} IDs in all). Move k with the mouse or the arrow keys; "
-            f"the window keeps each list's top n. The chart draws the top {TOP_DRAWN} items, the table "
-            "lists all.</small>"
-        )
+        help_text = w.HTML(f"<small>{message('explorer.help', max_ids=MAX_IDS, top=TOP_DRAWN)}</small>")
         self.widget = w.VBox(
             [
                 w.HBox([self.k_slider, self.window]),
@@ -860,7 +849,7 @@ class Explorer:
             )
             self.table_html.value = (
                 f'<div class="rrf-table" data-k="{k}" data-error="1">'
-                "<i>Fix the input above to see the fused table.</i></div>"
+                f"<i>{message('explorer.error.fix_input')}</i></div>"
             )
             self.leader_html.value = ""
             self.image.layout.visibility = "hidden"  # the last chart would be stale
@@ -913,21 +902,17 @@ def build_explorer(
         if not (isinstance(k, int) and K_MIN <= k <= K_MAX):
             raise ValueError("outside the slider")
     except (TypeError, ValueError):
-        raise ValueError(f"k must be an integer from {K_MIN} to {K_MAX}, got {k!r}; e.g. k=60") from None
+        raise ValueError(message("explorer.error.bad_k", k_min=K_MIN, k_max=K_MAX, value=k)) from None
     longest = max([len(v) for v in named.values()] + [WINDOW_MAX])
     try:
         if check_window(window) is not None and window > longest:
             raise ValueError("longer than every list")
     except (TypeError, ValueError):
-        raise ValueError(
-            f"window must be None (all) or an integer from 1 to {longest}, got {window!r}") from None
+        raise ValueError(message("explorer.error.bad_window", longest=longest, value=window)) from None
     for name, ranking in named.items():
         for item in ranking:
             if _SEPARATORS.search(str(item)) or str(item) != str(item).strip():
-                raise ValueError(
-                    f"list {name!r}: ID {item!r} contains a comma or starts or ends with a space, "
-                    "which the text box cannot show; rename it"
-                )
+                raise ValueError(message("explorer.error.unshowable_id", name=name, item=item))
         parse_list(format_list(ranking), name=name)  # same checks as typed input
     check_size(named)
     return Explorer(named, k, window)
