@@ -96,6 +96,7 @@ def _shown(name: str) -> str:
     """A metric or split name as the reader sees it: the words translated, the rest (nDCG@5) as is."""
     words = {"answer accuracy": message("readings.metric.answer_accuracy"),
              "citation support": message("readings.metric.citation_support"),
+             "correct refusals": message("readings.metric.correct_refusals"),
              "dev": message("readings.split.dev"), "holdout": message("readings.split.holdout")}
     return words.get(name, name)
 

@@ -14,6 +14,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     # metric names that are words, shown in the reader's language (the tables keep the English column)
     "readings.metric.answer_accuracy": {"en": "answer accuracy", "zh": "答案准确率"},
     "readings.metric.citation_support": {"en": "citation support", "zh": "引用支撑"},
+    "readings.metric.correct_refusals": {"en": "correct refusals", "zh": "正确拒答"},
     # split names shown in a paired reading (the table keeps "dev" / "holdout")
     "readings.split.dev": {"en": "dev", "zh": "开发集"},
     "readings.split.holdout": {"en": "holdout", "zh": "保留集"},
@@ -52,7 +53,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{metric} is {c} for C and {d} for D: they differ, which a reranker over the top M cannot "
               "cause: a bug.",
         "zh": "C 的 {metric} 为 {c}，D 为 {d}：两者不同，而只在前 M 名内重排的重排模型不可能造成这种差异，"
-              "这说明有 bug。"},
+              "这说明代码有错误。"},
     "readings.ablation.correct_item": {"en": "{version} {correct}/{n}", "zh": "{version} {correct}/{n}"},
     "readings.ablation.accuracy": {
         "en": "{reading}: {correct} correct. The four versions are {spread} question(s) apart out of {n}; "
@@ -288,10 +289,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "readings.term.the_text": {"en": "the text", "zh": "文本"},
     "readings.term.matches": {"en": "Against {where}, {term} matches (a shared token contains it) "
                                     "under {yes}",
-                              "zh": "对照{where}，{term} 在 {yes} 下能匹配上（有一个共有的词包含它）"},
+                              "zh": "对照{where}，「{term}」在 {yes} 下能匹配上（有一个共有的词包含它）"},
     "readings.term.matches_none": {
         "en": "Against {where}, {term} matches (a shared token contains it) under no tokenizer",
-        "zh": "对照{where}，{term} 在哪个分词器下都匹配不上（没有一个共有的词包含它）"},
+        "zh": "对照{where}，「{term}」在哪个分词器下都匹配不上（没有一个共有的词包含它）"},
     "readings.term.not_under": {"en": "{text}; it does not under {names}",
                                 "zh": "{text}；在 {names} 下则不能"},
 
