@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from ragmath.lab.ablation import P_HOLM, P_SIGN_FLIP
+from ragmath.lab.messages import join_names, language, message
 
 __all__ = [
     "Claim",
@@ -74,12 +75,30 @@ def leader(values: Mapping[str, float], *, higher_is_better: bool = True) -> tup
 
 
 def _fmt(value: float, digits: int = 3) -> str:
-    return "n/a" if value != value else f"{value:.{digits}f}"
+    return message("common.not_available") if value != value else f"{value:.{digits}f}"
 
 
 def _names(keys: Sequence[str]) -> str:
-    keys = list(keys)
-    return keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " and " + keys[-1]
+    return join_names(keys)
+
+
+def _listing(items: Sequence[str]) -> str:
+    """Items of a listing joined with the reader's comma ("A 0.5, B 0.7" / "A 0.5、B 0.7")."""
+    return message("common.list_separator").join(items)
+
+
+def _end(text: str) -> str:
+    """``text`` closed as a sentence, with the reader's full stop."""
+    return message("readings.sentence_end", text=text)
+
+
+def _shown(name: str) -> str:
+    """A metric or split name as the reader sees it: the words translated, the rest (nDCG@5) as is."""
+    words = {"answer accuracy": message("readings.metric.answer_accuracy"),
+             "citation support": message("readings.metric.citation_support"),
+             "correct refusals": message("readings.metric.correct_refusals"),
+             "dev": message("readings.split.dev"), "holdout": message("readings.split.holdout")}
+    return words.get(name, name)
 
 
 def compare(table: pd.DataFrame, metric: str, versions: Sequence[str], *,
@@ -88,7 +107,8 @@ def compare(table: pd.DataFrame, metric: str, versions: Sequence[str], *,
     """Compare ``versions`` on ``metric`` (a column of ``table``, one row per version).
 
     The sentence names the leader(s) with every value and, when the article expects a leader,
-    says whether the table matches; ``why`` maps matches (True/False) to an explanation.
+    says whether the table matches; ``why`` maps matches (True/False) to an explanation, a sentence
+    in the reader's language (a ``message(...)``), added as it is.
 
     >>> t = pd.DataFrame({"MRR@5": [0.7, 0.8]}, index=["C", "D"])
     >>> compare(t, "MRR@5", ["C", "D"], expected=["D"]).sentence
@@ -96,17 +116,18 @@ def compare(table: pd.DataFrame, metric: str, versions: Sequence[str], *,
     """
     values = {v: float(table.loc[v, metric]) for v in versions}
     leaders = leader(values)
-    listing = ", ".join(f"{v} {_fmt(x, digits)}" for v, x in values.items())
-    verb = "leads" if len(leaders) == 1 else "tie for the lead"
-    sentence = f"On {metric}, {_names(leaders)} {verb} ({listing})"
+    listing = _listing([f"{v} {_fmt(x, digits)}" for v, x in values.items()])
+    sentence = message("readings.compare.leads" if len(leaders) == 1 else "readings.compare.tie",
+                       metric=_shown(metric), names=_names(leaders), listing=listing)
     matches = None
     if expected:
         matches = bool(set(leaders) & set(expected))
-        sentence += (f"; the article expects {_names(expected)} to lead: "
-                     f"{'this matches' if matches else 'this does not match'}")
-    sentence += "."
+        sentence = message("readings.compare.expected_match" if matches
+                           else "readings.compare.expected_mismatch",
+                           text=sentence, expected=_names(expected))
+    sentence = _end(sentence)
     if why and matches is not None and why.get(matches):
-        sentence += " " + why[matches]
+        sentence = message("readings.two_sentences", first=sentence, second=why[matches])
     return Claim(metric, leaders, values, sentence, tuple(expected), matches)
 
 
@@ -121,32 +142,31 @@ def read_ablation(table: pd.DataFrame, *, top_k: int = 5, rerank_depth: int | No
     rows = []
     n_ans = int(table.loc["D", "answerable"]) if "answerable" in table else 0
     rows.append(compare(table, f"Recall@{k}", ["A", "B", "C"], expected=["C"], why={
-        True: "Fusion keeps what either list found, as the article expects.",
-        False: "Fusion did not add recall here: one list already holds what the other finds, or "
-               "RRF pushed a relevant chunk below the cut-off.",
+        True: message("readings.ablation.fusion_kept"),
+        False: message("readings.ablation.fusion_no_gain"),
     }))
     for metric in (f"MRR@{k}", f"nDCG@{k}"):
         rows.append(compare(table, metric, ["C", "D"], expected=["D"], why={
-            True: "The reranker moves relevant chunks up, as the article expects.",
-            False: "The reranker did not move relevant chunks up on average on these questions.",
+            True: message("readings.ablation.rerank_up"),
+            False: message("readings.ablation.rerank_not_up"),
         }))
     if rerank_depth is not None:
         metric = f"Recall@{rerank_depth}"
         c, d = float(table.loc["C", metric]), float(table.loc["D", metric])
         same = round(c, 12) == round(d, 12)
-        rows.append(Claim(metric, leader({"C": c, "D": d}), {"C": c, "D": d},
-                          f"{metric} is {_fmt(c)} for C and {_fmt(d)} for D: "
-                          + ("equal, as it must be, since the reranker only reorders the top "
-                             f"{rerank_depth}." if same else "they differ, which a reranker over "
-                             "the top M cannot cause: a bug."), ("C", "D"), same))
+        sentence = (message("readings.ablation.recall_m_equal", metric=metric, c=_fmt(c), d=_fmt(d),
+                            depth=rerank_depth) if same else
+                    message("readings.ablation.recall_m_differ", metric=metric, c=_fmt(c), d=_fmt(d)))
+        rows.append(Claim(metric, leader({"C": c, "D": d}), {"C": c, "D": d}, sentence, ("C", "D"), same))
     if "answer accuracy" in table:
         correct = {v: int(table.loc[v, "answers correct"]) for v in "ABCD"}
         claim = compare(table, "answer accuracy", list("ABCD"))
         spread = max(correct.values()) - min(correct.values())
-        sentence = (claim.sentence[:-1] + f": {', '.join(f'{v} {x}/{n_ans}' for v, x in correct.items())}"
-                    f" correct. The four versions are {spread} question(s) apart out of {n_ans}; one "
-                    f"question weighs {100 / max(n_ans, 1):.1f} points, so read it with its interval "
-                    "(notebook 07).")
+        sentence = message(
+            "readings.ablation.accuracy", reading=claim.sentence[:-1],  # its full stop left out
+            correct=_listing([message("readings.ablation.correct_item", version=v, correct=x, n=n_ans)
+                              for v, x in correct.items()]),
+            spread=spread, n=n_ans, weight=100 / max(n_ans, 1))
         rows.append(Claim(claim.metric, claim.leaders, claim.values, sentence,
                           extra={"spread (questions)": spread}))
         rows.append(compare(table, "citation support", list("ABCD")))
@@ -154,34 +174,38 @@ def read_ablation(table: pd.DataFrame, *, top_k: int = 5, rerank_depth: int | No
         d = correct["D"]
         rows.append(Claim(
             "answers correct", leader({"D": d, "Oracle": oracle}), {"D": d, "Oracle": oracle},
-            f"The Oracle answers {oracle}/{n_ans} with the gold evidence in hand, D {d}/{n_ans}: "
-            f"better retrieval could win at most {oracle - d} more here, and the other "
-            f"{n_ans - oracle} are lost by the generator itself (no retrieval can fix those).",
+            message("readings.ablation.oracle", oracle=oracle, n=n_ans, d=d, headroom=oracle - d,
+                    losses=n_ans - oracle),
             extra={"generator losses": n_ans - oracle, "retrieval headroom": oracle - d}))
     return rows
 
 
 def read_first_ranks(ranks: pd.DataFrame, versions: Sequence[str] = ("A", "B", "C", "D"),
-                     *, what: str = "questions", expected: Sequence[str] = (),
+                     *, what: str | None = None, expected: Sequence[str] = (),
                      sources: Sequence[str] = ("A",)) -> list[Claim]:
     """Read a table of first-relevant ranks (rows: questions, columns: versions).
 
     Claims: how many questions each version answers at rank 1 and within the top 5 (the leader on
     each); then, for each of ``sources``, which of its rank-1 hits C keeps
-    (``read_rank_one_changes``).
+    (``read_rank_one_changes``). ``what`` names the questions in the reader's language ("questions"
+    when not given).
     """
+    what = message("readings.what.questions") if what is None else what
     n = len(ranks)
     out = []
-    for label, limit in (("rank 1", 1), ("top 5", 5)):
+    for label, shown, limit in (("rank 1", message("readings.first_ranks.rank_1"), 1),
+                                ("top 5", message("readings.first_ranks.top_5"), 5)):
         counts = {v: float((ranks[v] <= limit).sum()) for v in versions}
         leaders = leader(counts)
-        listing = ", ".join(f"{v} {int(x)}/{n}" for v, x in counts.items())
-        sentence = f"Relevant chunk at {label} for the {n} {what}: {listing}; {_names(leaders)} lead(s)."
+        listing = _listing([f"{v} {int(x)}/{n}" for v, x in counts.items()])
+        sentence = message("readings.first_ranks.counts", label=shown, n=n, what=what, listing=listing,
+                           names=_names(leaders))
         matches = bool(set(leaders) & set(expected)) if expected else None
         if expected:
-            sentence = sentence[:-1] + (f"; the article expects {_names(expected)}: "
-                                        f"{'this matches' if matches else 'this does not match'}.")
-        out.append(Claim(f"first relevant at {label}", leaders, counts, sentence, tuple(expected),
+            sentence = message("readings.first_ranks.expected_match" if matches
+                               else "readings.first_ranks.expected_mismatch",
+                               text=sentence, expected=_names(expected))
+        out.append(Claim(f"first relevant at {label}", leaders, counts, _end(sentence), tuple(expected),
                          matches))
     if "C" in ranks:
         out.extend(read_rank_one_changes(ranks, sources=[v for v in sources if v in ranks],
@@ -191,36 +215,37 @@ def read_first_ranks(ranks: pd.DataFrame, versions: Sequence[str] = ("A", "B", "
 
 def read_grid(edges: pd.DataFrame, grid: pd.DataFrame, metric: str) -> list[Claim]:
     """Read ``grid_edges``: where each chosen value sits, and how much the choice matters."""
+    sides = {"lowest": message("readings.grid.side_lowest"), "highest": message("readings.grid.side_highest"),
+             "only": message("readings.grid.side_only")}
     out = []
     for knob, row in edges.iterrows():
         profile = [float(x) for x in str(row[f"best {metric} at each value"]).split(", ")]
         spread = max(profile) - min(profile)
         position = row["position"]
         flat = spread < 1e-9
+        side = sides.get(position.split()[0], position.split()[0])
         if position == "inside":
-            tail = "inside the grid"
+            tail = message("readings.grid.inside")
         elif flat:
-            tail = f"on the grid's {position.split()[0]} edge, but the profile is flat"
+            tail = message("readings.grid.edge_flat", side=side)
         else:
-            tail = (f"on the grid's {position.split()[0]} edge: the best may lie beyond it, or the "
-                    "knob cannot go further (M cannot be below K)")
-        sentence = (f"{knob} = {row['chosen']:g} is {tail}; across its values the best {metric} "
-                    f"moves by {spread:.3f}" + (" (it does not matter here)." if flat else "."))
+            tail = message("readings.grid.edge", side=side)
+        sentence = message("readings.grid.position", knob=knob, chosen=row["chosen"], tail=tail,
+                           metric=metric, spread=spread)
+        sentence = message("readings.grid.flat_end", text=sentence) if flat else _end(sentence)
         out.append(Claim(f"{knob} position", (str(row["chosen"]),), {"spread": spread}, sentence,
                          extra={"on edge": float(position != "inside")}))
     best = grid[metric].max()
     n_best = int((grid[metric].round(9) == round(best, 9)).sum())
     out.append(Claim(metric, (), {"best": float(best), "settings at best": float(n_best)},
-                     f"{n_best} of {len(grid)} settings reach the best dev {metric} of {best:.3f}; "
-                     f"the chosen one is optimistic by construction (the best of {len(grid)} tries "
-                     "on the same questions)."))
+                     message("readings.grid.best", n_best=n_best, total=len(grid), metric=metric, best=best)))
     return out
 
 
 def _p_text(row: Mapping[str, Any], family: int) -> str:
     """``sign-flip p = 0.004, Holm over the 3 comparisons 0.012`` (Holm left out for a family of one)."""
-    text = f"sign-flip p = {row[P_SIGN_FLIP]:.3f}"
-    return text + (f", Holm over the {family} comparisons {row[P_HOLM]:.3f}" if family > 1 else "")
+    text = message("readings.p.sign_flip", p=row[P_SIGN_FLIP])
+    return message("readings.p.with_holm", text=text, family=family, holm=row[P_HOLM]) if family > 1 else text
 
 
 def read_paired(boot: pd.DataFrame, *, stored: bool = False) -> list[Claim]:
@@ -239,30 +264,28 @@ def read_paired(boot: pd.DataFrame, *, stored: bool = False) -> list[Claim]:
     'D − C: +0.070 [+0.030, +0.120] over 43 questions (17 better,'
     """
     out = []
-    p_name = "Holm's p" if len(boot) > 1 else "the p"
+    p_name = message("readings.paired.holm_p") if len(boot) > 1 else message("readings.paired.the_p")
     for _, r in boot.iterrows():
         apart, low_p = r["low"] > 0 or r["high"] < 0, r[P_HOLM] < 0.05
-        where = f" ({r['split']})" if "split" in r else ""
-        sentence = (f"{r['comparison']}{where}: {r['mean diff']:+.3f} [{r['low']:+.3f}, "
-                    f"{r['high']:+.3f}] over {int(r['questions'])} questions ({int(r['wins'])} better, "
-                    f"{int(r['ties'])} tied, {int(r['losses'])} worse; {_p_text(r, len(boot))}): ")
+        where = message("readings.paired.where", split=_shown(str(r["split"]))) if "split" in r else ""
         if apart and low_p:
-            sentence += f"the interval leaves out 0 and {p_name} is below 0.05, the two can be told apart."
-        elif apart or low_p:
-            sentence += (f"the interval {'leaves out' if apart else 'holds'} 0 but {p_name} is "
-                         f"{'below' if low_p else 'not below'} 0.05: interval and p disagree at the edge, "
-                         "so the difference is not settled at the 5 % level.")
+            verdict = message("readings.paired.apart", p_name=p_name)
+        elif apart:
+            verdict = message("readings.paired.apart_not_low", p_name=p_name)
+        elif low_p:
+            verdict = message("readings.paired.low_not_apart", p_name=p_name)
         else:
-            sentence += "the interval holds 0, the two cannot be told apart."
+            verdict = message("readings.paired.not_apart")
+        sentence = message("readings.paired.row", comparison=r["comparison"], where=where,
+                           mean=r["mean diff"], low=r["low"], high=r["high"], n=int(r["questions"]),
+                           wins=int(r["wins"]), ties=int(r["ties"]), losses=int(r["losses"]),
+                           p=_p_text(r, len(boot)), verdict=verdict)
         out.append(Claim(str(r["comparison"]), (), {"mean diff": float(r["mean diff"]),
                                                     "low": float(r["low"]), "high": float(r["high"]),
                                                     "p": float(r[P_SIGN_FLIP]), "p_holm": float(r[P_HOLM])},
                          sentence, extra={"excludes 0": float(apart)}))
     if stored:
-        out.append(Claim("stored", (), {"rows": float(len(boot))},
-                         "These rows are recomputed from the per-question scores stored at the holdout's one "
-                         "opening; nothing is re-run. Their p is the sign-flip p of the dev table above; the "
-                         "opening itself showed paired-bootstrap p-values, another test with other values."))
+        out.append(Claim("stored", (), {"rows": float(len(boot))}, message("readings.paired.stored")))
     return out
 
 
@@ -274,14 +297,13 @@ def read_leakage(leak: pd.DataFrame, metric: str) -> list[Claim]:
     random_mean = float(leak[f"random: {metric}"].mean())
     grouped_mean = float(leak[f"grouped: {metric}"].mean())
     twins = float(leak["random: test questions with a twin in fitting"].mean())
-    of = (f" of its {leak['random: test questions'].mean():.0f}" if "random: test questions" in leak
-          else "")
-    sentence = (f"Over {len(leak)} seeds the random split estimates {metric} at {random_mean:.3f} on "
-                f"average and the grouped split at {grouped_mean:.3f}: the random split is higher by "
-                f"{mean:+.3f} on average, and higher in {higher} of {len(leak)} seeds. On average "
-                f"{twins:.1f}{of} test questions have a near-duplicate (a question of the same group) "
-                "among the questions the reranker was fitted on, and the reranker's memory feature "
-                "uses those.")
+    numbers = {"seeds": len(leak), "metric": metric, "random": random_mean, "grouped": grouped_mean,
+               "mean": mean, "higher": higher, "twins": twins}
+    if "random: test questions" in leak:
+        sentence = message("readings.leakage.sentence_of_total", total=leak["random: test questions"].mean(),
+                           **numbers)
+    else:
+        sentence = message("readings.leakage.sentence", **numbers)
     return [Claim("difference (random − grouped)", ("random",) if mean > 0 else ("grouped",),
                   {"random": random_mean, "grouped": grouped_mean}, sentence,
                   extra={"mean difference": mean, "seeds random higher": float(higher)})]
@@ -298,11 +320,11 @@ def read_intervals(intervals: pd.DataFrame) -> list[Claim]:
         overlap = [v for v in part.index if v not in leaders
                    and part.loc[v, "high"] >= part.loc[top, "low"]]
         widest = float((part["high"] - part["low"]).max())
-        sentence = (f"{rate}: {_names(leaders)} lead(s) at {values[top]:.3f} "
-                    f"[{part.loc[top, 'low']:.3f}, {part.loc[top, 'high']:.3f}]; "
-                    + (f"the intervals of {_names(overlap)} overlap it" if overlap
-                       else "no other version's interval overlaps it")
-                    + f"; the widest interval spans {widest:.3f}.")
+        sentence = message(
+            "readings.intervals.sentence", rate=_shown(rate), names=_names(leaders), value=values[top],
+            low=part.loc[top, "low"], high=part.loc[top, "high"], widest=widest,
+            overlap=(message("readings.intervals.overlap", names=_names(overlap)) if overlap
+                     else message("readings.intervals.no_overlap")))
         out.append(Claim(rate, leaders, values, sentence,
                          extra={"overlapping": float(len(overlap)), "widest": widest}))
     return out
@@ -587,22 +609,30 @@ def read_closing(*, questions: int, answerable: int, opened: int, holdout: Mappi
 # from it; tests/test_readings.py recomputes every claim from the data.
 
 def _count(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
+    """``n`` and its noun, ``one`` or ``many`` as the reader's language says (nouns from the catalogue).
+
+    Without ``many``, English adds an "s"; Chinese has no plural and uses ``one`` (with its measure word).
+    """
+    if many is None:
+        many = one + "s" if language() == "en" else one
+    return f"{n} {one if n == 1 else many}"
 
 
 def read_rank_one_changes(ranks: pd.DataFrame, *, into: str = "C", sources: Sequence[str] = ("A",),
-                          what: str = "questions") -> list[Claim]:
+                          what: str | None = None) -> list[Claim]:
     """Which rank-1 hits of each source version (a column of first-relevant ranks) ``into`` keeps.
 
     One claim per source: how many questions the source ranks first, how many of those ``into``
     also ranks first and which it loses; a source with no rank-1 hit is said to have none (so the
-    claim is never vacuously "keeps every hit").
+    claim is never vacuously "keeps every hit"). ``what`` names the questions in the reader's
+    language ("questions" when not given).
 
     >>> r = pd.DataFrame({"B": [1, 1, 3], "C": [1, 2, 1]}, index=["q1", "q2", "q3"])
     >>> claim = read_rank_one_changes(r, sources=["B"])[0]
     >>> claim.extra["source hits"], claim.extra["kept"], "loses q2" in claim.sentence
     (2.0, 1.0, True)
     """
+    what = message("readings.what.questions") if what is None else what
     n = len(ranks)
     out = []
     for src in sources:
@@ -610,15 +640,13 @@ def read_rank_one_changes(ranks: pd.DataFrame, *, into: str = "C", sources: Sequ
         lost = [q for q in hits if ranks.loc[q, into] != 1]
         kept = len(hits) - len(lost)
         if not hits:
-            sentence = (f"{src} ranks no relevant chunk first for any of the {n} {what}, so {into} has "
-                        f"no rank-1 hit of {src} to keep or lose.")
+            sentence = message("readings.rank_one.none", src=src, n=n, what=what, into=into)
         elif not lost:
-            sentence = (f"{src} ranks a relevant chunk first for {len(hits)} of the {n} {what}; {into} "
-                        f"keeps all {len(hits)}: fusion did not push {src}'s top hits down.")
+            sentence = message("readings.rank_one.all_kept", src=src, hits=len(hits), n=n, what=what,
+                               into=into)
         else:
-            sentence = (f"{src} ranks a relevant chunk first for {len(hits)} of the {n} {what}; {into} "
-                        f"keeps {kept} of them and loses {', '.join(map(str, lost))}: fusion pushed "
-                        f"{src}'s top hit down there.")
+            sentence = message("readings.rank_one.some_lost", src=src, hits=len(hits), n=n, what=what,
+                               into=into, kept=kept, lost=_listing([str(q) for q in lost]))
         out.append(Claim(f"rank-1 hits of {src} kept by {into}", (into,) if not lost else (src,),
                          {"lost": float(len(lost))}, sentence,
                          extra={"source hits": float(len(hits)), "kept": float(kept)}))
@@ -635,9 +663,9 @@ def read_repairs(changes: Mapping[str, float], metric: str) -> list[Claim]:
     """
     ordered = sorted(changes.items(), key=lambda kv: -kv[1])
     (big, big_v), (small, small_v) = ordered[0], ordered[-1]
-    ratio = f", about {big_v / small_v:.1f} times as much as {small}" if small_v > 0 else ""
-    sentence = (f"Repaired alone (the other fault left in place), {big} is worth {big_v:.3f} of {metric} "
-                f"and {small} {small_v:.3f}: {big} costs more{ratio}.")
+    ratio = message("readings.repairs.ratio", ratio=big_v / small_v, small=small) if small_v > 0 else ""
+    sentence = message("readings.repairs.sentence", big=big, big_value=big_v, metric=metric, small=small,
+                       small_value=small_v, ratio=ratio)
     return [Claim(metric, (big,), dict(changes), sentence)]
 
 
@@ -652,17 +680,17 @@ def read_rerank_entries(entries: pd.DataFrame, *, depth: int, top_k: int) -> lis
     entered, good = int(entries["entered"].sum()), int(entries["entered relevant"].sum())
     out, lost = int(entries["pushed out"].sum()), int(entries["pushed out relevant"].sum())
     moved = int((entries["entered"] > 0).sum())
-    sentence = (f"With M = {depth}, the reranker brings {_count(entered, 'chunk')} from ranks "
-                f"{top_k + 1}–{depth} into the top {top_k} ({moved} of {len(entries)} questions); "
-                f"{good} of them {'is' if good == 1 else 'are'} relevant. The {out} it pushes out "
-                f"include {lost} relevant one(s). ")
     if good == 0:
-        sentence += ("Going deeper only brought in wrong chunks on dev: nothing it promoted was "
-                     "evidence.")
+        verdict = message("readings.rerank.only_wrong")
     elif good > lost:
-        sentence += "It found more evidence below the top 5 than it pushed out."
+        verdict = message("readings.rerank.found_more")
     else:
-        sentence += "It pushed out at least as much evidence as it brought in."
+        verdict = message("readings.rerank.pushed_out_more")
+    sentence = message("readings.rerank.entries_one" if good == 1 else "readings.rerank.entries_many",
+                       depth=depth, count=_count(entered, message("readings.noun.chunk"),
+                                                 message("readings.noun.chunks")),
+                       first=top_k + 1, k=top_k, moved=moved, total=len(entries), good=good, out=out,
+                       lost=lost, verdict=verdict)
     return [Claim(f"entered top {top_k} at M = {depth}", (), {"entered": float(entered)}, sentence,
                   extra={"entered relevant": float(good), "pushed out": float(out),
                          "pushed out relevant": float(lost)})]
@@ -680,19 +708,23 @@ def read_paraphrase_cases(ranks: pd.DataFrame, article_text: str, depth: int) ->
     def rank(x: float) -> str:
         return "—" if x != x else f"{x:g}"
 
-    easy = "easy" if row["A"] <= 5 else "hard"
+    def count(n: int) -> str:
+        return _count(n, message("readings.noun.paraphrase"), message("readings.noun.paraphrases"))
+
+    shown = {"text": article_text, "a": rank(row["A"]), "b": rank(row["B"]), "c": rank(row["C"]),
+             "d": rank(row["D"])}
     claims = [Claim("article query", (), {v: float(row[v]) for v in "ABCD"},
-                    f"The article's query 「{article_text}」 is {easy} for BM25 here: A ranks a relevant "
-                    f"chunk at {rank(row['A'])} (B {rank(row['B'])}, C {rank(row['C'])}, "
-                    f"D {rank(row['D'])}).")]
-    listing = "; ".join(f"「{t}」 (B at rank {rank(b)}, C {rank(c)})"
-                        for t, b, c in zip(only_b["text"], only_b["B"], only_b["C"], strict=True))
+                    message("readings.paraphrase.article_easy", **shown) if row["A"] <= 5
+                    else message("readings.paraphrase.article_hard", **shown))]
+    listing = message("readings.list_semicolon").join(
+        message("readings.paraphrase.case", text=t, b=rank(b), c=rank(c))
+        for t, b, c in zip(only_b["text"], only_b["B"], only_b["C"], strict=True))
     claims.append(Claim("only B finds", (), {"questions": float(len(only_b))},
-                        f"{_count(len(only_b), 'paraphrase')} where BM25 finds nothing in its top "
-                        f"{depth} but the vector retriever does" + (f": {listing}." if listing else ".")))
+                        message("readings.paraphrase.only_b_listing", count=count(len(only_b)), depth=depth,
+                                listing=listing) if listing else
+                        message("readings.paraphrase.only_b", count=count(len(only_b)), depth=depth)))
     claims.append(Claim("none finds", (), {"questions": float(len(none))},
-                        f"{_count(len(none), 'paraphrase')} no version finds in its top {depth}: these "
-                        "need a real embedding model or query rewriting, not a better k."))
+                        message("readings.paraphrase.none", count=count(len(none)), depth=depth)))
     return claims
 
 
@@ -709,20 +741,19 @@ def read_knob(table: pd.DataFrame, chosen: Any, *, frozen: Any = None) -> list[C
     best = table.sort_values([metric, "diff vs default"], ascending=False, kind="mergesort").iloc[0]
     spread = float(table[metric].max() - table[metric].min())
     inside = best["low"] <= 0 <= best["high"]
-    where = ("holds 0" if best["low"] < 0 < best["high"] else
-             "reaches 0 at its end" if inside else "leaves out 0")
-    sentence = (f"{knob}: across {', '.join(f'{v:g}' for v in table[knob])} the dev {metric} moves by "
-                f"{spread:.3f}; the best, {knob} = {best[knob]:g} ({best[metric]:.3f}), minus the "
-                f"default {knob} = {default:g} is {best['diff vs default']:+.3f} "
-                f"[{best['low']:+.3f}, {best['high']:+.3f}] over {int(best['questions'])} questions "
-                f"({int(best['wins'])} better, {int(best['losses'])} worse; "
-                f"{_p_text(best, int((~table['default'].astype(bool)).sum()))}): the interval {where}, "
-                "so the rule ")
-    sentence += (f"keeps the default {knob} = {chosen:g}." if chosen == default
-                 else f"leaves the default for {knob} = {chosen:g}.")
+    where = (message("readings.knob.holds_0") if best["low"] < 0 < best["high"] else
+             message("readings.knob.reaches_0") if inside else message("readings.knob.leaves_out_0"))
+    choice = (message("readings.knob.keeps_default", knob=knob, chosen=chosen) if chosen == default
+              else message("readings.knob.leaves_default", knob=knob, chosen=chosen))
+    sentence = message("readings.knob.sentence", knob=knob, values=_listing([f"{v:g}" for v in table[knob]]),
+                       metric=metric, spread=spread, best=best[knob], best_value=best[metric],
+                       default=default, diff=best["diff vs default"], low=best["low"], high=best["high"],
+                       n=int(best["questions"]), wins=int(best["wins"]), losses=int(best["losses"]),
+                       p=_p_text(best, int((~table["default"].astype(bool)).sum())), where=where,
+                       choice=choice)
     if frozen is not None:
-        sentence += (f" The frozen design has {knob} = {frozen:g}: "
-                     + ("the same." if chosen == frozen else "the rule chooses differently."))
+        sentence = message("readings.knob.frozen_same" if chosen == frozen
+                           else "readings.knob.frozen_differs", text=sentence, knob=knob, frozen=frozen)
     return [Claim(f"{knob} rule", (f"{chosen:g}",), {"best": float(best[metric]),
                                                      "diff": float(best["diff vs default"]),
                                                      "low": float(best["low"]),
@@ -737,50 +768,57 @@ def read_rule_against_frozen(choices: Mapping[str, Any], frozen: Mapping[str, An
     """Where the rule's choices differ from the frozen design, and what that means for the holdout."""
     differ = [k for k in choices if choices[k] != frozen[k]]
     if not differ:
-        return [Claim("rule vs frozen", (), {}, "The rule chooses the frozen design on every knob.")]
-    listing = ", ".join(f"{k} = {choices[k]:g} (frozen: {frozen[k]:g})" for k in differ)
-    sentence = (f"The rule chooses differently from the frozen design on {_names(differ)}: {listing}. "
-                "The frozen design and data/config.json stay as they are: the holdout was opened "
-                "once with it, and its result stands for that design only. A fresh holdout, written "
-                "blind like the first, would test the rule's design ("
-                + ", ".join(f"{k} = {choices[k]:g}" for k in choices)
-                + ") against the frozen one on questions neither was chosen on.")
+        return [Claim("rule vs frozen", (), {}, message("readings.rule.same"))]
+    listing = _listing([message("readings.rule.item", knob=k, chosen=choices[k], frozen=frozen[k])
+                        for k in differ])
+    design = _listing([message("readings.rule.setting", knob=k, value=choices[k]) for k in choices])
+    sentence = message("readings.rule.differs", names=_names(differ), listing=listing, design=design)
     return [Claim("rule vs frozen", (), {k: float(choices[k]) for k in differ}, sentence,
                   extra={"knobs differing": float(len(differ))})]
 
 
-def read_term_match(shared: pd.DataFrame, term: str, *, where: str = "the text") -> list[Claim]:
+def read_term_match(shared: pd.DataFrame, term: str, *, where: str | None = None) -> list[Claim]:
     """Read a table of tokens a query shares with a text, one row per tokenizer (column ``shared``).
+
+    ``where`` names the text in the reader's language ("the text" when not given).
 
     >>> t = pd.DataFrame({"shared": {"jieba_plain": ["交通"], "jieba": ["市内交通"]}})
     >>> read_term_match(t, "市内")[0].leaders
     ('jieba',)
     """
+    where = message("readings.term.the_text") if where is None else where
     yes = [t for t in shared.index if any(term in tok for tok in shared.loc[t, "shared"])]
     no = [t for t in shared.index if t not in yes]
-    sentence = (f"Against {where}, {term} matches (a shared token contains it) under "
-                f"{_names(yes) if yes else 'no tokenizer'}"
-                + (f"; it does not under {_names(no)}" if no else "") + ".")
-    return [Claim(f"{term} matches", tuple(yes), {t: float(t in yes) for t in shared.index}, sentence)]
+    sentence = (message("readings.term.matches", where=where, term=term, yes=_names(yes)) if yes
+                else message("readings.term.matches_none", where=where, term=term))
+    if no:
+        sentence = message("readings.term.not_under", text=sentence, names=_names(no))
+    return [Claim(f"{term} matches", tuple(yes), {t: float(t in yes) for t in shared.index}, _end(sentence))]
 
 
 def read_tokenizer_ranks(ranks: pd.DataFrame, means: pd.DataFrame, *, what: str,
                          reference: str = "jieba") -> list[Claim]:
-    """Read ``ablation.tokenizer_ranks``: which questions' best rank moves with the tokenizer."""
+    """Read ``ablation.tokenizer_ranks``: which questions' best rank moves with the tokenizer.
+
+    ``what`` names the questions read, in the reader's language (it also names the first claim).
+    """
     same = [q for q in ranks.index if ranks.loc[q].nunique(dropna=False) == 1]
     moved = [q for q in ranks.index if q not in same]
-    detail = "; ".join(f"{q}: " + ", ".join(f"{t} {'—' if v != v else f'{v:g}'}"
-                                           for t, v in ranks.loc[q].items()) for q in moved)
-    sentence = (f"{what}: the best rank under A is the same under every tokenizer for "
-                f"{_names(same) if same else 'no question'}"
-                + (f"; it moves for {detail}." if moved else "."))
+    detail = message("readings.list_semicolon").join(
+        message("readings.tokenizer.question", question=q, ranks=_listing(
+            [message("readings.tokenizer.rank", tokenizer=t, rank="—" if v != v else f"{v:g}")
+             for t, v in ranks.loc[q].items()]))
+        for q in moved)
+    sentence = (message("readings.tokenizer.same", what=what, names=_names(same)) if same
+                else message("readings.tokenizer.same_none", what=what))
+    sentence = message("readings.tokenizer.moved", text=sentence, detail=detail) if moved else _end(sentence)
     metric = means.columns[0]
-    listing = ", ".join(f"{t} {v:.3f}" for t, v in means[metric].items())
+    listing = _listing([f"{t} {v:.3f}" for t, v in means[metric].items()])
     claims = [Claim(f"{what} ranks", (), {"same": float(len(same)), "moved": float(len(moved))},
                     sentence)]
     claims.append(Claim(metric, leader(means[metric].to_dict()), means[metric].to_dict(),
-                        f"A's dev {metric} by tokenizer: {listing} (spread "
-                        f"{means[metric].max() - means[metric].min():.3f})."))
+                        message("readings.tokenizer.means", metric=metric, listing=listing,
+                                spread=means[metric].max() - means[metric].min())))
     return claims
 
 
@@ -793,14 +831,16 @@ def read_three_chunks(scores: pd.DataFrame, target: str, query: str) -> list[Cla
         places[t] = list(order.index).index(target) + 1
     lowest = [t for t, r in places.items() if r == len(scores)]
     top = [t for t, r in places.items() if r == 1]
-    sentence = (f"For 「{query}」 over these {len(scores)} chunks, BM25 ranks {target} "
-                + ", ".join(f"{r} under {t}" for t, r in places.items()) + ": "
-                + (f"lowest under {_names(lowest)}" if lowest else "never lowest")
-                + (f", first under {_names(top)}" if top else "") + "."
-                + (" Here the tokenizer decides." if len(set(places.values())) > 1 else
-                   " The tokenizer does not change its place here."))
+    sentence = message(
+        "readings.three.ranks", query=query, n=len(scores), target=target,
+        places=_listing([message("readings.three.place", rank=r, tokenizer=t) for t, r in places.items()]),
+        lowest=(message("readings.three.lowest", names=_names(lowest)) if lowest
+                else message("readings.three.never_lowest")),
+        first=message("readings.three.first", names=_names(top)) if top else "")
+    verdict = (message("readings.three.decides") if len(set(places.values())) > 1
+               else message("readings.three.no_change"))
     out.append(Claim(f"rank of {target}", tuple(top), {t: float(r) for t, r in places.items()},
-                     sentence))
+                     message("readings.two_sentences", first=sentence, second=verdict)))
     return out
 
 
@@ -809,13 +849,12 @@ def read_userdict(entries: pd.DataFrame) -> list[Claim]:
     n = len(entries)
     changes = entries[entries["texts where the entry changes the cut"] > 0]
     inert = entries[entries["texts where the entry changes the cut"] == 0]
-    sentence = (f"Of the {n} entries, {len(changes)} change how jieba cuts at least one chunk or "
-                f"question of this corpus ({', '.join(changes.index)}); the other {len(inert)} change "
-                "nothing here" + (f" ({', '.join(inert.index)}): plain jieba already cuts those texts "
-                                  "the same way, or no text holds the word" if len(inert) else "")
-                + ".")
+    sentence = message("readings.userdict.sentence", n=n, changing=len(changes),
+                       changes=_listing(list(changes.index)), inert=len(inert))
+    if len(inert):
+        sentence = message("readings.userdict.inert", text=sentence, names=_listing(list(inert.index)))
     return [Claim("user dictionary", (), {"entries": float(n), "changing": float(len(changes))},
-                  sentence)]
+                  _end(sentence))]
 
 
 def read_same_mrr(table: pd.DataFrame) -> list[Claim]:
@@ -825,11 +864,10 @@ def read_same_mrr(table: pd.DataFrame) -> list[Claim]:
     values = table[mrr].astype(float)
     same = bool(values.round(9).nunique() == 1)
     gaps = {c: float(table[c].astype(float).max() - table[c].astype(float).min()) for c in others}
-    sentence = (f"{_names(list(table.index))} have "
-                + (f"the same {mrr} ({values.iloc[0]:.3f})" if same else f"different {mrr}")
-                + ", yet differ by " + ", ".join(f"{g:.3f} on {c}" for c, g in gaps.items())
-                + (": MRR sees only the first relevant item of each question and misses the rest."
-                   if same else "."))
+    shown = _listing([message("readings.same_mrr.gap", gap=g, metric=c) for c, g in gaps.items()])
+    names = _names(list(table.index))
+    sentence = (message("readings.same_mrr.same", names=names, mrr=mrr, value=values.iloc[0], gaps=shown)
+                if same else message("readings.same_mrr.different", names=names, mrr=mrr, gaps=shown))
     return [Claim(mrr, leader(values.to_dict()), values.to_dict(), sentence, extra=gaps)]
 
 
