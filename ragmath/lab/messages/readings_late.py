@@ -321,13 +321,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "readings.08.pooling.score": {
         "en": "{version} {partial_value:.3f} under {partial}, {full_value:.3f} under {full} (bias {bias})",
-        "zh": "{version} 在 {partial} 下为 {partial_value:.3f}，在 {full} 下为 {full_value:.3f}（偏差 {bias}"
+        "zh": "{version} 在“{partial}”下为 {partial_value:.3f}，在“{full}”下为 {full_value:.3f}（偏差 {bias}"
               "）",
     },
     "readings.08.pooling.bias": {
         "en": "On {metric}: {scores}. Judged@{k} under {partial} and then {full}: {judged}; {warning}"
               "{outcome}",
-        "zh": "在 {metric} 上：{scores}。Judged@{k} 先在 {partial} 下、再在 {full} 下：{judged}；{warning}"
+        "zh": "在 {metric} 上：{scores}。Judged@{k} 先在“{partial}”下、再在“{full}”下：{judged}；{warning}"
               "{outcome}",
     },
     "readings.08.pooling.warned": {
@@ -351,8 +351,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "readings.08.pooling.single": {
         "en": "Label only {single} and every difference from {baseline} is read against labels {baseline} "
               "chose: {column} under {single} (under {full}): {listing}. {verdict}",
-        "zh": "只标注 {single} 时，与 {baseline} 的每个差值都是用 {baseline} 挑出的标注来衡量的：{column} 在"
-              " {single} 下（括号内在 {full} 下）：{listing}。{verdict}",
+        "zh": "只标注“{single}”时，与 {baseline} 的每个差值都是用 {baseline} 挑出的标注来衡量的：{column} 在"
+              "“{single}”下（括号内在“{full}”下）：{listing}。{verdict}",
     },
     "readings.08.pooling.flattered": {
         "en": "Each is lower: the version whose pool was labelled is flattered, the others pay.",
@@ -367,8 +367,8 @@ MESSAGES: dict[str, dict[str, str]] = {
               "version ranks in the pooled top is in no pool, so pooled labels flatter every version's "
               "absolute score, while the differences from {baseline} move by at most {gap:.3f}. Pooled "
               "labels compare the pooled versions; they do not count the evidence that exists.",
-        "zh": "与 {complete} 相比，{full} 下的 {metric} {direction}（{pairs}）：没有任何版本排进池化深度的相"
-              "关片段不在任何池里，所以池化标注会抬高每个版本的绝对分数，而与 {baseline} 的差值最多只变动 "
+        "zh": "与“{complete}”相比，“{full}”下的 {metric} {direction}（{pairs}）：没有任何版本排进池化深度的"
+              "相关片段不在任何池里，所以池化标注会抬高每个版本的绝对分数，而与 {baseline} 的差值最多只变动 "
               "{gap:.3f}。池化标注能比较参与池化的版本，却清点不了实际存在的证据。",
     },
     "readings.08.pooling.higher": {"en": "higher for every version", "zh": "对每个版本都更高"},
