@@ -341,6 +341,10 @@ def as_markdown(claims: Sequence[Claim]) -> str:
 
 # ============================================================== notebook 07 (teach7): its readings
 # Every sentence notebook 07 shows about a number is built here, from the table it reads.
+# This section and the 08 one import what they need here, apart from the other sections' imports.
+from collections.abc import Callable, Iterator  # noqa: E402
+
+from ragmath.lab.messages import join_names, message  # noqa: E402
 
 __all__ += [  # the 07 section adds its names here, apart from the other sections'
     "CHART_TITLES_07",
@@ -352,14 +356,48 @@ __all__ += [  # the 07 section adds its names here, apart from the other section
     "read_closing",
 ]
 
-#: Titles and axis labels of notebook 07's charts.
-CHART_TITLES_07 = {
-    "dev intervals": "dev: 95 % Wilson intervals (开发集)",
-    "holdout intervals": "holdout, opened once: 95 % Wilson intervals (保留集)",
-    "leak": "{leak}: leaky − clean, nDCG@5 per seed (95 % interval over its test questions)",
-    "leak y": "difference (泄漏 − 干净)",
-    "seed": "seed",
-}
+
+class _Words(Mapping[str, str]):
+    """Words a reader sees (chart titles, table columns), looked up in the language chosen when they
+    are read, not when the module was imported: ``words()`` gives them all, name -> text.
+
+    >>> w = _Words(lambda: {"seed": message("readings.07.chart.seed")})
+    >>> from ragmath.lab.messages import use_language
+    >>> use_language("zh"); w["seed"]
+    '随机种子'
+    >>> use_language("en"); w["seed"]
+    'seed'
+    """
+
+    def __init__(self, words: Callable[[], dict[str, str]]) -> None:
+        self._words = words
+
+    def __getitem__(self, name: str) -> str:
+        return self._words()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._words())
+
+    def __len__(self) -> int:
+        return len(self._words())
+
+    def __repr__(self) -> str:
+        return repr(self._words())
+
+
+def _chart_titles_07() -> dict[str, str]:
+    return {
+        "dev intervals": message("readings.07.chart.dev_intervals"),
+        "holdout intervals": message("readings.07.chart.holdout_intervals"),
+        "leak": message("readings.07.chart.leak", leak="{leak}"),  # a template, filled by its user
+        "leak y": message("readings.07.chart.leak_y"),
+        "seed": message("readings.07.chart.seed"),
+    }
+
+
+#: Titles and axis labels of notebook 07's charts, in the language chosen when one is read
+#: (``"leak"`` is a template with the field ``{leak}``).
+CHART_TITLES_07: Mapping[str, str] = _Words(_chart_titles_07)
 
 
 def read_generations(outcomes: Sequence[Sequence[float]], naive: tuple[float, float],
@@ -377,11 +415,10 @@ def read_generations(outcomes: Sequence[Sequence[float]], naive: tuple[float, fl
     agree = sum(min(r) == max(r) for r in rows) / len(rows)
     naive_w, boot_w = naive[1] - naive[0], by_question[1] - by_question[0]
     answers = sum(len(r) for r in rows)
-    sentence = (f"The {len(rows[0])} generations of a question all agree for {agree:.0%} of the "
-                f"{len(rows)} questions; counting each of the {answers} answers as a sample gives an "
-                f"interval {naive_w:.3f} wide, resampling questions one {boot_w:.3f} wide: "
-                + (f"the first claims a precision the {len(rows)} questions do not have."
-                   if naive_w < boot_w else "here the two widths do not differ in that direction."))
+    verdict = (message("readings.07.generations.too_precise", questions=len(rows)) if naive_w < boot_w
+               else message("readings.07.generations.not_narrower"))
+    sentence = message("readings.07.generations", generations=len(rows[0]), agree=agree, questions=len(rows),
+                       answers=answers, naive=naive_w, by_question=boot_w, verdict=verdict)
     return [Claim("interval width", ("questions",), {"answers": naive_w, "questions": boot_w}, sentence,
                   extra={"agree": agree})]
 
@@ -395,27 +432,21 @@ def read_fixed_leaks(rows: pd.DataFrame, metric: str) -> list[Claim]:
         diff = part["difference"]
         higher = int((diff > 0).sum())
         above, below = int((part["low"] > 0).sum()), int((part["high"] < 0).sum())
-        n = len(part)
-        sentence = (f"Leak through {leak}: on the same {part['test questions'].mean():.0f} test questions "
-                    f"per seed, the leaky estimate of {metric} is higher in {higher} of {n} seeds, by "
-                    f"{diff.mean():+.3f} on average (per seed from {diff.min():+.3f} to {diff.max():+.3f}); "
-                    f"{above} of the {n} per-seed 95 % intervals lie above 0 and {below} below.")
+        sentence = message("readings.07.fixed_leak", leak=leak, test_questions=part["test questions"].mean(),
+                           metric=metric, higher=higher, seeds=len(part), mean=diff.mean(), low=diff.min(),
+                           high=diff.max(), above=above, below=below)
         if leak.startswith("tuning"):
-            sentence += (" Picking the setting on the test questions themselves can never score lower "
-                         "on them than an honest pick, so this leak is 0 or more by construction; the "
-                         "lesson is its size.")
+            sentence += message("readings.07.fixed_leak.tuning")
         out.append(Claim(f"leak: {leak}", ("leaky",) if diff.mean() > 0 else ("clean",),
                          {"mean difference": float(diff.mean())}, sentence,
                          extra={"seeds higher": float(higher), "intervals above 0": float(above),
                                 "intervals below 0": float(below)}))
     twins = rows.groupby(level="seed").first()
     out.append(Claim("seeds", (), {"seeds": float(len(seeds))},
-                     f"On average {twins['test questions with a twin in fitting'].mean():.1f} of the "
-                     f"{twins['test questions'].mean():.0f} test questions have a near-duplicate in "
-                     f"the fitting part ({twins['twins in fitting'].mean():.1f} such twins, which the "
-                     f"clean arms leave out). The {len(seeds)} seeds reuse the same dev questions, so "
-                     "they are not independent evidence: read each seed's interval, not the average "
-                     "as if it were that precise."))
+                     message("readings.07.fixed_leak.seeds",
+                             with_twin=twins["test questions with a twin in fitting"].mean(),
+                             test_questions=twins["test questions"].mean(),
+                             twins=twins["twins in fitting"].mean(), seeds=len(seeds))))
     return out
 
 
@@ -428,25 +459,18 @@ def read_frozen_choice(row: Mapping[str, float], *, knob: str, frozen: float, de
     p, questions = float(row[P_SIGN_FLIP]), int(row["questions"])
     excludes = low > 0 or high < 0
     chosen = frozen if excludes else default
-    sentence = (f"On dev, D's nDCG@5 at {knob} = {frozen:g} minus at {knob} = {default:g} ({fixed}) is "
-                f"{mean:+.3f} [{low:+.3f}, {high:+.3f}] over {questions} questions (sign-flip p = "
-                f"{p:.3f}): the interval "
-                + ("leaves out 0, so the rule (keep the default unless the paired interval excludes 0) "
-                   f"also picks {knob} = {frozen:g}."
-                   if excludes else
-                   "holds 0, so the rule (keep the default unless the paired interval excludes 0) keeps "
-                   f"{knob} = {default:g}, not the frozen {knob} = {frozen:g}."))
+    verdict = (message("readings.07.frozen_choice.picks_frozen", knob=knob, frozen=frozen) if excludes else
+               message("readings.07.frozen_choice.keeps_default", knob=knob, default=default, frozen=frozen))
+    sentence = message("readings.07.frozen_choice", knob=knob, frozen=frozen, default=default, fixed=fixed,
+                       mean=mean, low=low, high=high, questions=questions, p=p, verdict=verdict)
     claims = [Claim(f"{knob}: frozen − default", (f"{chosen:g}",),
                     {"mean": mean, "low": low, "high": high, "p": p},
                     sentence, extra={"rule picks frozen": float(excludes)})]
     if not excludes:
         claims.append(Claim(
             "frozen design", (f"{frozen:g}",), {"frozen": float(frozen), "rule": float(default)},
-            f"The rule was written after seeing this grid, so it cannot undo the choice: the frozen "
-            f"design ({knob} = {frozen:g}) and data/config.json stay as they are, and the holdout result "
-            f"below stands for the design it was opened with. A fresh holdout, written blind like this "
-            f"one, would test the rule's design ({knob} = {default:g}, {fixed}) against the frozen one, "
-            f"on questions neither was chosen on."))
+            message("readings.07.frozen_choice.stands", knob=knob, frozen=frozen, default=default,
+                    fixed=fixed)))
     return claims
 
 
@@ -454,29 +478,22 @@ def read_overlap(overlap: Mapping[str, object]) -> list[Claim]:
     """Read ``holdout_overlap``: positive labels shared with dev evidence, chunks added with it."""
     shared = list(overlap["shared with dev evidence"])
     total = int(overlap["holdout positive labels"])
-    pairs = ", ".join(f"{q} → {c}" for q, c in shared)
+    pairs = message("common.list_separator").join(f"{q} → {c}" for q, c in shared)
     claims = [Claim("shared labels", (), {"shared": float(len(shared)), "positive labels": float(total)},
-                    f"{len(shared)} of the holdout's {total} positive labels point to chunks that are "
-                    f"also evidence of a dev question ({pairs}): the reranker's memory feature, fitted "
-                    "on dev, credits those chunks from the dev questions that label them, so these "
-                    "holdout questions may be easier than new ones.")]
+                    message("readings.07.overlap.shared", shared=len(shared), total=total, pairs=pairs))]
     added = overlap["chunks added with the holdout"]
     if added is None:
-        claims.append(Claim("added chunks", (), {}, "Without the repository's git history the chunks "
-                            "added with the holdout cannot be listed from the data; the sealing record "
-                            "above names the commit that added them."))
+        claims.append(Claim("added chunks", (), {}, message("readings.07.overlap.no_history")))
     else:
         n, seen = len(added), int(overlap["added chunks in the dev corpus"])
         labelled = int(overlap["dev labels on added chunks"])
+        labels = (message("readings.07.overlap.added.unlabelled") if labelled == 0 else
+                  message("readings.07.overlap.added.labelled", labelled=labelled))
         claims.append(Claim(
             "added chunks", (), {"added": float(n), "in dev corpus": float(seen),
                                  "dev labels": float(labelled)},
-            f"The sealing commit added {n} chunks to the corpus (now {overlap['corpus chunks']}). Dev "
-            f"tuning ran over {seen} of them: the dev corpus holds them and "
-            + ("no dev question labels any of them, so they were distractors"
-               if labelled == 0 else f"dev questions label them {labelled} time(s)")
-            + ". The design was not fitted on their labels, but k, W and M were chosen with them "
-            "competing for ranks."))
+            message("readings.07.overlap.added", added=n, corpus=overlap["corpus chunks"], seen=seen,
+                    labels=labels)))
     return claims
 
 
@@ -489,10 +506,10 @@ def read_types(intervals: pd.DataFrame, metric: str) -> list[Claim]:
     """
     t = intervals.set_index(["type", "version"])
     sizes = intervals.groupby("type", sort=True)["N"].max()
+    listing = message("common.list_separator").join(f"{k} {v}" for k, v in sizes.items())
     out = [Claim("questions per type", (), {k: float(v) for k, v in sizes.items()},
-                 "Answerable questions per type: " + ", ".join(f"{k} {v}" for k, v in sizes.items())
-                 + f"; one question moves a type's mean by up to 1/N, {1 / sizes.max():.2f} at N = "
-                 f"{sizes.max()} and {1 / sizes.min():.2f} at N = {sizes.min()}.")]
+                 message("readings.07.types.sizes", listing=listing, most=sizes.max(),
+                         move_most=1 / sizes.max(), fewest=sizes.min(), move_fewest=1 / sizes.min()))]
 
     def shown(kind: str, v: str) -> str:
         r = t.loc[(kind, v)]
@@ -507,43 +524,41 @@ def read_types(intervals: pd.DataFrame, metric: str) -> list[Claim]:
         values = {v: float(t.loc[("paraphrase", v), "mean"]) for v in versions}
         ranked = sorted(values, key=lambda v: (-values[v], v))
         together = all(overlap("paraphrase", ranked[0], v) for v in ranked[1:])
+        vector_leads = ranked[0] == "B"
+        lost = vector_leads and max(values["C"], values["D"]) < values["B"]
         out.append(Claim(
             f"paraphrase {metric}", leader(values), values,
-            f"On paraphrases (N = {sizes['paraphrase']}) {metric} goes "
-            + " > ".join(shown("paraphrase", v) for v in ranked)
-            + (": the vector list leads, as the article expects for rewordings BM25 misses"
-               if ranked[0] == "B" else f": {ranked[0]} leads, not the vector list the article expects")
-            + (f", and fusion and the reranker lose part of it (C {values['C']:.3f}, D "
-               f"{values['D']:.3f})" if ranked[0] == "B" and max(values["C"], values["D"]) < values["B"]
-               else "")
-            + ("; every interval overlaps the leader's, so this is a direction, not a finding."
-               if together else "; the leader's interval clears some others'."),
-            expected=("B",), matches=ranked[0] == "B"))
+            message("readings.07.types.paraphrase", n=sizes["paraphrase"], metric=metric,
+                    order=" > ".join(shown("paraphrase", v) for v in ranked),
+                    leader=(message("readings.07.types.paraphrase.vector_leads") if vector_leads else
+                            message("readings.07.types.paraphrase.other_leads", leader=ranked[0])),
+                    lost=(message("readings.07.types.paraphrase.lost", c=values["C"], d=values["D"])
+                          if lost else ""),
+                    separation=(message("readings.07.types.paraphrase.together") if together else
+                                message("readings.07.types.paraphrase.clears"))),
+            expected=("B",), matches=vector_leads))
     if "exact-id" in sizes:
         a, c = float(t.loc[("exact-id", "A"), "mean"]), float(t.loc[("exact-id", "C"), "mean"])
         pushed = c < a
-        out.append(Claim(
-            f"exact-id {metric}", leader({"A": a, "C": c}), {"A": a, "C": c},
-            f"On exact-ID questions (N = {sizes['exact-id']}) {shown('exact-id', 'C')} is "
-            + ("below" if pushed else "not below") + f" {shown('exact-id', 'A')}: "
-            + ("the article's warning that fusion can push exact hits down (revisit k or W)"
-               if pushed else "fusion kept BM25's exact hits, as the article hopes")
-            + ("; the intervals overlap, so N = {} questions cannot tell how large the loss is."
-               .format(sizes["exact-id"]) if overlap("exact-id", "A", "C") and pushed else "."),
-            extra={"C below A": float(pushed)}))
+        fields = {"n": sizes["exact-id"], "c": shown("exact-id", "C"), "a": shown("exact-id", "A")}
+        if not pushed:
+            sentence = message("readings.07.types.exact.not_below", **fields)
+        elif overlap("exact-id", "A", "C"):
+            sentence = message("readings.07.types.exact.below_overlapping", **fields)
+        else:
+            sentence = message("readings.07.types.exact.below", **fields)
+        out.append(Claim(f"exact-id {metric}", leader({"A": a, "C": c}), {"A": a, "C": c}, sentence,
+                         extra={"C below A": float(pushed)}))
     separated = []
     for kind in sizes.index:
         values = {v: float(t.loc[(kind, v), "mean"]) for v in versions if (kind, v) in t.index}
         top = leader(values)[0]
         if all(not overlap(kind, top, v) for v in values if v != top):
             separated.append(kind)
+    which = message("readings.07.types.separated.which", names=join_names(separated)) if separated else ""
     out.append(Claim(
         "types separated", (), {"separated": float(len(separated)), "types": float(len(sizes))},
-        f"In {len(separated)} of {len(sizes)} types the leading version's interval clears every other "
-        "version's" + (f" ({_names(separated)})" if separated else "") + ". Groups this small can show "
-        "a direction worth a look and a failure large enough to clear the intervals; they cannot rank "
-        "versions within a type, and a per-type difference inside overlapping intervals is not a "
-        "finding (reading all types at once also multiplies the chances of a fluke).",
+        message("readings.07.types.separated", separated=len(separated), types=len(sizes), which=which),
         extra={"separated": float(len(separated))}))
     return out
 
@@ -558,46 +573,43 @@ def read_closing(*, questions: int, answerable: int, opened: int, holdout: Mappi
     the sign-flip p and Holm's p, wins, losses, questions, excludes 0).
     """
     out = [Claim("D nDCG@5", (), dict(holdout),
-                 f"On the {questions} sealed holdout questions ({answerable} answerable), opened "
-                 f"{opened} time(s), the frozen design scores D nDCG@5 = {holdout['mean']:.3f} "
-                 f"[{holdout['low']:.3f}, {holdout['high']:.3f}] (dev, optimistic: {dev_value:.3f}) and "
-                 f"D answer accuracy {int(accuracy['x'])}/{int(accuracy['N'])} = {accuracy['value']:.3f} "
-                 f"[{accuracy['low']:.3f}, {accuracy['high']:.3f}] (Oracle {int(oracle['x'])}/"
-                 f"{int(oracle['N'])} [{oracle['low']:.3f}, {oracle['high']:.3f}]).")]
+                 message("readings.07.closing.holdout", questions=questions, answerable=answerable,
+                         opened=opened, mean=holdout["mean"], low=holdout["low"], high=holdout["high"],
+                         dev=dev_value, x=int(accuracy["x"]), n=int(accuracy["N"]),
+                         accuracy=accuracy["value"], accuracy_low=accuracy["low"],
+                         accuracy_high=accuracy["high"], oracle_x=int(oracle["x"]), oracle_n=int(oracle["N"]),
+                         oracle_low=oracle["low"], oracle_high=oracle["high"]))]
+
     def listed(rows: pd.DataFrame) -> str:
-        return "; ".join(f"{r['comparison']} on nDCG@5 is {r['mean diff']:+.3f} [{r['low']:+.3f}, "
-                         f"{r['high']:+.3f}] ({'excludes' if r['excludes 0'] else 'includes'} 0; sign-flip "
-                         f"p = {r[P_SIGN_FLIP]:.3f}, Holm {r[P_HOLM]:.3f})"
-                         for _, r in rows.iterrows()) or "none of the compared differences"
+        def one(r: Mapping[str, Any]) -> str:
+            fields = {"comparison": r["comparison"], "mean": r["mean diff"], "low": r["low"],
+                      "high": r["high"], "p": r[P_SIGN_FLIP], "holm": r[P_HOLM]}
+            return (message("readings.07.closing.pair_excludes", **fields) if r["excludes 0"] else
+                    message("readings.07.closing.pair_includes", **fields))
+
+        return (message("readings.07.semicolon").join(one(r) for _, r in rows.iterrows())
+                or message("readings.07.closing.none"))
 
     apart = pairs["excludes 0"].astype(bool)
     settled = apart & (pairs[P_HOLM] < 0.05)
     out.append(Claim("supports", (), {"apart": float(settled.sum())},
-                     "It supports statements whose interval excludes 0 and whose Holm-adjusted p is below "
-                     f"0.05: {listed(pairs[settled])}. It does not separate the others: "
-                     f"{listed(pairs[~apart])}."))
+                     message("readings.07.closing.supports", settled=listed(pairs[settled]),
+                             unseparated=listed(pairs[~apart]))))
     edge = pairs[apart & ~settled]
     if len(edge):
+        items = message("readings.07.semicolon").join(
+            message("readings.07.closing.edge_item", comparison=r["comparison"], holm=r[P_HOLM],
+                    changed=int(r["wins"] + r["losses"]), questions=int(r["questions"]))
+            for _, r in edge.iterrows())
         out.append(Claim("interval against Holm", (), {r["comparison"]: float(r[P_HOLM])
                                                        for _, r in edge.iterrows()},
-                         "; ".join(f"{r['comparison']}'s interval leaves out 0, but its Holm-adjusted "
-                                   f"sign-flip p is {r[P_HOLM]:.3f}, above 0.05, and only "
-                                   f"{int(r['wins'] + r['losses'])} of its {int(r['questions'])} questions "
-                                   "change" for _, r in edge.iterrows())
-                         + ": tested with the table's other comparisons, the gain is not settled at the 5 % "
-                           "level; read it as a direction for fresh questions to confirm."))
-    direction = "higher" if holdout["mean"] > dev_value else "lower"
+                         message("readings.07.closing.edge", items=items)))
+    gap = abs(holdout["mean"] - dev_value)
     out.append(Claim("dev against holdout", (), {"holdout": holdout["mean"], "dev": dev_value},
-                     f"The holdout's D nDCG@5 is {direction} than dev's. The two sets hold different "
-                     "questions in different groups, so this compares question sets as much as systems: "
-                     f"it does not show that the dev estimate was "
-                     f"{'pessimistic' if direction == 'higher' else 'optimistic'} by "
-                     f"{abs(holdout['mean'] - dev_value):.3f}."))
+                     message("readings.07.closing.holdout_higher", gap=gap) if holdout["mean"] > dev_value
+                     else message("readings.07.closing.holdout_lower", gap=gap)))
     out.append(Claim("does not support", (), {"smallest type": float(smallest_type)},
-                     "It does not support: differences inside the intervals, per-type rankings (as few "
-                     f"as {smallest_type} answerable questions in a type), anything about other corpora or "
-                     "a real LLM, or choosing a new design from these numbers (that would make the holdout "
-                     "a second dev set and need a new, counted opening)."))
+                     message("readings.07.closing.does_not_support", smallest=smallest_type)))
     return out
 # ======================================================= end of the notebook 07 (teach7) section
 
@@ -887,20 +899,36 @@ __all__ += [  # the 08 section adds its names here, apart from the other section
     "read_opening",
 ]
 
-#: The words of notebook 08's tables (column and index names) and label sets.
-WORDS_08 = {
-    "version": "version", "questions": "questions", "median ms": "median ms", "p95 ms": "p95 ms",
-    "failures": "failures", "labels": "labels", "minus": "{metric} − {baseline}",
-    "pool of": "pool of {names}", "complete": "complete labels (the workbook's)",
-    "pilot questions": "pilot questions", "mean difference": "mean difference",
-    "sd of differences": "sd of differences", "questions for d": "questions to detect {d}",
-    "questions for observed": "questions to detect the observed difference",
-    "detectable with n": "smallest difference {n} questions detect",
-}
+
+def _words_08() -> dict[str, str]:
+    # four words are templates their users fill (``{metric}``, ``{names}``, ``{d}``, ``{n}``): the fields
+    # are given back as themselves
+    return {
+        "version": message("readings.08.word.version"),
+        "questions": message("readings.08.word.questions"),
+        "median ms": message("readings.08.word.median_ms"),
+        "p95 ms": message("readings.08.word.p95_ms"),
+        "failures": message("readings.08.word.failures"),
+        "labels": message("readings.08.word.labels"),
+        "minus": message("readings.08.word.minus", metric="{metric}", baseline="{baseline}"),
+        "pool of": message("readings.08.word.pool_of", names="{names}"),
+        "complete": message("readings.08.word.complete"),
+        "pilot questions": message("readings.08.word.pilot_questions"),
+        "mean difference": message("readings.08.word.mean_difference"),
+        "sd of differences": message("readings.08.word.sd_of_differences"),
+        "questions for d": message("readings.08.word.questions_for_d", d="{d}"),
+        "questions for observed": message("readings.08.word.questions_for_observed"),
+        "detectable with n": message("readings.08.word.detectable_with_n", n="{n}"),
+    }
+
+
+#: The words of notebook 08's tables (column and index names) and label sets, in the language chosen
+#: when one is read: a table built in one language is indexed by the same language's words.
+WORDS_08: Mapping[str, str] = _Words(_words_08)
 
 
 def _signed(value: float) -> str:
-    return "n/a" if value != value else f"{value:+.3f}"
+    return message("common.not_available") if value != value else f"{value:+.3f}"
 
 
 def read_split(*, working: Sequence[str], holdout: Sequence[str], group: Mapping[str, str],
@@ -912,26 +940,25 @@ def read_split(*, working: Sequence[str], holdout: Sequence[str], group: Mapping
     total = len(working) + len(holdout)
     return [Claim("own holdout", (), {"holdout": float(len(holdout)), "working": float(len(working)),
                                       "groups held": float(len(held)), "groups shared": float(len(shared))},
-                  f"Your holdout: {len(holdout)} of the {total} dev questions, in {len(held)} of "
-                  f"{len(set(groups.values()))} groups ({len(shared)} groups on both sides), sealed on "
-                  f"{sealed['date']} at commit {str(sealed['commit'])[:12]} (questions "
-                  f"{sealed['questions_sha256'][:12]}, labels {sealed['labels_sha256'][:12]}). Everything "
-                  f"below runs on the other {len(working)} questions; section 8 opens the holdout once.")]
+                  message("readings.08.split", holdout=len(holdout), total=total, held=len(held),
+                          groups=len(set(groups.values())), shared=len(shared), date=sealed["date"],
+                          commit=str(sealed["commit"])[:12], questions_sha=sealed["questions_sha256"][:12],
+                          labels_sha=sealed["labels_sha256"][:12], working=len(working)))]
 
 
 def read_latency(summary: pd.DataFrame) -> list[Claim]:
     """Read the latency summary: failures, and the range of median and 95th-percentile latencies."""
-    w = WORDS_08
+    w = dict(WORDS_08)
     median, p95, failed = summary[w["median ms"]], summary[w["p95 ms"]], summary[w["failures"]]
     asked = int(summary[w["questions"]].max())
     slow, fast = median.idxmax(), median.idxmin()
-    failures = ("no question failed" if failed.sum() == 0 else
-                "failures: " + ", ".join(f"{v} {int(n)}" for v, n in failed.items() if n))
+    failures = (message("readings.08.latency.no_failures") if failed.sum() == 0 else
+                message("readings.08.latency.failures", listing=message("common.list_separator").join(
+                    f"{v} {int(n)}" for v, n in failed.items() if n)))
     return [Claim("latency", (str(slow),), {str(v): float(m) for v, m in median.items()},
-                  f"{len(summary)} versions asked {asked} questions each, {failures}. Median latency runs "
-                  f"from {median.min():.1f} ms ({fast}) to {median.max():.1f} ms ({slow}); the 95th "
-                  f"percentile reaches {p95.max():.1f} ms ({p95.idxmax()}). Each question's time and error "
-                  "are in the latency CSV beside its run.",
+                  message("readings.08.latency", versions=len(summary), asked=asked, failures=failures,
+                          fastest=median.min(), fast=fast, slowest=median.max(), slow=slow, p95=p95.max(),
+                          p95_version=p95.idxmax()),
                   extra={"failures": float(failed.sum())})]
 
 
@@ -939,24 +966,20 @@ def read_pool(table: pd.DataFrame, *, depth: int, versions: Sequence[str]) -> li
     """Read a pool (:func:`ragmath.comparison.pool`): its size, per question, and what one version adds."""
     sizes = table.groupby("question").size()
     alone = {v: int(sum(1 for vs in table["versions"] if list(vs) == [v])) for v in versions}
-    listing = ", ".join(f"{v} {n}" for v, n in alone.items())
+    listing = message("common.list_separator").join(f"{v} {n}" for v, n in alone.items())
     values = {"items": float(len(table)), **{f"only {v}": float(n) for v, n in alone.items()}}
     return [Claim("pool", (), values,
-                  f"The pool of {_names(list(versions))}'s top {depth}: {len(table)} items to label for "
-                  f"{len(sizes)} questions ({sizes.min()} to {sizes.max()} a question). Items only one "
-                  f"version ranked there: {listing}; label them too, or that version's finds count as "
-                  "irrelevant.")]
+                  message("readings.08.pool", names=join_names(versions), depth=depth, items=len(table),
+                          questions=len(sizes), fewest=sizes.min(), most=sizes.max(), listing=listing))]
 
 
 def read_labelling(counts: Mapping[str, int], *, prepared: str) -> list[Claim]:
     """Say how many judgements came from a person (the widget) and how many from the prepared file."""
     hand, filled = int(counts["by hand"]), int(counts["prepared"])
-    who = (f"You judged {hand} item(s) in the widget; the other {filled}" if hand else
-           f"Nobody judged in the widget (the notebook ran top to bottom without a person), so all {filled}")
+    who = (message("readings.08.labelling.by_hand", hand=hand, filled=filled) if hand else
+           message("readings.08.labelling.nobody", filled=filled))
     return [Claim("labelling", (), {"by hand": float(hand), "prepared": float(filled)},
-                  f"{who} come from the prepared judgements ({prepared}: each pool item's grade in the dev "
-                  "labels, 0 where they have none). Judge more in the widget and run again: yours replace "
-                  "the prepared ones.")]
+                  message("readings.08.labelling", who=who, file=prepared))]
 
 
 def read_pooling_bias(table: pd.DataFrame, *, metric: str, baseline: str, partial: str, full: str,
@@ -967,56 +990,52 @@ def read_pooling_bias(table: pd.DataFrame, *, metric: str, baseline: str, partia
     ``single``: the baseline's pool alone; ``complete``: the workbook's complete labels; ``new``: the
     versions whose pools ``partial`` leaves out (here C and D).
     """
-    w = WORDS_08
     k = metric.split("@")[1]
-    judged_col, diff_col = f"Judged@{k}", w["minus"].format(metric=metric, baseline=baseline)
+    judged_col, diff_col = f"Judged@{k}", WORDS_08["minus"].format(metric=metric, baseline=baseline)
+    comma = message("common.list_separator")
 
     def at(labels: str, version: str, column: str = metric) -> float:
         return float(table.loc[(labels, version), column])
 
     out = []
     shift = {v: at(partial, v) - at(full, v) for v in new}
-    scores = "; ".join(f"{v} {at(partial, v):.3f} under {partial}, {at(full, v):.3f} under {full} (bias "
-                       f"{_signed(shift[v])})" for v in new)
+    scores = message("readings.07.semicolon").join(
+        message("readings.08.pooling.score", version=v, partial_value=at(partial, v), partial=partial,
+                full_value=at(full, v), full=full, bias=_signed(shift[v])) for v in new)
     base_judged = at(partial, baseline, judged_col)
     warned = [v for v in new if at(partial, v, judged_col) < 0.9 * base_judged]
-    judged_text = ", ".join(f"{v} {at(partial, v, judged_col):.3f} → {at(full, v, judged_col):.3f}"
-                            for v in new)
+    judged_text = comma.join(f"{v} {at(partial, v, judged_col):.3f} → {at(full, v, judged_col):.3f}"
+                             for v in new)
     moved = any(abs(x) > 1e-9 for x in shift.values())
+    warning = (message("readings.08.pooling.warned", names=join_names(warned), baseline=baseline,
+                       judged=base_judged, threshold=0.9 * base_judged) if warned else "")
+    outcome = (message("readings.08.pooling.moved") if moved else
+               message("readings.08.pooling.not_moved", k=k))
     out.append(Claim(f"pooling bias: {metric}", (), {v: shift[v] for v in new},
-                     f"On {metric}: {scores}. Judged@{k} under {partial} and then {full}: {judged_text}; "
-                     + (f"{_names(warned)} below 0.9 × {baseline}'s {base_judged:.3f} = "
-                        f"{0.9 * base_judged:.3f}, so compare warns that the score rests on unlabelled "
-                        "items. " if warned else "")
-                     + ("Labelling the rest of the pool moved these scores: a version's finds outside the "
-                        "labelled pools counted as irrelevant." if moved else
-                        "Labelling the rest of the pool moved no score here (every item it added that "
-                        f"reaches the top {k} is irrelevant): the warning marks a risk, which this time did "
-                        "not turn into a loss."),
+                     message("readings.08.pooling.bias", metric=metric, scores=scores, k=k, partial=partial,
+                             full=full, judged=judged_text, warning=warning, outcome=outcome),
                      extra={"warned": float(len(warned))}))
     others = [v for v in dict.fromkeys(table.index.get_level_values(1)) if v != baseline]
     single_diff = {v: at(single, v, diff_col) for v in others}
     full_diff = {v: at(full, v, diff_col) for v in others}
     flattered = all(single_diff[v] < full_diff[v] for v in others)
-    listing = ", ".join(f"{v} {_signed(single_diff[v])} ({_signed(full_diff[v])})" for v in others)
+    listing = comma.join(f"{v} {_signed(single_diff[v])} ({_signed(full_diff[v])})" for v in others)
+    verdict = (message("readings.08.pooling.flattered") if flattered else
+               message("readings.08.pooling.not_flattered"))
     out.append(Claim(f"single pool: {diff_col}", (), single_diff,
-                     f"Label only {single} and every difference from {baseline} is read against labels "
-                     f"{baseline} chose: {diff_col} under {single} (under {full}): {listing}. "
-                     + ("Each is lower: the version whose pool was labelled is flattered, the others pay."
-                        if flattered else "Not every one is lower here: read them one by one."),
+                     message("readings.08.pooling.single", single=single, baseline=baseline, column=diff_col,
+                             full=full, listing=listing, verdict=verdict),
                      matches=flattered))
     drop = {v: at(full, v) - at(complete, v) for v in [baseline, *others]}
     gap = max(abs(at(full, v, diff_col) - at(complete, v, diff_col)) for v in others)
-    direction = ("higher for every version" if all(x > 0 for x in drop.values()) else
-                 "not higher for every version")
-    pairs = ", ".join(f"{v} {at(full, v):.3f} → {at(complete, v):.3f}" for v in drop)
+    higher = all(x > 0 for x in drop.values())
+    direction = (message("readings.08.pooling.higher") if higher else
+                 message("readings.08.pooling.not_higher"))
+    pairs = comma.join(f"{v} {at(full, v):.3f} → {at(complete, v):.3f}" for v in drop)
     out.append(Claim(f"complete labels: {metric}", (), drop,
-                     f"Against {complete}, {metric} under {full} is {direction} ({pairs}): a relevant chunk "
-                     "that no version ranks in the pooled top is in no pool, so pooled labels flatter every "
-                     f"version's absolute score, while the differences from {baseline} move by at most "
-                     f"{gap:.3f}. Pooled labels compare the pooled versions; they do not count the evidence "
-                     "that exists.", matches=all(x > 0 for x in drop.values()),
-                     extra={"largest difference shift": gap}))
+                     message("readings.08.pooling.complete", complete=complete, metric=metric, full=full,
+                             direction=direction, pairs=pairs, baseline=baseline, gap=gap),
+                     matches=higher, extra={"largest difference shift": gap}))
     return out
 
 
@@ -1025,21 +1044,26 @@ def read_comparison(result: Any, metric: str, *, level: float = 0.05) -> list[Cl
     Holm's p; which versions are better than the baseline after Holm; the holdout's candidate (largest
     mean difference)."""
     rows = result.comparisons[result.comparisons["metric"] == metric].set_index("system")
-    listing = "; ".join(f"{v} {_signed(r['diff'])} [{_signed(r['low'])}, {_signed(r['high'])}], p = "
-                        f"{r['p']:.3f}, Holm {r['p_holm']:.3f}, {r['wins']}/{r['ties']}/{r['losses']} "
-                        "wins/ties/losses" for v, r in rows.iterrows())
+    listing = message("readings.07.semicolon").join(
+        message("readings.08.comparison.row", version=v, diff=_signed(r["diff"]), low=_signed(r["low"]),
+                high=_signed(r["high"]), p=r["p"], holm=r["p_holm"], wins=r["wins"], ties=r["ties"],
+                losses=r["losses"]) for v, r in rows.iterrows())
     better = [v for v, r in rows.iterrows() if r["diff"] > 0 and r["p_holm"] < level]
     candidate = str(rows["diff"].idxmax())
-    verdict = (f"{_names(better)} {'is' if len(better) == 1 else 'are'} better than {result.baseline} after "
-               f"Holm's correction at {level}." if better else
-               f"No version is better than {result.baseline} after Holm's correction at {level}.")
+    if not better:
+        verdict = message("readings.08.comparison.none_better", baseline=result.baseline, level=level)
+    elif len(better) == 1:
+        verdict = message("readings.08.comparison.one_better", names=join_names(better),
+                          baseline=result.baseline, level=level)
+    else:
+        verdict = message("readings.08.comparison.many_better", names=join_names(better),
+                          baseline=result.baseline, level=level)
     return [Claim(metric, tuple(better), {v: float(r["diff"]) for v, r in rows.iterrows()},
-                  f"On {metric} against {result.baseline}: {listing}. {verdict}"),
+                  message("readings.08.comparison", metric=metric, baseline=result.baseline, listing=listing,
+                          verdict=verdict)),
             Claim("candidate", (candidate,), {candidate: float(rows.loc[candidate, "diff"])},
-                  f"The rule written before this table: the version with the largest mean difference on "
-                  f"{metric} goes to the holdout against {result.baseline}. That is {candidate} "
-                  f"({_signed(rows.loc[candidate, 'diff'])}); the holdout will say whether it holds on "
-                  "questions that chose nothing.")]
+                  message("readings.08.comparison.candidate", metric=metric, baseline=result.baseline,
+                          candidate=candidate, diff=_signed(rows.loc[candidate, "diff"])))]
 
 
 def read_report(path: str, text: str) -> list[Claim]:
@@ -1048,31 +1072,27 @@ def read_report(path: str, text: str) -> list[Claim]:
     rows = sum(1 for line in lines if line.startswith("| ")) - 1
     notes = sum(1 for line in lines if line.startswith("- "))
     return [Claim("report", (), {"rows": float(rows), "notes": float(notes)},
-                  f"The comparison as Markdown, {rows} table rows and {notes} notes on what it rests on, is "
-                  f"in {path}: paste it into a review. `python -m ragmath compare` with `--format markdown` "
-                  "writes the same from the run files and the labels.")]
+                  message("readings.08.report", rows=rows, notes=notes, path=path))]
 
 
 def read_plan(plan: pd.DataFrame, *, metric: str, d: float, version: str, questions: int,
               power: float, resampled: float, draws: int) -> list[Claim]:
     """Read the question-count plan (:func:`ragmath.lab.notebook.own_system.plan_table`) for one version,
     with the power the pilot's resampling reached at the planned size."""
-    w = WORDS_08
+    w = dict(WORDS_08)
     row = plan.loc[version]
     need = int(row[w["questions for d"].format(d=d)])
     smallest = float(row[w["detectable with n"].format(n=questions)])
     observed = row[w["questions for observed"]]
     pilot = int(row[w["pilot questions"]])
+    difference = _signed(row[w["mean difference"]])
+    observed_text = (message("readings.08.plan.observed", diff=difference, observed=int(observed))
+                     if math.isfinite(observed) else
+                     message("readings.08.plan.observed_never", diff=difference))
     return [Claim("plan", (), {"questions": float(need), "smallest": smallest, "resampled power": resampled},
-                  f"{questions} questions are only a start: with the spread of {version}'s per-question "
-                  f"differences on {metric} (sd {row[w['sd of differences']]:.3f} over {pilot} pilot "
-                  f"questions), detecting a difference of {d} with {power:.0%} power (two-sided α = 0.05) "
-                  f"needs {need} answerable questions, and {questions} questions detect only differences of "
-                  f"{smallest:.3f} or more. The observed difference ({_signed(row[w['mean difference']])}) "
-                  f"would need {int(observed) if math.isfinite(observed) else 'no finite number of'} "
-                  f"questions. Check by resampling the pilot: {draws:,} draws of {need} questions, shifted "
-                  f"to a true difference of {d}, reject in {resampled:.1%} of the draws (the formula's "
-                  f"{power:.0%}).")]
+                  message("readings.08.plan", questions=questions, version=version, metric=metric,
+                          sd=row[w["sd of differences"]], pilot=pilot, d=d, power=power, need=need,
+                          smallest=smallest, observed=observed_text, draws=draws, resampled=resampled))]
 
 
 def read_opening(opening: Any, scores: pd.DataFrame, *, baseline: str, candidate: str, metric: str,
@@ -1080,22 +1100,20 @@ def read_opening(opening: Any, scores: pd.DataFrame, *, baseline: str, candidate
     """Read an opening of the reader's seal (:class:`ragmath.seal.Opening`): when, whether this run ran it,
     the holdout's scores and the candidate's paired difference, beside dev's."""
     record = opening.record
-    done = ("this run ran the design" if opening.ran else
-            "this run showed the stored result and re-ran nothing")
+    done = (message("readings.08.opening.ran") if opening.ran else message("readings.08.opening.shown"))
     apart = diff["low"] > 0 or diff["high"] < 0
     mean = scores.groupby(level="version")[metric].mean()
     n = scores.index.get_level_values("question").nunique()
+    fields = {"n": n, "metric": metric,
+              "scores": message("common.list_separator").join(f"{v} {x:.3f}" for v, x in mean.items()),
+              "candidate": candidate, "baseline": baseline, "mean": _signed(diff["mean"]),
+              "low": _signed(diff["low"]), "high": _signed(diff["high"]), "dev": _signed(dev_diff)}
     return [Claim("opening", (), {"times opened": float(opening.times_opened)},
-                  f"Opening {opening.number} of your holdout on {record['opened_at']} at commit "
-                  f"{str(record['commit'])[:12]}, design {record['design_sha256'][:12]}: {done}; opened "
-                  f"{opening.times_opened} time(s) in all."),
+                  message("readings.08.opening", number=opening.number, opened_at=record["opened_at"],
+                          commit=str(record["commit"])[:12], design=record["design_sha256"][:12], done=done,
+                          times=opening.times_opened)),
             Claim(f"holdout {metric}", (), {v: float(x) for v, x in mean.items()},
-                  f"On its {n} answerable questions, {metric}: "
-                  + ", ".join(f"{v} {x:.3f}" for v, x in mean.items())
-                  + f". {candidate} − {baseline} = {_signed(diff['mean'])} [{_signed(diff['low'])}, "
-                  f"{_signed(diff['high'])}] (dev: {_signed(dev_diff)}); the interval "
-                  f"{'excludes' if apart else 'includes'} 0, so the holdout "
-                  f"{'supports' if apart else 'does not support'} a difference. Report this number as it "
-                  "is: choosing again from it would make the holdout a second dev set.",
+                  message("readings.08.opening.supports", **fields) if apart else
+                  message("readings.08.opening.not_supported", **fields),
                   extra={"excludes 0": float(apart)})]
 # ======================================================= end of the notebook 08 (nb08) section
