@@ -344,8 +344,6 @@ def as_markdown(claims: Sequence[Claim]) -> str:
 # This section and the 08 one import what they need here, apart from the other sections' imports.
 from collections.abc import Callable, Iterator  # noqa: E402
 
-from ragmath.lab.messages import join_names, message  # noqa: E402
-
 __all__ += [  # the 07 section adds its names here, apart from the other sections'
     "CHART_TITLES_07",
     "read_generations",
