@@ -1,8 +1,10 @@
-"""Notebooks 01-05 as a reader sees them: executed, rendered to HTML, opened in Chromium at 1280 px.
+"""Notebooks 01-05, English and Chinese, as a reader sees them: executed, rendered to HTML, opened in
+Chromium at 1280 px.
 
 - nothing is wider than the 1280 px window, and no output is cut off inside a scrolling box;
 - every chart (``img`` in an output) has loaded;
-- screenshots of each notebook's opening and of a chart with Chinese labels go to ``build/screenshots/``.
+- screenshots of each notebook's opening and of a chart with Chinese labels go to ``build/screenshots/``;
+  of the Chinese ones also their first reading after a table and their first self-check verdict.
 
 Debian's Chromium (``/usr/bin/chromium``) is driven through ``playwright`` with every network request
 blocked, so the pages are judged as they render offline. Without the browser the tests skip (fail on CI).
@@ -25,7 +27,7 @@ CHROMIUM_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync",
 ]
-NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("0[1-5]_*.ipynb"))
+NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("0[1-5]_*.ipynb")) + sorted((NOTEBOOK_DIR / "zh").glob("0[1-5]_*.ipynb"))
 #: notebook -> a phrase of a chart title with Chinese characters, for the screenshot of that chart.
 CJK_CHARTS = {"01_unit_of_evaluation.ipynb": "三种口径", "02_recall_vs_hit.ipynb": "每题的"}
 
@@ -67,10 +69,37 @@ def browser():
             chromium.close()
 
 
+#: JavaScript: the index of the first cell whose output holds a reading (Markdown shown by a code cell,
+#: with Chinese in it) and of the first with a self-check verdict (a line starting with ✓, ≈ or ✗).
+_CHINESE_OUTPUTS = """() => {
+  const cells = [...document.querySelectorAll('.jp-Cell')];
+  const reading = cells.findIndex(c => [...c.querySelectorAll('.jp-OutputArea-output.jp-RenderedMarkdown')]
+    .some(o => /[\u4e00-\u9fff]/.test(o.textContent)));
+  const verdict = cells.findIndex(c => [...c.querySelectorAll('.jp-OutputArea-output pre')]
+    .some(o => /^[✓≈✗] .*[\u4e00-\u9fff]/m.test(o.textContent)));
+  return {reading, verdict};
+}"""
+
+
+#: Chinese notebooks that read a table aloud (notebooks 01, 02 and 05 show no reading).
+WITH_READINGS = {"03_mrr.ipynb", "04_ndcg.ipynb"}
+
+
+def _screenshot_chinese_outputs(page, stem: str, name: str) -> None:
+    """Screenshots of a Chinese notebook's first reading after a table and first self-check verdict."""
+    found = page.evaluate(_CHINESE_OUTPUTS)
+    assert found["verdict"] >= 0, f"{stem}: no self-check verdict in Chinese among the outputs"
+    assert found["reading"] >= 0 or name not in WITH_READINGS, f"{stem}: no reading in Chinese"
+    for what in [w for w in ("reading", "verdict") if found[w] >= 0]:
+        cell = page.locator(".jp-Cell").nth(found[what])
+        cell.scroll_into_view_if_needed()
+        cell.screenshot(path=str(SCREENSHOTS / f"{what}_{stem}.png"))
+
+
 @pytest.mark.browser
 @pytest.mark.notebooks
 @pytest.mark.slow
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.relative_to(NOTEBOOK_DIR).as_posix())
 def test_notebook_page_fits_1280_px_and_shows_its_charts(path, browser, tmp_path, executed):
     page_file = tmp_path / path.with_suffix(".html").name
     page_file.write_text(build_html.to_html(executed(path)), encoding="utf-8")
@@ -81,9 +110,13 @@ def test_notebook_page_fits_1280_px_and_shows_its_charts(path, browser, tmp_path
         page = context.new_page()
         page.goto(page_file.as_uri(), wait_until="load")
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"opening_{path.stem}.png"))
+        chinese = path.parent.name == "zh"
+        stem = f"zh_{path.stem}" if chinese else path.stem
+        page.screenshot(path=str(SCREENSHOTS / f"opening_{stem}.png"))
+        if chinese:
+            _screenshot_chinese_outputs(page, stem, path.name)
         measured = page.evaluate(_MEASURE)
-        if path.name in CJK_CHARTS:
+        if path.name in CJK_CHARTS and not chinese:
             index = page.evaluate(
                 "phrase => [...document.querySelectorAll('.jp-Cell')].findIndex("
                 "c => c.querySelector('img') && c.textContent.includes(phrase))",
