@@ -582,4 +582,15 @@ MESSAGES = {
         "zh": "{n} 个组横跨两边：{groups}",
     },
     "cells.s08.service_down": {"en": "permission service unavailable", "zh": "权限服务不可用"},
+    # phrases the cells pass to the readings, which put them inside their sentences
+    "cells.04.fault_x_at_2": {"en": "X at rank 2", "zh": "第 2 名的 X"},
+    "cells.04.fault_missing_c": {"en": "the missing C", "zh": "缺失的 C"},
+    "cells.06.where_clause_alone": {"en": "the clause's text alone", "zh": "只看条款原文"},
+    "cells.06.where_chunk_indexed": {"en": "the chunk as indexed", "zh": "按索引中的片段"},
+    "cells.06.what_clause_42": {"en": "Clause 4.2", "zh": "第 4.2 条"},
+    "cells.06.what_exact_id_evidence": {"en": "Exact-ID evidence", "zh": "精确 ID 类证据"},
+    "cells.06.what_exact_id_questions": {"en": "exact-ID questions", "zh": "精确 ID 类问题"},
+    "cells.06.what_paraphrase_questions": {"en": "paraphrase questions", "zh": "改写类问题"},
+    "cells.07.label_dev_optimistic": {"en": "dev (optimistic)", "zh": "开发集（偏乐观）"},
+    "cells.07.label_holdout": {"en": "holdout", "zh": "保留集"},
 }
