@@ -58,4 +58,221 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{file} line {number}: expected 'word [freq] [tag]', got {line}",
         "zh": "{file} 第 {number} 行：应为 'word [freq] [tag]'（词 [词频] [词性]），收到的是 {line}",
     },
+    # ------------------------------------------------------------------ corpus.py
+    # where a mistake in a data file is: "<file>, line <n>, field '<name>': <problem>"
+    "pipeline.corpus.at_file": {
+        "en": "{file}: {problem}",
+        "zh": "{file}：{problem}",
+    },
+    "pipeline.corpus.at_file_field": {
+        "en": "{file}, field {field}: {problem}",
+        "zh": "{file}，字段 {field}：{problem}",
+    },
+    "pipeline.corpus.at_line": {
+        "en": "{file}, line {line}: {problem}",
+        "zh": "{file} 第 {line} 行：{problem}",
+    },
+    "pipeline.corpus.at_line_field": {
+        "en": "{file}, line {line}, field {field}: {problem}",
+        "zh": "{file} 第 {line} 行，字段 {field}：{problem}",
+    },
+    "pipeline.corpus.bad_path": {
+        "en": "path must be a str or os.PathLike pointing to {filename} (or its directory), got {kind}",
+        "zh": "path 必须是指向 {filename}（或其所在文件夹）的 str 或 os.PathLike，收到的是 {kind}",
+    },
+    "pipeline.corpus.no_file": {
+        "en": "{path}: no such file; expected the workbook's {filename}",
+        "zh": "{path}：没有这个文件；这里应是工作簿的 {filename}",
+    },
+    "pipeline.corpus.bad_date_text": {
+        "en": "{name} must be a date written YYYY-MM-DD, e.g. '2026-06-30', got {value}",
+        "zh": "{name} 必须是写成 YYYY-MM-DD 的日期，例如 '2026-06-30'，收到的是 {value}",
+    },
+    "pipeline.corpus.bad_date_type": {
+        "en": "{name} must be a datetime.date or a string 'YYYY-MM-DD', got {kind} {value}",
+        "zh": "{name} 必须是 datetime.date 或字符串 'YYYY-MM-DD'，收到的是 {kind} {value}",
+    },
+    "pipeline.corpus.not_a_date": {
+        "en": "{value} is not a date; write a string 'YYYY-MM-DD', e.g. \"2026-01-01\"",
+        "zh": "{value} 不是日期；请写成字符串 'YYYY-MM-DD'，例如 \"2026-01-01\"",
+    },
+    "pipeline.corpus.not_a_date_or_null": {
+        "en": "{value} is not a date; write null or a string 'YYYY-MM-DD', e.g. \"2026-01-01\"",
+        "zh": "{value} 不是日期；请写 null 或字符串 'YYYY-MM-DD'，例如 \"2026-01-01\"",
+    },
+    "pipeline.corpus.invalid_date": {
+        "en": "{value} is not a valid date; write YYYY-MM-DD, e.g. \"2026-01-01\"",
+        "zh": "{value} 不是有效日期；请写成 YYYY-MM-DD，例如 \"2026-01-01\"",
+    },
+    "pipeline.corpus.missing_field": {
+        "en": "missing; every row needs it",
+        "zh": "缺失；每一行都需要这个字段",
+    },
+    "pipeline.corpus.empty_text": {
+        "en": "must be a non-empty string, got {value}",
+        "zh": "必须是非空字符串，收到的是 {value}",
+    },
+    "pipeline.corpus.whitespace": {
+        "en": "{value} has leading or trailing whitespace; remove it",
+        "zh": "{value} 首尾有空白字符；请删掉",
+    },
+    "pipeline.corpus.empty_csv": {
+        "en": "empty file; expected the header {header}",
+        "zh": "文件是空的；应有表头 {header}",
+    },
+    "pipeline.corpus.header_missing": {
+        "en": "missing from the header {header}; expected {expected}",
+        "zh": "表头 {header} 中没有这一列；应为 {expected}",
+    },
+    "pipeline.corpus.cell_count": {
+        "en": "has {cells} cells, the header has {columns}; quote cells that contain commas",
+        "zh": "这一行有 {cells} 个单元格，表头有 {columns} 列；含逗号的单元格请加引号",
+    },
+    "pipeline.corpus.not_utf8": {
+        "en": "{file}: not UTF-8 ({error}); save the file as UTF-8",
+        "zh": "{file}：不是 UTF-8 编码（{error}）；请把文件存为 UTF-8",
+    },
+    "pipeline.corpus.bad_include_holdout": {
+        "en": "include_holdout must be True or False, got {value}",
+        "zh": "include_holdout 必须是 True 或 False，收到的是 {value}",
+    },
+    "pipeline.corpus.duplicate_chunk": {
+        "en": "duplicate chunk ID {chunk} (first on line {first}); chunk IDs must be unique",
+        "zh": "片段（chunk）ID {chunk} 重复（首次出现在第 {first} 行）；片段 ID 必须唯一",
+    },
+    "pipeline.corpus.not_one_of": {
+        "en": "{value} is not one of {allowed}",
+        "zh": "{value} 不在 {allowed} 之中",
+    },
+    "pipeline.corpus.bad_readers": {
+        "en": "must be a non-empty list of role names, e.g. [\"employee\"], got {value}",
+        "zh": "必须是非空的角色名列表，例如 [\"employee\"]，收到的是 {value}",
+    },
+    "pipeline.corpus.no_effective_from": {
+        "en": "missing; every chunk needs the date it takes effect",
+        "zh": "缺失；每个片段都需要生效日期",
+    },
+    "pipeline.corpus.no_effective_to": {
+        "en": "missing; write null when the chunk is still in force",
+        "zh": "缺失；片段仍然有效时请写 null",
+    },
+    "pipeline.corpus.dates_out_of_order": {
+        "en": "{end} is not after effective_from {start} (effective_to is exclusive); fix one of the dates",
+        "zh": "{end} 不晚于 effective_from {start}（effective_to 当天已不生效）；请改正其中一个日期",
+    },
+    "pipeline.corpus.clause_two_documents": {
+        "en": "{clause} already belongs to document {doc} (line {line}); clause IDs are unique across "
+              "documents",
+        "zh": "{clause} 已属于文档 {doc}（第 {line} 行）；条款 ID 在所有文档中必须唯一",
+    },
+    "pipeline.corpus.document_two_meta": {
+        "en": "document {doc} has {field} {value} on line {line}; one document has one title and one "
+              "edition",
+        "zh": "文档 {doc} 在第 {line} 行的 {field} 是 {value}；一个文档只有一个标题和一个版本",
+    },
+    "pipeline.corpus.no_chunks": {
+        "en": "no chunks; the corpus needs at least one line",
+        "zh": "没有片段；语料至少需要一行",
+    },
+    "pipeline.corpus.bad_identity_name": {
+        "en": "{name} must be a non-empty name without spaces",
+        "zh": "{name} 必须是不含空格的非空名称",
+    },
+    "pipeline.corpus.duplicate_identity": {
+        "en": "duplicate identity {name} (first on line {first})",
+        "zh": "身份 {name} 重复（首次出现在第 {first} 行）",
+    },
+    "pipeline.corpus.bad_roles": {
+        "en": "{roles}: list one or more roles separated by ';', e.g. employee;finance",
+        "zh": "{roles}：请列出一个或多个角色，用 ';' 分隔，例如 employee;finance",
+    },
+    "pipeline.corpus.no_identities": {
+        "en": "no identities; add at least one row",
+        "zh": "没有身份；请至少加一行",
+    },
+    "pipeline.corpus.bad_identities": {
+        "en": "identities must be the DataFrame of load_identities() or a mapping identity -> roles, got "
+              "{kind}",
+        "zh": "identities 必须是 load_identities() 返回的 DataFrame，或 身份 -> 角色 的映射，收到的是 {kind}",
+    },
+    "pipeline.corpus.duplicate_question": {
+        "en": "duplicate question ID {question} (first on line {first})",
+        "zh": "问题 ID {question} 重复（首次出现在第 {first} 行）",
+    },
+    "pipeline.corpus.unknown_identity": {
+        "en": "unknown identity {name}; known: {known} (add it to identities.csv)",
+        "zh": "没有身份 {name}；已知身份：{known}（请把它加到 identities.csv）",
+    },
+    "pipeline.corpus.no_answer_number": {
+        "en": "missing; write null when the answer is not a number",
+        "zh": "缺失；答案不是数字时请写 null",
+    },
+    "pipeline.corpus.bad_answer_number": {
+        "en": "{value} must be a finite number or null",
+        "zh": "{value} 必须是有限的数字或 null",
+    },
+    "pipeline.corpus.bad_split": {
+        "en": "{value} is not one of {allowed}; run data/make_split.py",
+        "zh": "{value} 不在 {allowed} 之中；请运行 data/make_split.py",
+    },
+    "pipeline.corpus.no_questions": {
+        "en": "no questions; add at least one line",
+        "zh": "没有问题；请至少加一行",
+    },
+    "pipeline.corpus.label_unknown_question": {
+        "en": "unknown question {question}; it is not in questions.jsonl",
+        "zh": "没有问题 {question}；它不在 questions.jsonl 中",
+    },
+    "pipeline.corpus.label_missing_chunk": {
+        "en": "label points to a missing chunk {chunk}; it is not in corpus.jsonl",
+        "zh": "标注指向不存在的片段 {chunk}；它不在 corpus.jsonl 中",
+    },
+    "pipeline.corpus.bad_grade": {
+        "en": "{value} is not a grade; use the integers 2 (answers), 1 (helps) or 0 (checked, irrelevant)",
+        "zh": "{value} 不是相关等级；请用整数 2（给出答案）、1（有帮助）或 0（已检查，不相关）",
+    },
+    "pipeline.corpus.labelled_twice": {
+        "en": "({question}, {chunk}) is labelled twice (first on line {first})",
+        "zh": "({question}, {chunk}) 被标注了两次（首次在第 {first} 行）",
+    },
+    "pipeline.corpus.unreadable_label": {
+        "en": "{question} is asked as {identity}, who cannot read {chunk} (readers {readers}); label it 0 "
+              "or drop the row: for this identity the question has no answer",
+        "zh": "{question} 以身份 {identity} 提问，而该身份无权读取 {chunk}（可读角色 {readers}）；"
+              "请把它标为 0 或删掉这一行：对这个身份而言，这是无答案问题",
+    },
+    "pipeline.corpus.config_not_json": {
+        "en": "not valid JSON ({error})",
+        "zh": "不是有效的 JSON（{error}）",
+    },
+    "pipeline.corpus.config_not_object": {
+        "en": "must be a JSON object with snapshot_date (and split_rule, frozen_design)",
+        "zh": "必须是含有 snapshot_date（以及 split_rule、frozen_design）的 JSON 对象",
+    },
+    "pipeline.corpus.no_snapshot_date": {
+        "en": "missing; the date of the index evaluated, e.g. \"2026-06-30\"",
+        "zh": "缺失；应为被评估索引的日期，例如 \"2026-06-30\"",
+    },
+    "pipeline.corpus.bad_frozen_design": {
+        "en": "must be a JSON object of AblationConfig fields, got {value}",
+        "zh": "必须是由 AblationConfig 字段组成的 JSON 对象，收到的是 {value}",
+    },
+    "pipeline.corpus.ids_not_list": {
+        "en": "question_ids must be a list of IDs, got the string {value}; write [{value}]",
+        "zh": "question_ids 必须是 ID 列表，收到的是字符串 {value}；请写成 [{value}]",
+    },
+    # {opener} is the function's name, passed in: tests/test_holdout.py scans files for its call
+    "pipeline.corpus.sealed_question": {
+        "en": "question_ids: {question} is a sealed holdout question; its labels are read only by "
+              "{opener} (the one final run)",
+        "zh": "question_ids：{question} 是封存的保留集问题；它的标注只由 {opener}（唯一一次最终运行）读取",
+    },
+    "pipeline.corpus.unknown_question": {
+        "en": "question_ids: unknown question {question}; known IDs look like {example}",
+        "zh": "question_ids：没有问题 {question}；已知 ID 形如 {example}",
+    },
+    "pipeline.corpus.hash_missing_file": {
+        "en": "{file}: missing; corpus_hash reads {files}",
+        "zh": "{file}：缺失；corpus_hash 读取的文件是 {files}",
+    },
 }

@@ -1,0 +1,107 @@
+"""The toy pipeline's errors in the chosen language: the same bad call raises the same exception type,
+with today's English under ``use_language("en")`` and a Chinese text carrying the same values (the bad
+value, the allowed range, the file and line) under ``use_language("zh")``."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from ragmath.lab.corpus import CANONICAL_FILES, load_corpus, load_qrels, parse_date, qrels_for
+from ragmath.lab.messages import use_language
+from ragmath.lab.paths import DATA_DIR
+
+DATA = Path(DATA_DIR)
+
+
+@pytest.fixture(autouse=True)
+def _english_afterwards():
+    yield
+    use_language("en")
+
+
+def in_both(call: Callable[[], object], error: type[Exception]) -> tuple[str, str]:
+    """The text of the ``error`` that ``call()`` raises, first in English, then in Chinese."""
+    texts = []
+    for code in ("en", "zh"):
+        use_language(code)
+        with pytest.raises(error) as info:
+            call()
+        assert type(info.value) is error
+        texts.append(str(info.value))
+    use_language("en")
+    return texts[0], texts[1]
+
+
+def english_left(text: str, *kept: str) -> list[str]:
+    """Runs of three or more Latin letters left in a Chinese text once the values it quotes
+    ('...', "...", [...], (...)), file names, code names (snake_case, dotted) and ``kept`` are removed."""
+    for word in kept:
+        text = text.replace(word, "")
+    text = re.sub(r"'[^']*'|\"[^\"]*\"|\[[^\]]*\]|\([^()]*\)", "", text)
+    text = re.sub(r"[\w.]+\.(jsonl|csv|json|py)\b|\b\w+_\w+\b|\b[\w.]+\.\w+\b", "", text)
+    return re.findall(r"[A-Za-z]{3,}", text)
+
+
+def is_chinese(text: str) -> bool:
+    return re.search(r"[\u4e00-\u9fff]", text) is not None
+
+
+def copy_data(tmp_path: Path) -> Path:
+    target = tmp_path / "data"
+    target.mkdir()
+    for name in CANONICAL_FILES:
+        shutil.copyfile(DATA / name, target / name)
+    return target
+
+
+# ------------------------------------------------------------------------------------ corpus.py
+def test_corpus_unknown_chunk_kind_names_file_line_field_and_kinds(tmp_path):
+    data = copy_data(tmp_path)
+    lines = (data / "corpus.jsonl").read_text(encoding="utf-8").splitlines()
+    first = json.loads(lines[0])
+    first["kind"] = "video"
+    (data / "corpus.jsonl").write_text("\n".join([json.dumps(first, ensure_ascii=False), *lines[1:]]) + "\n",
+                                       encoding="utf-8")
+    en, zh = in_both(lambda: load_corpus(data), ValueError)
+    assert en == "corpus.jsonl, line 1, field 'kind': 'video' is not one of ['text', 'table', 'record']"
+    assert zh == "corpus.jsonl 第 1 行，字段 'kind'：'video' 不在 ['text', 'table', 'record'] 之中"
+
+
+def test_qrels_bad_grade_keeps_the_grade_and_the_allowed_values(tmp_path):
+    data = copy_data(tmp_path)
+    lines = (data / "qrels.csv").read_text(encoding="utf-8").splitlines()
+    question, chunk, _grade = lines[1].split(",")
+    lines[1] = f"{question},{chunk},3"
+    (data / "qrels.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    en, zh = in_both(lambda: load_qrels(data), ValueError)
+    assert en == ("qrels.csv, line 2, field 'grade': '3' is not a grade; use the integers 2 (answers), "
+                  "1 (helps) or 0 (checked, irrelevant)")
+    assert zh.startswith("qrels.csv 第 2 行，字段 'grade'：'3' ")
+    assert all(f"{grade}（" in zh for grade in (2, 1, 0))
+    assert is_chinese(zh) and english_left(zh) == []
+
+
+def test_question_ids_as_a_bare_string_is_a_type_error_in_both_languages():
+    en, zh = in_both(lambda: qrels_for("Q07"), TypeError)
+    assert en == "question_ids must be a list of IDs, got the string 'Q07'; write ['Q07']"
+    assert "'Q07'" in zh and "['Q07']" in zh and is_chinese(zh) and english_left(zh) == []
+
+
+def test_an_impossible_date_is_refused_with_its_value():
+    en, zh = in_both(lambda: parse_date("2026-13-01", "as_of"), ValueError)
+    assert en == "as_of must be a date written YYYY-MM-DD, e.g. '2026-06-30', got '2026-13-01'"
+    assert zh.startswith("as_of ") and "'2026-13-01'" in zh and is_chinese(zh)
+    assert english_left(zh, "YYYY-MM-DD") == []
+
+
+def test_a_missing_data_file_is_named(tmp_path):
+    missing = tmp_path / "nowhere.jsonl"
+    en, zh = in_both(lambda: load_corpus(missing), FileNotFoundError)
+    assert en == f"{missing}: no such file; expected the workbook's corpus.jsonl"
+    assert zh.startswith(f"{missing}：") and "corpus.jsonl" in zh and is_chinese(zh)
