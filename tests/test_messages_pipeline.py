@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from ragmath.lab.corpus import CANONICAL_FILES, load_corpus, load_qrels, parse_date, qrels_for
+from ragmath.lab.index import in_index, permission_filter, roles_of
 from ragmath.lab.messages import use_language
 from ragmath.lab.paths import DATA_DIR
 
@@ -105,3 +106,26 @@ def test_a_missing_data_file_is_named(tmp_path):
     en, zh = in_both(lambda: load_corpus(missing), FileNotFoundError)
     assert en == f"{missing}: no such file; expected the workbook's corpus.jsonl"
     assert zh.startswith(f"{missing}：") and "corpus.jsonl" in zh and is_chinese(zh)
+
+
+# ------------------------------------------------------------------------------------ index.py
+def test_an_unknown_identity_lists_the_known_ones():
+    en, zh = in_both(lambda: roles_of("intern"), ValueError)
+    assert en == ("identity 'intern' is unknown; known identities: ['finance_officer', 'p6_employee'] "
+                  "(or pass the roles themselves, e.g. {'employee'})")
+    assert "'intern'" in zh and "['finance_officer', 'p6_employee']" in zh and "{'employee'}" in zh
+    assert is_chinese(zh) and english_left(zh) == []
+
+
+def test_an_unknown_editions_mode_lists_the_modes():
+    corpus = load_corpus()
+    en, zh = in_both(lambda: in_index(corpus, "2026-06-30", editions="draft"), ValueError)
+    assert en == "editions must be one of ['live', 'published'], got 'draft'"
+    assert zh.startswith("editions ") and "['live', 'published']" in zh and "'draft'" in zh
+    assert is_chinese(zh) and english_left(zh, "editions") == []
+
+
+def test_a_bare_chunk_id_string_is_a_type_error():
+    en, zh = in_both(lambda: permission_filter("INV-102", "p6_employee"), TypeError)
+    assert en == "chunks must be a DataFrame or a list of chunk IDs, got the string 'INV-102'"
+    assert "'INV-102'" in zh and is_chinese(zh) and english_left(zh, "chunks", "DataFrame") == []

@@ -275,4 +275,51 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{file}: missing; corpus_hash reads {files}",
         "zh": "{file}：缺失；corpus_hash 读取的文件是 {files}",
     },
+    # ------------------------------------------------------------------ index.py
+    "pipeline.index.bad_identities": {
+        "en": "identities must be load_identities()'s DataFrame or a mapping name -> roles, got {kind}",
+        "zh": "identities 必须是 load_identities() 返回的 DataFrame，或 名称 -> 角色 的映射，收到的是 {kind}",
+    },
+    "pipeline.index.unknown_identity": {
+        "en": "identity {name} is unknown; known identities: {known} (or pass the roles themselves, "
+              "e.g. {{'employee'}})",
+        "zh": "没有身份 {name}；已知身份：{known}（也可以直接传入角色，例如 {{'employee'}}）",
+    },
+    "pipeline.index.bad_identity": {
+        "en": "identity must be an identity name (str) or a collection of role names, got {kind}",
+        "zh": "identity 必须是身份名称（str）或角色名的集合，收到的是 {kind}",
+    },
+    "pipeline.index.bad_roles": {
+        "en": "identity: a collection of roles must hold role names, got {value}",
+        "zh": "identity：角色集合里必须是角色名，收到的是 {value}",
+    },
+    "pipeline.index.bad_editions": {
+        "en": "editions must be one of {allowed}, got {value}",
+        "zh": "editions 必须是 {allowed} 之一，收到的是 {value}",
+    },
+    "pipeline.index.no_column": {
+        "en": "corpus has no {column} column; pass the rows of load_corpus()",
+        "zh": "corpus 没有 {column} 列；请传入 load_corpus() 的行",
+    },
+    "pipeline.index.already_filtered": {
+        "en": "this snapshot is already filtered for {who}; call for_identity on the unfiltered snapshot "
+              "from build_index",
+        "zh": "这个版本快照已经按 {who} 做过权限过滤；请对 build_index 得到的未过滤快照调用 for_identity",
+    },
+    "pipeline.index.empty_snapshot": {
+        "en": "no chunk is in the index on {day} with editions={editions}; the corpus starts on {start}",
+        "zh": "{day} 在 editions={editions} 下索引中没有任何片段；语料从 {start} 开始",
+    },
+    "pipeline.index.no_readers": {
+        "en": "chunks has no 'readers' column; pass rows of load_corpus()",
+        "zh": "chunks 没有 'readers' 列；请传入 load_corpus() 的行",
+    },
+    "pipeline.index.chunks_is_a_string": {
+        "en": "chunks must be a DataFrame or a list of chunk IDs, got the string {value}",
+        "zh": "chunks 必须是 DataFrame 或片段 ID 列表，收到的是字符串 {value}",
+    },
+    "pipeline.index.unknown_chunk": {
+        "en": "chunks: unknown chunk ID {chunk}; it is not in the corpus",
+        "zh": "chunks：没有片段 ID {chunk}；它不在语料中",
+    },
 }
