@@ -16,6 +16,7 @@ from ragmath.lab.corpus import CANONICAL_FILES, load_corpus, load_qrels, parse_d
 from ragmath.lab.index import in_index, permission_filter, roles_of
 from ragmath.lab.messages import use_language
 from ragmath.lab.paths import DATA_DIR
+from ragmath.lab.retrieval import BM25Retriever, CharNgramSVDEmbedder, HybridRetriever, VectorRetriever
 
 DATA = Path(DATA_DIR)
 
@@ -129,3 +130,33 @@ def test_a_bare_chunk_id_string_is_a_type_error():
     en, zh = in_both(lambda: permission_filter("INV-102", "p6_employee"), TypeError)
     assert en == "chunks must be a DataFrame or a list of chunk IDs, got the string 'INV-102'"
     assert "'INV-102'" in zh and is_chinese(zh) and english_left(zh, "chunks", "DataFrame") == []
+
+
+# ------------------------------------------------------------------------------------ retrieval.py
+CHUNKS = [{"chunk_id": "a", "text": "市内交通每次 80 元"}, {"chunk_id": "b", "text": "年假 5 天"}]
+
+
+def test_a_depth_below_one_is_refused_with_its_value():
+    en, zh = in_both(lambda: BM25Retriever(CHUNKS).retrieve("市内交通", depth=0), ValueError)
+    assert en == "depth must be a positive int or None, got 0"
+    assert zh == "depth 必须是正整数或 None，收到的是 0"
+
+
+def test_a_negative_rrf_k_is_refused_with_its_value():
+    retrievers = {"bm25": BM25Retriever(CHUNKS), "vector": VectorRetriever(CHUNKS)}
+    en, zh = in_both(lambda: HybridRetriever(retrievers, k=-1), ValueError)
+    assert en == "k must be a number >= 0, got -1"
+    assert zh.startswith("k ") and ">= 0" in zh and zh.endswith("-1") and is_chinese(zh)
+
+
+def test_a_duplicate_chunk_id_is_named():
+    en, zh = in_both(lambda: VectorRetriever([CHUNKS[0], CHUNKS[0]]), ValueError)
+    assert en == "chunks: duplicate chunk_id 'a'; chunk IDs must be unique"
+    assert zh.startswith("chunks：") and "'a'" in zh and is_chinese(zh) and english_left(zh, "chunks") == []
+
+
+def test_an_unfitted_embedder_says_to_fit_it_first():
+    en, zh = in_both(lambda: CharNgramSVDEmbedder()(["市内交通"]), ValueError)
+    assert en == "CharNgramSVDEmbedder is not fitted: call .fit(corpus_texts) first"
+    assert "CharNgramSVDEmbedder" in zh and ".fit(corpus_texts)" in zh and is_chinese(zh)
+    assert english_left(zh, "CharNgramSVDEmbedder", ".fit(corpus_texts)") == []

@@ -322,4 +322,89 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "chunks: unknown chunk ID {chunk}; it is not in the corpus",
         "zh": "chunks：没有片段 ID {chunk}；它不在语料中",
     },
+    # ------------------------------------------------------------------ retrieval.py
+    "pipeline.retrieval.bad_chunks": {
+        "en": "{argument} must be a DataFrame or an iterable of mappings with chunk_id and text, got {kind}",
+        "zh": "{argument} 必须是 DataFrame，或由含 chunk_id 和 text 的映射组成的可迭代对象，收到的是 {kind}",
+    },
+    "pipeline.retrieval.chunk_not_mapping": {
+        "en": "{argument}[{i}] must be a mapping, got {kind}",
+        "zh": "{argument}[{i}] 必须是映射（mapping），收到的是 {kind}",
+    },
+    "pipeline.retrieval.chunk_needs_field": {
+        "en": "{argument}[{i}] needs a string field {field}; got {value}",
+        "zh": "{argument}[{i}] 需要字符串字段 {field}；收到的是 {value}",
+    },
+    "pipeline.retrieval.duplicate_chunk": {
+        "en": "{argument}: duplicate chunk_id {chunk}; chunk IDs must be unique",
+        "zh": "{argument}：chunk_id {chunk} 重复；片段 ID 必须唯一",
+    },
+    "pipeline.retrieval.bad_depth": {
+        "en": "depth must be a positive int or None, got {value}",
+        "zh": "depth 必须是正整数或 None，收到的是 {value}",
+    },
+    "pipeline.retrieval.bad_query": {
+        "en": "query must be a str, got {kind}: {value}",
+        "zh": "query 必须是 str，收到的是 {kind}：{value}",
+    },
+    "pipeline.retrieval.bm25_no_chunks": {
+        "en": "chunks is empty: BM25 needs at least one chunk to index",
+        "zh": "chunks 是空的：BM25 至少需要一个片段来建索引",
+    },
+    "pipeline.retrieval.not_in_index": {
+        "en": "chunk_id {chunk} is not in this index",
+        "zh": "chunk_id {chunk} 不在这个索引中",
+    },
+    "pipeline.retrieval.bad_ngram_range": {
+        "en": "ngram_range must be (lo, hi) with 1 <= lo <= hi, got {value}",
+        "zh": "ngram_range 必须是满足 1 <= lo <= hi 的 (lo, hi)，收到的是 {value}",
+    },
+    "pipeline.retrieval.bad_dim": {
+        "en": "dim must be a positive int, got {value}",
+        "zh": "dim 必须是正整数，收到的是 {value}",
+    },
+    "pipeline.retrieval.fit_no_texts": {
+        "en": "texts is empty: fit needs at least one text",
+        "zh": "texts 是空的：fit 至少需要一段文本",
+    },
+    "pipeline.retrieval.not_fitted": {
+        "en": "CharNgramSVDEmbedder is not fitted: call .fit(corpus_texts) first",
+        "zh": "CharNgramSVDEmbedder 还没有拟合：请先调用 .fit(corpus_texts)",
+    },
+    "pipeline.retrieval.bad_texts": {
+        "en": "texts must be a list of str, got {kind}",
+        "zh": "texts 必须是 str 的列表，收到的是 {kind}",
+    },
+    "pipeline.retrieval.text_not_str": {
+        "en": "texts[{i}] must be a str, got {kind}",
+        "zh": "texts[{i}] 必须是 str，收到的是 {kind}",
+    },
+    "pipeline.retrieval.vector_no_chunks": {
+        "en": "chunks is empty: the vector retriever needs at least one chunk",
+        "zh": "chunks 是空的：向量召回至少需要一个片段",
+    },
+    "pipeline.retrieval.embedder_not_callable": {
+        "en": "embedder must be callable (list[str] -> ndarray), got {value}",
+        "zh": "embedder 必须可调用（list[str] -> ndarray），收到的是 {value}",
+    },
+    "pipeline.retrieval.bad_embedding_shape": {
+        "en": "embedder must return a 2-D array with {rows} rows, got {shape}",
+        "zh": "embedder 必须返回 {rows} 行的二维数组，收到的形状是 {shape}",
+    },
+    "pipeline.retrieval.no_retrievers": {
+        "en": "retrievers must be a non-empty mapping name -> Retriever",
+        "zh": "retrievers 必须是非空的 名称 -> Retriever 映射",
+    },
+    "pipeline.retrieval.not_a_retriever": {
+        "en": "retrievers[{name}] has no retrieve(query, depth) method",
+        "zh": "retrievers[{name}] 没有 retrieve(query, depth) 方法",
+    },
+    "pipeline.retrieval.bad_k": {
+        "en": "k must be a number >= 0, got {value}",
+        "zh": "k 必须是 >= 0 的数，收到的是 {value}",
+    },
+    "pipeline.retrieval.window_none": {
+        "en": "window must be a positive int, got None",
+        "zh": "window 必须是正整数，收到的是 None",
+    },
 }
