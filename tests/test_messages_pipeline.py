@@ -10,12 +10,15 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ragmath.lab.corpus import CANONICAL_FILES, load_corpus, load_qrels, parse_date, qrels_for
+from ragmath.lab.generate import ExtractiveAnswerer, question_bigrams
 from ragmath.lab.index import in_index, permission_filter, roles_of
 from ragmath.lab.messages import use_language
 from ragmath.lab.paths import DATA_DIR
+from ragmath.lab.rerank import LinearReranker
 from ragmath.lab.retrieval import BM25Retriever, CharNgramSVDEmbedder, HybridRetriever, VectorRetriever
 
 DATA = Path(DATA_DIR)
@@ -160,3 +163,48 @@ def test_an_unfitted_embedder_says_to_fit_it_first():
     assert en == "CharNgramSVDEmbedder is not fitted: call .fit(corpus_texts) first"
     assert "CharNgramSVDEmbedder" in zh and ".fit(corpus_texts)" in zh and is_chinese(zh)
     assert english_left(zh, "CharNgramSVDEmbedder", ".fit(corpus_texts)") == []
+
+
+# ------------------------------------------------------------------------------------ rerank.py
+def test_an_unknown_reranker_weight_lists_the_features():
+    en, zh = in_both(lambda: LinearReranker({"bm25": 1.0, "freshness": 0.5}), ValueError)
+    features = "('bm25', 'cosine', 'rrf', 'exact_id', 'title_overlap', 'text_overlap', 'live', 'memory')"
+    assert en == f"unknown feature(s) ['freshness']; features are {features}"
+    assert "['freshness']" in zh and features in zh and is_chinese(zh) and english_left(zh) == []
+
+
+def test_fitting_the_reranker_on_a_holdout_question_is_refused():
+    questions = [{"question_id": "Q99", "split": "holdout"}]
+    en, zh = in_both(lambda: LinearReranker.fit(questions, {}, {}), ValueError)
+    assert en == ("question 'Q99' has split='holdout': the reranker is fitted on the dev split only; "
+                  "pass only questions with split == 'dev'")
+    assert "'Q99'" in zh and "split='holdout'" in zh and "split == 'dev'" in zh and is_chinese(zh)
+    assert english_left(zh, "split") == []
+
+
+def test_mismatched_feature_matrix_names_the_column_count():
+    en, zh = in_both(lambda: LinearReranker.fit_matrix(np.zeros((2, 3)), np.zeros(2)), ValueError)
+    assert en == "x must be (rows, 8) and y one label per row"
+    assert "(rows, 8)" in zh and is_chinese(zh)
+
+
+# ------------------------------------------------------------------------------------ generate.py
+def test_a_refusal_share_outside_zero_one_is_refused_with_its_value():
+    en, zh = in_both(lambda: ExtractiveAnswerer(refuse_below=1.5), ValueError)
+    assert en == "refuse_below must be a share in [0, 1], got 1.5"
+    assert zh.startswith("refuse_below ") and "[0, 1]" in zh and zh.endswith("1.5") and is_chinese(zh)
+    assert english_left(zh) == []
+
+
+def test_passages_given_as_one_mapping_is_a_type_error():
+    passage = {"chunk_id": "a", "text": "80 元"}
+    en, zh = in_both(lambda: ExtractiveAnswerer()("住宿标准是多少", passage), TypeError)
+    assert en == "passages must be a list of mappings with chunk_id and text, got dict"
+    assert zh.startswith("passages ") and zh.endswith("dict") and is_chinese(zh)
+    assert english_left(zh, "passages", "text", "dict") == []
+
+
+def test_a_question_that_is_not_text_is_a_type_error():
+    en, zh = in_both(lambda: question_bigrams(42), TypeError)
+    assert en == "question must be a str, got int"
+    assert zh == "question 必须是 str，收到的是 int"

@@ -407,4 +407,79 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "window must be a positive int, got None",
         "zh": "window 必须是正整数，收到的是 None",
     },
+    # ------------------------------------------------------------------ rerank.py
+    "pipeline.rerank.retriever_outside_chunks": {
+        "en": "{name} retriever holds chunks outside chunks: {extra}",
+        "zh": "{name} 召回器里有不在 chunks 中的片段：{extra}",
+    },
+    "pipeline.rerank.unknown_candidates": {
+        "en": "candidates not in this identity's index: {unknown}",
+        "zh": "这些候选不在该身份的索引中：{unknown}",
+    },
+    "pipeline.rerank.memory_length": {
+        "en": "memory has {values} values for {candidates} candidates",
+        "zh": "memory 有 {values} 个值，而候选有 {candidates} 个",
+    },
+    "pipeline.rerank.unknown_features": {
+        "en": "unknown feature(s) {unknown}; features are {features}",
+        "zh": "未知特征 {unknown}；可用特征为 {features}",
+    },
+    "pipeline.rerank.missing_features": {
+        "en": "features lacks column(s) {missing}; build them with FeatureExtractor",
+        "zh": "features 缺少列 {missing}；请用 FeatureExtractor 构造",
+    },
+    "pipeline.rerank.duplicate_candidates": {
+        "en": "features has duplicate chunk IDs; dedupe candidates first",
+        "zh": "features 中有重复的片段 ID；请先对候选去重",
+    },
+    "pipeline.rerank.no_questions": {
+        "en": "questions is empty: fit the reranker on the dev questions",
+        "zh": "questions 是空的：请在开发集问题上拟合重排模型",
+    },
+    "pipeline.rerank.not_dev": {
+        "en": "question {question} has split={split}: the reranker is fitted on the dev split only; pass "
+              "only questions with split == 'dev'",
+        "zh": "问题 {question} 的 split={split}：重排模型只在开发集上拟合；请只传入 split == 'dev' 的问题",
+    },
+    "pipeline.rerank.no_features_for": {
+        "en": "features has no entry for question {question}",
+        "zh": "features 里没有问题 {question} 的条目",
+    },
+    "pipeline.rerank.bad_shapes": {
+        "en": "x must be (rows, {columns}) and y one label per row",
+        "zh": "x 的形状必须是 (rows, {columns})，y 必须每行一个标签",
+    },
+    "pipeline.rerank.nothing_relevant": {
+        "en": "no relevant candidate among the dev features: nothing to learn from",
+        "zh": "开发集特征中没有相关候选：没有可学习的东西",
+    },
+    # ------------------------------------------------------------------ generate.py
+    "pipeline.generate.question_not_str": {
+        "en": "question must be a str, got {kind}",
+        "zh": "question 必须是 str，收到的是 {kind}",
+    },
+    "pipeline.generate.bad_passages": {
+        "en": "passages must be a list of mappings with chunk_id and text, got {kind}",
+        "zh": "passages 必须是含 chunk_id 和 text 的映射列表，收到的是 {kind}",
+    },
+    "pipeline.generate.bad_passage": {
+        "en": "passages[{i}] must be a mapping with string chunk_id and text, got {value}",
+        "zh": "passages[{i}] 必须是含字符串 chunk_id 和 text 的映射，收到的是 {value}",
+    },
+    "pipeline.generate.bad_refuse_below": {
+        "en": "refuse_below must be a share in [0, 1], got {value}",
+        "zh": "refuse_below 必须是 [0, 1] 之间的比例，收到的是 {value}",
+    },
+    "pipeline.generate.bad_max_passages": {
+        "en": "max_passages must be a positive int or None, got {value}",
+        "zh": "max_passages 必须是正整数或 None，收到的是 {value}",
+    },
+    "pipeline.generate.adapter_not_a_client": {
+        "en": "LLMGeneratorAdapter is an adapter example, not a client: subclass it and implement "
+              "complete(prompt) -> str with your LLM SDK (model, temperature and prompt pinned in the "
+              "run configuration). The workbook's default generator is ExtractiveAnswerer.",
+        "zh": "LLMGeneratorAdapter 只是适配器示例，不是客户端：请继承它，用你的 LLM SDK 实现 "
+              "complete(prompt) -> str（在运行配置中固定模型、temperature 和提示词）。"
+              "工作簿默认的生成模型是 ExtractiveAnswerer。",
+    },
 }
