@@ -11,8 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from ragmath.lab.ablation import AblationConfig, keep_default_rule, leakage_experiment
 from ragmath.lab.corpus import CANONICAL_FILES, load_corpus, load_qrels, parse_date, qrels_for
 from ragmath.lab.generate import ExtractiveAnswerer, question_bigrams
 from ragmath.lab.index import in_index, permission_filter, roles_of
@@ -208,3 +210,32 @@ def test_a_question_that_is_not_text_is_a_type_error():
     en, zh = in_both(lambda: question_bigrams(42), TypeError)
     assert en == "question must be a str, got int"
     assert zh == "question 必须是 str，收到的是 int"
+
+
+# ------------------------------------------------------------------------------------ ablation.py
+def test_a_rerank_depth_below_top_k_names_both_values():
+    en, zh = in_both(lambda: AblationConfig(rerank_depth=3, top_k=5), ValueError)
+    assert en == "rerank_depth=3 is smaller than top_k=5: keep at least top_k candidates"
+    assert "rerank_depth=3" in zh and "top_k=5" in zh and is_chinese(zh) and english_left(zh) == []
+
+
+def test_a_zero_rrf_constant_is_refused_with_its_value():
+    en, zh = in_both(lambda: AblationConfig(k=0), ValueError)
+    assert en == "k must be a number > 0 (RRF constant), got 0"
+    assert zh.startswith("k ") and "> 0" in zh and "RRF" in zh and zh.endswith("0") and is_chinese(zh)
+    assert english_left(zh, "RRF") == []
+
+
+def test_a_test_fraction_outside_zero_one_is_refused_with_its_value():
+    en, zh = in_both(lambda: leakage_experiment(test_fraction=1.5), ValueError)
+    assert en == "test_fraction must be strictly between 0 and 1, got 1.5"
+    assert zh.startswith("test_fraction ") and " 0 " in zh and " 1 " in zh and zh.endswith("1.5")
+    assert is_chinese(zh) and english_left(zh) == []
+
+
+def test_a_knob_table_without_its_default_row_is_refused():
+    table = pd.DataFrame({"k": [1, 60], "default": [False, False], "diff vs default": [0.04, 0.0],
+                          "low": [-0.006, 0.0], "high": [0.10, 0.0]})
+    en, zh = in_both(lambda: keep_default_rule(table), ValueError)
+    assert en == "the table needs exactly one default row, got 0"
+    assert "default" in zh and zh.endswith("0 行") and is_chinese(zh) and english_left(zh, "default") == []

@@ -482,4 +482,103 @@ MESSAGES: dict[str, dict[str, str]] = {
               "complete(prompt) -> str（在运行配置中固定模型、temperature 和提示词）。"
               "工作簿默认的生成模型是 ExtractiveAnswerer。",
     },
+    # ------------------------------------------------------------------ ablation.py
+    "pipeline.ablation.not_positive": {
+        "en": "{name} must be a positive int, got {value}",
+        "zh": "{name} 必须是正整数，收到的是 {value}",
+    },
+    "pipeline.ablation.depth_below_top_k": {
+        "en": "rerank_depth={depth} is smaller than top_k={top_k}: keep at least top_k candidates",
+        "zh": "rerank_depth={depth} 小于 top_k={top_k}：至少要保留 top_k 个候选",
+    },
+    "pipeline.ablation.bad_k": {
+        "en": "k must be a number > 0 (RRF constant), got {value}",
+        "zh": "k 必须是 > 0 的数（RRF 常数），收到的是 {value}",
+    },
+    "pipeline.ablation.bad_split": {
+        "en": "split must be one of {allowed}, got {value}",
+        "zh": "split 必须是 {allowed} 之一，收到的是 {value}",
+    },
+    "pipeline.ablation.bad_editions": {
+        "en": "editions must be 'live' or 'published', got {value}",
+        "zh": "editions 必须是 'live' 或 'published'，收到的是 {value}",
+    },
+    "pipeline.ablation.bad_refuse_below": {
+        "en": "refuse_below must be in [0, 1] or None, got {value}",
+        "zh": "refuse_below 必须在 [0, 1] 之间或为 None，收到的是 {value}",
+    },
+    "pipeline.ablation.unknown_knobs": {
+        "en": "tuned names unknown knobs {unknown}; knobs: {knobs}",
+        "zh": "tuned 中有未知的参数 {unknown}；可调参数：{knobs}",
+    },
+    "pipeline.ablation.not_a_dataset": {
+        "en": "dataset must have a {name} attribute (see ragmath.lab.corpus.load_dataset)",
+        "zh": "dataset 必须有 {name} 属性（见 ragmath.lab.corpus.load_dataset）",
+    },
+    "pipeline.ablation.dev_only": {
+        "en": "{what} works on dev questions only, but the dataset holds holdout question(s) {held}; pass "
+              "ragmath.lab.corpus.load_dataset() (dev only)",
+        "zh": "{what} 只用于开发集问题，但数据集中有保留集问题 {held}；"
+              "请传入 ragmath.lab.corpus.load_dataset()（只含开发集）",
+    },
+    "pipeline.ablation.unknown_identity": {
+        "en": "unknown identity {name}; known: {known}",
+        "zh": "没有身份 {name}；已知身份：{known}",
+    },
+    "pipeline.ablation.no_rows": {
+        "en": "rows is empty: fit the refusal threshold on the dev questions",
+        "zh": "rows 是空的：请在开发集问题上拟合拒答阈值",
+    },
+    "pipeline.ablation.threshold_not_dev": {
+        "en": "row {question} has split={split}: the refusal threshold is fitted on dev questions only",
+        "zh": "行 {question} 的 split={split}：拒答阈值只在开发集问题上拟合",
+    },
+    "pipeline.ablation.reranker_not_dev": {
+        "en": "the reranker is fitted on dev questions only; got {questions}",
+        "zh": "重排模型只在开发集问题上拟合；收到的是 {questions}",
+    },
+    "pipeline.ablation.not_a_config": {
+        "en": "config must be an AblationConfig, got {kind}",
+        "zh": "config 必须是 AblationConfig，收到的是 {kind}",
+    },
+    "pipeline.ablation.question_without_split": {
+        "en": "questions: {question} has split={split}; every question needs split 'dev' or 'holdout' (see "
+              "data/README.md, 'The split')",
+        "zh": "questions：{question} 的 split={split}；每个问题的 split 都必须是 'dev' 或 'holdout'"
+              "（见 data/README.md 的 'The split' 一节）",
+    },
+    "pipeline.ablation.holdout_sealed": {
+        "en": "no holdout question in this dataset: the holdout is sealed; ragmath.lab.holdout.open_holdout, "
+              "given the frozen config, runs the frozen design on it once",
+        "zh": "这个数据集中没有保留集问题：保留集已封存；ragmath.lab.holdout.open_holdout 会用冻结的配置，"
+              "在保留集上把冻结的设计运行一次",
+    },
+    "pipeline.ablation.no_question_in_split": {
+        "en": "no question has split {split}",
+        "zh": "没有 split 为 {split} 的问题",
+    },
+    "pipeline.ablation.no_dev_question": {
+        "en": "no dev question: the reranker and the refusal threshold are fitted on dev",
+        "zh": "没有开发集问题：重排模型和拒答阈值都要在开发集上拟合",
+    },
+    "pipeline.ablation.empty_grid": {
+        "en": "ks, windows and depths must each hold at least one value",
+        "zh": "ks、windows 和 depths 都必须至少有一个值",
+    },
+    "pipeline.ablation.bad_test_fraction": {
+        "en": "test_fraction must be strictly between 0 and 1, got {value}",
+        "zh": "test_fraction 必须严格介于 0 和 1 之间，收到的是 {value}",
+    },
+    "pipeline.ablation.grid_knob_empty": {
+        "en": "grid needs at least one value for each of {knobs}, got {grid}",
+        "zh": "grid 中 {knobs} 每一项都至少需要一个值，收到的是 {grid}",
+    },
+    "pipeline.ablation.unknown_knob": {
+        "en": "knob must be one of {allowed}, got {value}",
+        "zh": "knob 必须是 {allowed} 之一，收到的是 {value}",
+    },
+    "pipeline.ablation.one_default_row": {
+        "en": "the table needs exactly one default row, got {count}",
+        "zh": "表中必须恰好有一行 default，收到的是 {count} 行",
+    },
 }
