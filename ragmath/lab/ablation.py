@@ -49,6 +49,7 @@ import pandas as pd
 
 from ragmath.evaluation import Evaluation, evaluate
 from ragmath.lab.generate import Answer, ExtractiveAnswerer, answer_is_correct
+from ragmath.lab.messages import message
 from ragmath.lab.rerank import FEATURES, FeatureExtractor, LinearReranker, question_similarity
 from ragmath.lab.retrieval import BM25Retriever, HybridRetriever, VectorRetriever, as_chunk_records
 from ragmath.lab.tokenize import get_tokenizer
@@ -132,24 +133,23 @@ class AblationConfig:
         for name in ("window", "rerank_depth", "top_k", "context_k"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive int, got {value!r}")
+                raise ValueError(message("pipeline.ablation.not_positive", name=name, value=repr(value)))
         if self.rerank_depth < self.top_k:
-            raise ValueError(
-                f"rerank_depth={self.rerank_depth} is smaller than top_k={self.top_k}: keep at "
-                "least top_k candidates"
-            )
+            raise ValueError(message("pipeline.ablation.depth_below_top_k", depth=self.rerank_depth,
+                                     top_k=self.top_k))
         if isinstance(self.k, bool) or not isinstance(self.k, (int, float)) or not self.k > 0:
-            raise ValueError(f"k must be a number > 0 (RRF constant), got {self.k!r}")
+            raise ValueError(message("pipeline.ablation.bad_k", value=repr(self.k)))
         if self.split not in SPLITS:
-            raise ValueError(f"split must be one of {SPLITS}, got {self.split!r}")
+            raise ValueError(message("pipeline.ablation.bad_split", allowed=SPLITS, value=repr(self.split)))
         if self.editions not in ("live", "published"):
-            raise ValueError(f"editions must be 'live' or 'published', got {self.editions!r}")
+            raise ValueError(message("pipeline.ablation.bad_editions", value=repr(self.editions)))
         get_tokenizer(self.tokenizer)
         if self.refuse_below is not None and not 0 <= self.refuse_below <= 1:
-            raise ValueError(f"refuse_below must be in [0, 1] or None, got {self.refuse_below!r}")
+            raise ValueError(message("pipeline.ablation.bad_refuse_below", value=repr(self.refuse_below)))
         unknown = set(self.tuned) - set(TUNED_KNOBS)
         if unknown:
-            raise ValueError(f"tuned names unknown knobs {sorted(unknown)}; knobs: {list(TUNED_KNOBS)}")
+            raise ValueError(message("pipeline.ablation.unknown_knobs", unknown=sorted(unknown),
+                                     knobs=list(TUNED_KNOBS)))
 
 
 def _records(frame: Any) -> list[dict]:
@@ -226,7 +226,7 @@ def _load_dataset(dataset: Any):
         return load_dataset()
     for name in ("corpus", "questions", "qrels", "identities", "config"):
         if not hasattr(dataset, name):
-            raise TypeError(f"dataset must have a {name!r} attribute (see ragmath.lab.corpus.load_dataset)")
+            raise TypeError(message("pipeline.ablation.not_a_dataset", name=repr(name)))
     return dataset
 
 
@@ -244,14 +244,14 @@ def require_dev_only(dataset: Any, what: str) -> None:
     questions = dataset.questions
     held = list(questions.loc[questions["split"] != "dev", "question_id"])
     if held:
-        raise ValueError(f"{what} works on dev questions only, but the dataset holds holdout "
-                         f"question(s) {held[:5]}; pass ragmath.lab.corpus.load_dataset() (dev only)")
+        raise ValueError(message("pipeline.ablation.dev_only", what=what, held=held[:5]))
 
 
 def _roles(dataset: Any, identity: str) -> tuple[str, ...]:
     ids = dataset.identities
     if identity not in ids.index:
-        raise ValueError(f"unknown identity {identity!r}; known: {sorted(ids.index)}")
+        raise ValueError(message("pipeline.ablation.unknown_identity", name=repr(identity),
+                                 known=sorted(ids.index)))
     return tuple(ids.loc[identity, "roles"])
 
 
@@ -290,13 +290,11 @@ def fit_refusal_threshold(rows: Sequence[Mapping[str, Any]]) -> float:
     """
     rows = list(rows)
     if not rows:
-        raise ValueError("rows is empty: fit the refusal threshold on the dev questions")
+        raise ValueError(message("pipeline.ablation.no_rows"))
     for r in rows:
         if r.get("split") != "dev":
-            raise ValueError(
-                f"row {r.get('question_id', '?')!r} has split={r.get('split')!r}: the refusal "
-                "threshold is fitted on dev questions only"
-            )
+            raise ValueError(message("pipeline.ablation.threshold_not_dev",
+                                     question=repr(r.get("question_id", "?")), split=repr(r.get("split"))))
     candidates = sorted({0.0} | {round(float(r["support"]), 9) for r in rows})
     best_t, best_score = 0.0, -1
     for t in candidates:
@@ -364,7 +362,7 @@ class RerankStage:
         """Fit on ``train`` (dev only); memory from ``bank`` (default: ``train``)."""
         not_dev = [q for q in train if self.split.get(q) != "dev"]
         if not_dev:
-            raise ValueError(f"the reranker is fitted on dev questions only; got {not_dev[:3]}")
+            raise ValueError(message("pipeline.ablation.reranker_not_dev", questions=not_dev[:3]))
         bank_set = set(train if bank is None else bank)
         xs = [self._features(q, bank_set) for q in train]
         ys = [np.array([1.0 if self.labels.get(q, {}).get(c, 0) >= 1 else 0.0
@@ -505,7 +503,7 @@ def _run(config, dataset, *, answers, generator, reuse, scores_only=False, corpu
     returns ``(runs, qrels)`` (used by ``tune``); ``corpus_key`` skips re-hashing the corpus."""
     cfg = config if config is not None else AblationConfig()
     if not isinstance(cfg, AblationConfig):
-        raise TypeError(f"config must be an AblationConfig, got {type(cfg).__name__}")
+        raise TypeError(message("pipeline.ablation.not_a_config", kind=type(cfg).__name__))
     files_hash = None
     if dataset is None and not scores_only:
         from ragmath.lab.corpus import corpus_hash
@@ -518,22 +516,18 @@ def _run(config, dataset, *, answers, generator, reuse, scores_only=False, corpu
     questions = _records(ds.questions)
     for q in questions:
         if q.get("split") not in ("dev", "holdout"):
-            raise ValueError(
-                f"questions: {q['question_id']!r} has split={q.get('split')!r}; every question "
-                "needs split 'dev' or 'holdout' (see data/README.md, 'The split')"
-            )
+            raise ValueError(message("pipeline.ablation.question_without_split",
+                                     question=repr(q["question_id"]), split=repr(q.get("split"))))
     if cfg.identity is not None:
         _roles(ds, cfg.identity)
     wanted = [q for q in questions if cfg.split == "all" or q["split"] == cfg.split]
     dev = [q for q in questions if q["split"] == "dev"]
     if not wanted:
         if cfg.split == "holdout":
-            raise ValueError("no holdout question in this dataset: the holdout is sealed; "
-                             "ragmath.lab.holdout.open_holdout, given the frozen config, runs the "
-                             "frozen design on it once")
-        raise ValueError(f"no question has split {cfg.split!r}")
+            raise ValueError(message("pipeline.ablation.holdout_sealed"))
+        raise ValueError(message("pipeline.ablation.no_question_in_split", split=repr(cfg.split)))
     if not dev:
-        raise ValueError("no dev question: the reranker and the refusal threshold are fitted on dev")
+        raise ValueError(message("pipeline.ablation.no_dev_question"))
 
     def asked_as(q: Mapping[str, Any]) -> str:
         return cfg.identity or q["identity"]
@@ -903,7 +897,7 @@ def tune(
     ds = _load_dataset(dataset)
     require_dev_only(ds, "tune")
     if not (ks and windows and depths):
-        raise ValueError("ks, windows and depths must each hold at least one value")
+        raise ValueError(message("pipeline.ablation.empty_grid"))
     top = base.top_k
     key = content_hash(ds.corpus)
     rows = []
@@ -995,7 +989,7 @@ def leakage_experiment(
     from ragmath.stats import grouped_split
 
     if not 0 < test_fraction < 1:
-        raise ValueError(f"test_fraction must be strictly between 0 and 1, got {test_fraction!r}")
+        raise ValueError(message("pipeline.ablation.bad_test_fraction", value=repr(test_fraction)))
     cfg = replace(config or AblationConfig(), split="dev")
     ds = _load_dataset(dataset)
     require_dev_only(ds, "leakage_experiment")
@@ -1073,9 +1067,10 @@ def leakage_on_fixed_questions(
     from ragmath.stats import paired_bootstrap
 
     if not 0 < test_fraction < 1:
-        raise ValueError(f"test_fraction must be strictly between 0 and 1, got {test_fraction!r}")
+        raise ValueError(message("pipeline.ablation.bad_test_fraction", value=repr(test_fraction)))
     if any(not tuple(grid.get(knob, ())) for knob in TUNED_KNOBS):
-        raise ValueError(f"grid needs at least one value for each of {list(TUNED_KNOBS)}, got {dict(grid)}")
+        raise ValueError(message("pipeline.ablation.grid_knob_empty", knobs=list(TUNED_KNOBS),
+                                 grid=dict(grid)))
     cfg = replace(config or AblationConfig(), split="dev")
     ds = _load_dataset(dataset)
     require_dev_only(ds, "leakage_on_fixed_questions")
@@ -1366,7 +1361,7 @@ def knob_against_default(
     from ragmath import compare
 
     if knob not in _FIELD_OF:
-        raise ValueError(f"knob must be one of {list(_FIELD_OF)}, got {knob!r}")
+        raise ValueError(message("pipeline.ablation.unknown_knob", allowed=list(_FIELD_OF), value=repr(knob)))
     field_name = _FIELD_OF[knob]
     default = ARTICLE_DEFAULTS[knob] if default is None else default
     values = list(DEFAULT_GRID[field_name] if values is None else values)
@@ -1415,7 +1410,7 @@ def keep_default_rule(table: pd.DataFrame) -> Any:
     knob = table.columns[0]
     defaults = table[table["default"].astype(bool)]
     if len(defaults) != 1:
-        raise ValueError(f"the table needs exactly one default row, got {len(defaults)}")
+        raise ValueError(message("pipeline.ablation.one_default_row", count=len(defaults)))
     better = table[~table["default"].astype(bool) & (table["low"] > 0)]
     if better.empty:
         chosen = defaults[knob].iloc[0]

@@ -19,6 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from ragmath.lab.messages import message
 from ragmath.lab.tokenize import Tokenizer, get_tokenizer
 
 __all__ = [
@@ -68,25 +69,24 @@ def as_chunk_records(chunks: Any, *, argument: str = "chunks") -> tuple[dict, ..
     if hasattr(chunks, "to_dict") and hasattr(chunks, "columns"):
         rows = chunks.to_dict("records")
     elif isinstance(chunks, (str, bytes)) or not isinstance(chunks, Iterable):
-        raise TypeError(
-            f"{argument} must be a DataFrame or an iterable of mappings with chunk_id and text, "
-            f"got {type(chunks).__name__}"
-        )
+        raise TypeError(message("pipeline.retrieval.bad_chunks", argument=argument,
+                                kind=type(chunks).__name__))
     else:
         rows = list(chunks)
     out: list[dict] = []
     seen: set[str] = set()
     for i, row in enumerate(rows):
         if not isinstance(row, Mapping):
-            raise TypeError(f"{argument}[{i}] must be a mapping, got {type(row).__name__}")
+            raise TypeError(message("pipeline.retrieval.chunk_not_mapping", argument=argument, i=i,
+                                    kind=type(row).__name__))
         for field in ("chunk_id", "text"):
             if field not in row or not isinstance(row[field], str):
-                raise ValueError(
-                    f"{argument}[{i}] needs a string field {field!r}; got {row.get(field)!r}"
-                )
+                raise ValueError(message("pipeline.retrieval.chunk_needs_field", argument=argument, i=i,
+                                         field=repr(field), value=repr(row.get(field))))
         cid = row["chunk_id"]
         if cid in seen:
-            raise ValueError(f"{argument}: duplicate chunk_id {cid!r}; chunk IDs must be unique")
+            raise ValueError(message("pipeline.retrieval.duplicate_chunk", argument=argument,
+                                     chunk=repr(cid)))
         seen.add(cid)
         out.append(dict(row))
     return tuple(out)
@@ -115,12 +115,12 @@ def rank_scores(scores: Mapping[str, float], depth: int | None = None) -> list[t
 
 def _check_depth(depth: int | None) -> None:
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
-        raise ValueError(f"depth must be a positive int or None, got {depth!r}")
+        raise ValueError(message("pipeline.retrieval.bad_depth", value=repr(depth)))
 
 
 def _check_query(query: Any) -> None:
     if not isinstance(query, str):
-        raise TypeError(f"query must be a str, got {type(query).__name__}: {query!r}")
+        raise TypeError(message("pipeline.retrieval.bad_query", kind=type(query).__name__, value=repr(query)))
 
 
 class BM25Retriever:
@@ -156,7 +156,7 @@ class BM25Retriever:
 
         records = as_chunk_records(chunks)
         if not records:
-            raise ValueError("chunks is empty: BM25 needs at least one chunk to index")
+            raise ValueError(message("pipeline.retrieval.bm25_no_chunks"))
         self.name = name
         self.tokenizer = get_tokenizer(tokenizer)
         self.chunk_ids: tuple[str, ...] = tuple(r["chunk_id"] for r in records)
@@ -175,7 +175,7 @@ class BM25Retriever:
         try:
             return self._pos[chunk_id]
         except KeyError:
-            raise ValueError(f"chunk_id {chunk_id!r} is not in this index") from None
+            raise ValueError(message("pipeline.retrieval.not_in_index", chunk=repr(chunk_id))) from None
 
     def idf_table(self) -> dict[str, float]:
         """Return ``{term: idf}`` as rank-bm25 uses it (after its epsilon floor)."""
@@ -226,9 +226,9 @@ class CharNgramSVDEmbedder:
     def __init__(self, ngram_range: tuple[int, int] = (1, 3), dim: int = 64) -> None:
         lo, hi = ngram_range
         if not (isinstance(lo, int) and isinstance(hi, int) and 1 <= lo <= hi):
-            raise ValueError(f"ngram_range must be (lo, hi) with 1 <= lo <= hi, got {ngram_range!r}")
+            raise ValueError(message("pipeline.retrieval.bad_ngram_range", value=repr(ngram_range)))
         if isinstance(dim, bool) or not isinstance(dim, int) or dim < 1:
-            raise ValueError(f"dim must be a positive int, got {dim!r}")
+            raise ValueError(message("pipeline.retrieval.bad_dim", value=repr(dim)))
         self.ngram_range = (lo, hi)
         self.dim = dim
         self.vocab: dict[str, int] | None = None
@@ -262,7 +262,7 @@ class CharNgramSVDEmbedder:
         """Learn vocabulary, IDF and SVD directions from ``texts``; returns self."""
         texts = _check_texts(texts)
         if not texts:
-            raise ValueError("texts is empty: fit needs at least one text")
+            raise ValueError(message("pipeline.retrieval.fit_no_texts"))
         grams = [self._ngrams(t) for t in texts]
         df: dict[str, int] = {}
         for g in grams:
@@ -294,7 +294,7 @@ class CharNgramSVDEmbedder:
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts`` (after ``fit``) into the SVD space; one row per text."""
         if self.vocab is None:
-            raise ValueError("CharNgramSVDEmbedder is not fitted: call .fit(corpus_texts) first")
+            raise ValueError(message("pipeline.retrieval.not_fitted"))
         texts = _check_texts(texts)
         out = np.zeros((len(texts), self.components.shape[0]))
         for r, text in enumerate(texts):
@@ -306,11 +306,11 @@ class CharNgramSVDEmbedder:
 
 def _check_texts(texts: Any) -> list[str]:
     if isinstance(texts, str) or not isinstance(texts, Iterable):
-        raise TypeError(f"texts must be a list of str, got {type(texts).__name__}")
+        raise TypeError(message("pipeline.retrieval.bad_texts", kind=type(texts).__name__))
     texts = list(texts)
     for i, t in enumerate(texts):
         if not isinstance(t, str):
-            raise TypeError(f"texts[{i}] must be a str, got {type(t).__name__}")
+            raise TypeError(message("pipeline.retrieval.text_not_str", i=i, kind=type(t).__name__))
     return texts
 
 
@@ -329,12 +329,12 @@ class VectorRetriever:
     def __init__(self, chunks: Any, embedder: Embedder | None = None, *, name: str = "vector"):
         records = as_chunk_records(chunks)
         if not records:
-            raise ValueError("chunks is empty: the vector retriever needs at least one chunk")
+            raise ValueError(message("pipeline.retrieval.vector_no_chunks"))
         texts = [chunk_text(r) for r in records]
         if embedder is None:
             embedder = CharNgramSVDEmbedder().fit(texts)
         if not callable(embedder):
-            raise TypeError(f"embedder must be callable (list[str] -> ndarray), got {embedder!r}")
+            raise TypeError(message("pipeline.retrieval.embedder_not_callable", value=repr(embedder)))
         self.name = name
         self.embedder = embedder
         self.chunk_ids: tuple[str, ...] = tuple(r["chunk_id"] for r in records)
@@ -344,7 +344,7 @@ class VectorRetriever:
     @staticmethod
     def _unit(m: np.ndarray, rows: int) -> np.ndarray:
         if m.ndim != 2 or m.shape[0] != rows:
-            raise ValueError(f"embedder must return a 2-D array with {rows} rows, got {m.shape}")
+            raise ValueError(message("pipeline.retrieval.bad_embedding_shape", rows=rows, shape=m.shape))
         norms = np.linalg.norm(m, axis=1, keepdims=True)
         return np.divide(m, norms, out=np.zeros_like(m), where=norms > 0)
 
@@ -359,7 +359,7 @@ class VectorRetriever:
         out = {}
         for c in chunk_ids:
             if c not in self._pos:
-                raise ValueError(f"chunk_id {c!r} is not in this index")
+                raise ValueError(message("pipeline.retrieval.not_in_index", chunk=repr(c)))
             out[c] = float(cos[self._pos[c]])
         return out
 
@@ -395,15 +395,15 @@ class HybridRetriever:
         name: str = "hybrid",
     ) -> None:
         if not isinstance(retrievers, Mapping) or not retrievers:
-            raise ValueError("retrievers must be a non-empty mapping name -> Retriever")
+            raise ValueError(message("pipeline.retrieval.no_retrievers"))
         for key, r in retrievers.items():
             if not hasattr(r, "retrieve"):
-                raise TypeError(f"retrievers[{key!r}] has no retrieve(query, depth) method")
+                raise TypeError(message("pipeline.retrieval.not_a_retriever", name=repr(key)))
         if isinstance(k, bool) or not isinstance(k, (int, float)) or k < 0:
-            raise ValueError(f"k must be a number >= 0, got {k!r}")
+            raise ValueError(message("pipeline.retrieval.bad_k", value=repr(k)))
         _check_depth(window)
         if window is None:
-            raise ValueError("window must be a positive int, got None")
+            raise ValueError(message("pipeline.retrieval.window_none"))
         self.retrievers = dict(retrievers)
         self.k = k
         self.window = window
