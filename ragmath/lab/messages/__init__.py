@@ -22,7 +22,8 @@ import importlib
 import string
 from collections.abc import Iterable, Mapping
 
-__all__ = ["LANGUAGES", "CATALOGUE", "use_language", "language", "message", "join_names", "fields_of"]
+__all__ = ["LANGUAGES", "CATALOGUE", "use_language", "language", "message", "join_names", "reader_columns",
+           "fields_of"]
 
 #: The languages every key must have; the first is the default.
 LANGUAGES = ("en", "zh")
@@ -104,3 +105,23 @@ def join_names(names: Iterable[object]) -> str:
         return "".join(names)
     head = message("common.list_separator").join(names[:-1])
     return message("common.join_names", head=head, last=names[-1])
+
+
+def reader_columns(*columns: str) -> list[str]:
+    """The data columns to show a reader: the corpus's ``gloss`` (an English gloss of the Chinese text) is for
+    English readers; in Chinese the text itself stands in for it, or the gloss is left out beside it.
+
+    >>> use_language("en"); reader_columns("chunk_id", "text", "gloss"), reader_columns("gloss")
+    (['chunk_id', 'text', 'gloss'], ['gloss'])
+    >>> use_language("zh"); reader_columns("chunk_id", "text", "gloss"), reader_columns("gloss")
+    (['chunk_id', 'text'], ['text'])
+    >>> use_language("en")
+    """
+    if _language == "en":
+        return list(columns)
+    shown: list[str] = []
+    for column in columns:
+        column = "text" if column == "gloss" else column
+        if column not in shown:
+            shown.append(column)
+    return shown

@@ -593,4 +593,5 @@ MESSAGES = {
     "cells.06.what_paraphrase_questions": {"en": "paraphrase questions", "zh": "改写类问题"},
     "cells.07.label_dev_optimistic": {"en": "dev (optimistic)", "zh": "开发集（偏乐观）"},
     "cells.07.label_holdout": {"en": "holdout", "zh": "保留集"},
+    "cells.07.seal_subject": {"en": "  {subject}", "zh": "  封存提交的说明（原文）：“{subject}”"},
 }
