@@ -101,7 +101,7 @@ def test_the_labelling_widget_takes_the_notebooks_language(zh, tmp_path):
     w = LabellingWidget(_pool(), tmp_path / "l.csv", questions={"q1": "出租车？"},
                         texts={"a": "80 元", "b": "酒店"})
     assert w.text == MESSAGES["zh"]
-    assert w.text["grade2"] == "2 直接回答" and w.text["skip"] == "跳过 (s)"
+    assert w.text["grade2"] == "2 能直接回答" and w.text["skip"] == "跳过 (s)"
     assert all(english_words(word) == [] for word in w.text.values())
     w.grade(2)
     w.back()
