@@ -283,10 +283,10 @@ def test_no_answer_is_printed_before_its_exercise(path, executed):
 def test_answer_forms_follow_the_stated_precision():
     from ragmath.lab.notebook.selfcheck import _Exercise
 
-    two = _Exercise(lambda: 0, "close", 1e-6, "", decimals=2)
+    two = _Exercise(lambda: 0, "close", 1e-6, decimals=2)
     assert _answer_forms(two, 5 / 6) == ["0.83"]
     assert _answer_forms(two, 1) == []
-    ids = _Exercise(lambda: 0, "set", 0, "")
+    ids = _Exercise(lambda: 0, "set", 0)
     assert _answer_forms(ids, {"b", "a"}) == ["['a', 'b']"]
 
 

@@ -18,18 +18,25 @@ English.
 
 from __future__ import annotations
 
-import importlib
 import string
 from collections.abc import Iterable, Mapping
+
+from ragmath.lab.messages import (
+    cells,
+    common,
+    exercises,
+    explorer,
+    notebook,
+    pipeline,
+    readings,
+    readings_late,
+)
 
 __all__ = ["LANGUAGES", "CATALOGUE", "use_language", "language", "message", "join_names", "reader_columns",
            "fields_of"]
 
 #: The languages every key must have; the first is the default.
 LANGUAGES = ("en", "zh")
-
-#: The catalogue's parts, one module each in this package, each with a ``MESSAGES`` mapping.
-_PARTS = ("common", "readings", "readings_late", "notebook", "exercises", "explorer", "pipeline", "cells")
 
 _language = LANGUAGES[0]
 
@@ -44,19 +51,19 @@ def fields_of(template: str) -> frozenset[str]:
                      for _, name, _, _ in string.Formatter().parse(template) if name)
 
 
-def _merge(parts: Iterable[str]) -> dict[str, Mapping[str, str]]:
+def _merge(*parts) -> dict[str, Mapping[str, str]]:
     merged: dict[str, Mapping[str, str]] = {}
     for part in parts:
-        module = importlib.import_module(f"{__name__}.{part}")
-        for key, texts in module.MESSAGES.items():
+        for key, texts in part.MESSAGES.items():
             if key in merged:
-                raise ValueError(f"message key {key!r} is defined twice (again in messages/{part}.py)")
+                raise ValueError(f"message key {key!r} is defined twice (again in {part.__name__})")
             merged[key] = texts
     return merged
 
 
-#: Every message: key -> {language: template}.
-CATALOGUE: dict[str, Mapping[str, str]] = _merge(_PARTS)
+#: Every message: key -> {language: template}, from the catalogue's parts (one module each).
+CATALOGUE: dict[str, Mapping[str, str]] = _merge(
+    common, readings, readings_late, notebook, exercises, explorer, pipeline, cells)
 
 
 def use_language(code: str) -> None:
