@@ -362,8 +362,8 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None,
     with :func:`ragmath.io._sources.check_paths` before anything is read.
 
     >>> import io
-    >>> main(["--help"], stdout=io.StringIO())
-    0
+    >>> main(["--help"], stdout=io.StringIO()), main(["fuse", "--help"], stdout=io.StringIO())
+    (0, 0)
     """
     out = stdout if stdout is not None else sys.stdout  # None: standard output is closed
     err = stderr if stderr is not None else (sys.stderr or _stdio.StringIO())

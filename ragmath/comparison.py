@@ -21,7 +21,7 @@ from ragmath import io
 from ragmath._validation import check_k, is_source
 from ragmath.evaluation import evaluate
 from ragmath.ranking import order_run_table
-from ragmath.registry import METRICS, parse_metric
+from ragmath.registry import METRICS, parse_metrics
 from ragmath.stats import bootstrap_interval, paired_bootstrap
 from ragmath.units import lift_labels, to_units
 
@@ -359,7 +359,7 @@ def compare(runs: Mapping[str, Any] | Sequence[str], qrels: Any, metrics: Sequen
     base = next(iter(named)) if baseline is None else baseline
     if base not in named:
         raise ValueError(f"baseline {base!r} is not among the runs {list(named)}")
-    parsed = [parse_metric(m) for m in metrics]
+    parsed = parse_metrics(metrics)
     if any(METRICS[c.lower()].averaged_over != "answerable" for c, _ in parsed):
         raise ValueError("Judged@K is shown beside every comparison (at each metric's K), not compared: "
                          "ask compare for retrieval metrics such as nDCG@10")

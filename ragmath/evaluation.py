@@ -37,9 +37,9 @@ from ragmath._validation import is_source
 from ragmath.engine import evaluate_tables
 from ragmath.metrics import GAINS
 from ragmath.ranking import order_run_table
-from ragmath.registry import METRICS, parse_metric, parse_metrics
+from ragmath.registry import METRICS, parse_metrics
 
-__all__ = ["evaluate", "Evaluation", "parse_metric"]
+__all__ = ["evaluate", "Evaluation"]
 
 
 _GROUP_TITLES = {

@@ -17,6 +17,7 @@ import polars as pl
 from ragmath import io
 from ragmath._validation import check_rrf_k, check_window, is_source
 from ragmath.engine import fuse_tables
+from ragmath.io.frames import _to_pandas
 
 __all__ = ["fuse_runs"]
 
@@ -91,8 +92,8 @@ def fuse_runs(
     fused = fuse_tables((_table(name, run, window) for name, run in named.items()), smoothing, window)
     if as_frame == "polars":
         return fused
-    if as_frame:  # text as Python strings (no pyarrow needed)
-        return pd.DataFrame({name: fused[name].to_numpy() for name in fused.columns})
+    if as_frame:
+        return _to_pandas(fused)
     out: dict[Hashable, dict[Hashable, float]] = {}
     if all(isinstance(run, Mapping) for run in named.values()):
         for run in named.values():  # every question in order, empty rankings (no rows) included

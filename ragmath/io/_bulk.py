@@ -162,10 +162,6 @@ def _bulk_csv(src: _Source, kind: str) -> pl.DataFrame | None:
     return table
 
 
-def _read_table(source: Any, format: str | None, kind: str) -> pl.DataFrame:
-    return _read_source(_Source(source), _format_of(source, format), kind)
-
-
 def _read_source(src: _Source, fmt: str, kind: str) -> pl.DataFrame:
     if fmt == "trec" and src.is_empty():
         return pl.DataFrame(schema=RUN_SCHEMA if kind == "run" else QRELS_SCHEMA)
@@ -291,7 +287,7 @@ def read_run_table(source: Any, format: str | None = None) -> pl.DataFrame:
     >>> read_run_table(p).rows()
     [('q1', 'd2', 0.5, 1), ('q1', 'd1', 0.25, 2)]
     """
-    return _read_table(source, format, "run")
+    return _read_source(_Source(source), _format_of(source, format), "run")
 
 
 def read_qrels_table(source: Any, format: str | None = None) -> pl.DataFrame:
@@ -303,4 +299,4 @@ def read_qrels_table(source: Any, format: str | None = None) -> pl.DataFrame:
     >>> read_qrels_table(p).rows()
     [('q1', 'd1', 2), ('q1', 'd7', 0)]
     """
-    return _read_table(source, format, "qrels")
+    return _read_source(_Source(source), _format_of(source, format), "qrels")
