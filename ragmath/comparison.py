@@ -19,7 +19,7 @@ import pandas as pd
 
 from ragmath import io
 from ragmath._validation import check_k, is_source
-from ragmath.evaluation import evaluate
+from ragmath.evaluation import _finite, evaluate
 from ragmath.ranking import order_run_table
 from ragmath.registry import METRICS, parse_metrics
 from ragmath.stats import bootstrap_interval, paired_bootstrap
@@ -319,8 +319,7 @@ class Comparison:
             out = []
             for row in frame.to_dict("records"):
                 row["ci"] = [row.pop("low"), row.pop("high")]
-                out.append({k: (None if isinstance(v, float) and not math.isfinite(v) else v)
-                            for k, v in row.items()})
+                out.append(_finite(row))
             return out
 
         return {"systems": rows(self.systems), "comparisons": rows(self.comparisons),

@@ -106,6 +106,21 @@ class Evaluation:
             lines.append(f"{_GROUP_TITLES[key]}: {len(members)}" + (f" [{shown}]" if members else ""))
         return "\n".join(lines)
 
+    def to_dict(self, per_question: bool = False) -> dict:
+        """The JSON form: metrics, gain, questions_in_means, means, the :meth:`groups` and, with
+        ``per_question``, each question's values (NaN, a mean over no question, as None)."""
+        out = {"metrics": list(self.metrics), "gain": self.gain, "questions_in_means": self.n_scored,
+               "means": _finite(self.means), **self.groups()}
+        if per_question:
+            out["per_question"] = {str(q): _finite(row) for q, row in self.per_question.iterrows()}
+        return out
+
+    def by_group(self, groups: Mapping[Hashable, Hashable]) -> pd.DataFrame:
+        """Per group (:func:`ragmath.comparison.by_group`): each metric's mean and the question count."""
+        from ragmath.comparison import by_group  # comparison builds on this module
+
+        return by_group(self.per_question, groups)
+
     def __str__(self) -> str:
         return self.report()
 
@@ -216,6 +231,15 @@ def _keys(value: Any, name: str) -> list[str] | None:
         raise ValueError(f"{name} holds a question twice, as an integer and as text (e.g. 1 and '1'); "
                          "IDs are text, so they are one question: merge them")
     return keys
+
+
+def _finite(values: Mapping) -> dict:
+    """A row of numbers for JSON, keys as text: NaN and infinities (no number) become None.
+
+    >>> _finite({"Hit@1": 0.5, "nDCG@1": float("nan")})
+    {'Hit@1': 0.5, 'nDCG@1': None}
+    """
+    return {str(k): None if isinstance(v, float) and not math.isfinite(v) else v for k, v in values.items()}
 
 
 def _mean(values: pd.Series):
