@@ -34,14 +34,7 @@ def _named_runs(runs: Any) -> dict[str, Any]:
         raise TypeError(f"runs must be a mapping name -> run or a list of runs, got {type(runs).__name__}")
     if not named:
         raise ValueError("runs is empty; give at least one run to fuse")
-    for name, run in named.items():
-        if not isinstance(run, (Mapping, pd.DataFrame, pl.DataFrame)) and not is_source(run):
-            raise TypeError(
-                f"runs[{name!r}] must be a mapping question -> ranked IDs (or ID -> score), a "
-                f"DataFrame with columns question, id, score (or rank), or a run file path, got "
-                f"{type(run).__name__}"
-            )
-    return named
+    return named  # each run's form is checked where it is read (io.run_table), naming the run
 
 
 def _table(name: str, run: Any, window: int | None) -> pl.DataFrame:
