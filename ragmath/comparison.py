@@ -19,7 +19,7 @@ import pandas as pd
 
 from ragmath import io
 from ragmath._validation import check_k, is_source
-from ragmath.evaluation import _finite, evaluate
+from ragmath.evaluation import _finite, by_group, evaluate
 from ragmath.ranking import order_run_table
 from ragmath.registry import METRICS, parse_metrics
 from ragmath.stats import bootstrap_interval, paired_bootstrap
@@ -78,8 +78,7 @@ def _ranked(run: Any) -> dict[str, list[str]]:
     """A run (a mapping, a DataFrame or a file) as question -> ranked IDs (text), the tie rule applied."""
     table = order_run_table(io.read_run_table(run) if is_source(run) else io.run_table(run))
     ranked = {str(q): [] for q in run} if isinstance(run, Mapping) else {}  # a mapping's empty questions
-    for question, ids in table.group_by("question", maintain_order=True).agg("id").iter_rows():
-        ranked[question] = ids
+    ranked.update(table.group_by("question", maintain_order=True).agg("id").iter_rows())
     return ranked
 
 
@@ -219,22 +218,6 @@ def markdown(table: pd.DataFrame, digits: int = 3) -> str:
             for row in table.itertuples(index=False)]
     head = ["| " + " | ".join(map(str, table.columns)) + " |", "|" + "---|" * len(table.columns)]
     return "\n".join(head + [f"| {row} |" for row in rows]) + "\n"
-
-
-def by_group(per_question: pd.DataFrame, groups: Mapping[Hashable, Hashable]) -> pd.DataFrame:
-    """Per-group means of a per-question table, with each group's question count and a warning below 10.
-
-    Questions the mapping does not name form the group ``"(no group)"``.
-
-    >>> table = pd.DataFrame({"Hit@3": [1.0, 0.0, 1.0]}, index=["q1", "q2", "q3"])
-    >>> by_group(table, {"q1": "how", "q2": "how", "q3": "why"}).to_dict("index")["how"]
-    {'questions': 2, 'Hit@3': 0.5, 'warning': 'fewer than 10 questions'}
-    """
-    keys = pd.Series([groups.get(q, "(no group)") for q in per_question.index], index=per_question.index)
-    table = per_question.groupby(keys.rename("group"), sort=True).mean()
-    table.insert(0, "questions", keys.value_counts().reindex(table.index).astype(int))
-    table["warning"] = np.where(table["questions"] < 10, "fewer than 10 questions", "")
-    return table
 
 
 @dataclass(frozen=True)

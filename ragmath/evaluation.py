@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import polars as pl
 
@@ -116,13 +117,27 @@ class Evaluation:
         return out
 
     def by_group(self, groups: Mapping[Hashable, Hashable]) -> pd.DataFrame:
-        """Per group (:func:`ragmath.comparison.by_group`): each metric's mean and the question count."""
-        from ragmath.comparison import by_group  # comparison builds on this module
-
+        """Per group (:func:`by_group`): each metric's mean and the question count."""
         return by_group(self.per_question, groups)
 
     def __str__(self) -> str:
         return self.report()
+
+
+def by_group(per_question: pd.DataFrame, groups: Mapping[Hashable, Hashable]) -> pd.DataFrame:
+    """Per-group means of a per-question table, with each group's question count and a warning below 10.
+
+    Questions the mapping does not name form the group ``"(no group)"``.
+
+    >>> table = pd.DataFrame({"Hit@3": [1.0, 0.0, 1.0]}, index=["q1", "q2", "q3"])
+    >>> by_group(table, {"q1": "how", "q2": "how", "q3": "why"}).to_dict("index")["how"]
+    {'questions': 2, 'Hit@3': 0.5, 'warning': 'fewer than 10 questions'}
+    """
+    keys = pd.Series([groups.get(q, "(no group)") for q in per_question.index], index=per_question.index)
+    table = per_question.groupby(keys.rename("group"), sort=True).mean()
+    table.insert(0, "questions", keys.value_counts().reindex(table.index).astype(int))
+    table["warning"] = np.where(table["questions"] < 10, "fewer than 10 questions", "")
+    return table
 
 
 def evaluate(
