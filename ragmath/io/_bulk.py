@@ -102,9 +102,7 @@ def _bulk_trec(src: _Source, kind: str) -> pl.DataFrame | None:
             table = _clean_trec(pl.read_csv(src.polars_input(), schema=schema, **_TREC_CSV))
         except pl.exceptions.PolarsError:
             pass
-    if table is None:
-        table = _bulk_trec_split(src, schema)
-    return table
+    return table if table is not None else _bulk_trec_split(src, schema)
 
 
 def _bulk_trec_split(src: _Source, types: dict[str, pl.DataType]) -> pl.DataFrame | None:
