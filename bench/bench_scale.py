@@ -213,7 +213,7 @@ def _timed(function, repeats: int) -> tuple[dict, object]:
 def worker_ragmath(task: str, paths: dict, repeats: int, sample: list) -> dict:
     from ragmath import evaluate, fuse_runs, io
     from ragmath.engine import evaluate_tables, fuse_tables
-    from ragmath.evaluation import parse_metric
+    from ragmath.registry import parse_metric
 
     out: dict = {"import_rss_mb": _rss_mb()}
     if task == "evaluate":

@@ -13,10 +13,10 @@ The workbook lives in sub-packages that import the core and that the core never 
 ``[lab]`` extra): ``ragmath.lab``, the toy pipeline (corpus, tokenize, index, retrieval, rerank, generate,
 ablation, holdout, readings), and ``ragmath.lab.notebook``, the notebooks' helpers (widgets, plotting,
 diagram, selfcheck, exercises). Their 0.1 import paths (``ragmath.corpus``, ``ragmath.widgets``, ...)
-still work in 0.2.x with a ``DeprecationWarning`` (``ragmath._moved``).
+are gone since 0.3.0: import them from ``ragmath.lab`` and ``ragmath.lab.notebook``.
 """
 
-from ragmath import _moved, units
+from ragmath import units
 from ragmath.comparison import Comparison, compare
 from ragmath.evaluation import Evaluation, evaluate
 from ragmath.fusion import rrf
@@ -26,8 +26,6 @@ from ragmath.run_fusion import fuse_runs
 from ragmath.stats import bootstrap_interval, grouped_split, paired_bootstrap, wilson_interval
 
 __version__ = "0.2.0"
-
-_moved.install()  # the old import paths of the workbook's modules, for 0.2.x
 
 __all__ = [
     "METRICS",

@@ -6,7 +6,6 @@ import argparse
 import contextlib
 import io as _stdio
 import json
-import math
 import os
 import sys
 import textwrap
@@ -71,49 +70,45 @@ def _argument(name: str):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``python -m ragmath`` (subcommands evaluate and fuse).
+    """The argument parser of ``python -m ragmath`` (subcommands evaluate, compare and fuse).
 
     >>> build_parser().parse_args(["fuse", "a.trec", "b.trec", "--k", "10"]).k
     10.0
     """
-    parser = _Parser(
-        prog="python -m ragmath",
-        description="Score a RAG retriever's run against labels, or fuse runs with RRF.",
-        epilog=CONVENTIONS,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    raw = argparse.RawDescriptionHelpFormatter
+    parser = _Parser(prog="python -m ragmath", epilog=CONVENTIONS, formatter_class=raw,
+                     description="Score a RAG retriever's run against labels, or fuse runs with RRF.")
     sub = parser.add_subparsers(dest="command", metavar="{evaluate,compare,fuse}", parser_class=_Parser)
 
-    ev = sub.add_parser(
-        "evaluate",
-        help="means (and per-question values) of Recall/Hit/MRR/nDCG@K",
-        description="Score RUN against QRELS. Example: python -m ragmath evaluate run.trec "
-        "qrels.trec -m Recall@10 -m nDCG@10",
-        epilog=CONVENTIONS,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    def command(name: str, summary: str, example: str, epilog: str = CONVENTIONS) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=summary, description=example, epilog=epilog, formatter_class=raw)
+
+    ev = command("evaluate", "means (and per-question values) of Recall/Hit/MRR/nDCG@K",
+                 "Score RUN against QRELS. Example: python -m ragmath evaluate run.trec "
+                 "qrels.trec -m Recall@10 -m nDCG@10")
     ev.add_argument("run", metavar="RUN", help="run file (TREC, .csv or .jsonl; - for standard input)")
     ev.add_argument("qrels", metavar="QRELS", help="labels file (TREC qrels, .csv or .jsonl; - for stdin)")
-    ev.add_argument("-m", "--metric", action="append", dest="metrics", metavar="NAME@K",
-                    help=f"one of {known_names()}; repeat for several "
-                         f"(default: {' '.join(DEFAULT_METRICS)})")
-    ev.add_argument("--gain", choices=("exp", "linear"), default="exp",
-                    help="nDCG gain: exp = 2^g-1 (default, the article), linear = g (trec_eval)")
     ev.add_argument("--per-question", action="store_true",
                     help="also print one row per question (csv: a 'row' column, question or mean)")
-    ev.add_argument("--format", choices=("table", "csv", "json"), default="table",
-                    help="output format (default: table)")
-    _add_units_and_groups(ev)
-    _add_compare(sub)
+    _add_scoring(ev, ("table", "csv", "json"))
 
-    fu = sub.add_parser(
-        "fuse",
-        help="Reciprocal Rank Fusion of several runs, written as a run",
-        description="Fuse RUN files with RRF. Example: python -m ragmath fuse bm25.trec "
-        "dense.trec --k 60 -o fused.trec",
-        epilog=CONVENTIONS,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    co = command("compare",
+                 "versions against a baseline: means, paired differences, p-values (Holm), Judged@K",
+                 "Compare RUNs with BASELINE on the same questions. Example: python -m ragmath compare "
+                 "bm25.trec hybrid.trec rerank=v3/run.trec --qrels qrels.trec -m nDCG@10 -m Recall@10",
+                 COMPARE_NOTES + "\n\n" + CONVENTIONS)
+    co.add_argument("baseline", metavar="BASELINE", help="the baseline run file (or NAME=PATH)")
+    co.add_argument("runs", metavar="RUN", nargs="+", help="run files to compare with it (or NAME=PATH)")
+    co.add_argument("--qrels", required=True, metavar="QRELS", help="labels file (TREC qrels, .csv, .jsonl)")
+    co.add_argument("--seed", type=int, default=0,
+                    help="seed of the bootstrap and of random sign flips (default 0)")
+    co.add_argument("--resamples", type=int, default=10_000,
+                    help="bootstrap resamples and random sign flips (default 10000)")
+    _add_scoring(co, ("table", "csv", "json", "markdown"))
+
+    fu = command("fuse", "Reciprocal Rank Fusion of several runs, written as a run",
+                 "Fuse RUN files with RRF. Example: python -m ragmath fuse bm25.trec "
+                 "dense.trec --k 60 -o fused.trec")
     fu.add_argument("runs", metavar="RUN", nargs="+", help="run files (TREC, .csv or .jsonl)")
     fu.add_argument("--k", type=_argument("k"), default=60.0, help="RRF constant k > 0 (default 60)")
     fu.add_argument("--window", type=_argument("window"), default=None,
@@ -126,96 +121,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _json_value(value):
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    return value
-
-
-def _evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from ragmath.evaluation import evaluate
-
-    metrics = args.metrics or DEFAULT_METRICS
-    check_paths([args.run, args.qrels])
-    run, qrels = _at_units(args, Path(args.run), Path(args.qrels))
-    result = evaluate(run, qrels, metrics, gain=args.gain)
-    groups = _group_table(args, result.per_question, err)
-    if args.format == "table":
-        text = result.report() + "\n"
-        if args.per_question:
-            text += _text_table("per question", result.per_question)
-        if groups is not None:
-            text += _text_table("per group", groups)
-        _emit(out, text)
-        return 0
-    # Machine-readable output on stdout; the groups kept apart go to stderr as well.
-    err.write(result.groups_text() + "\n")
-    if args.format == "csv":
-        if groups is not None:
-            _emit(out, groups.to_csv())
-        elif args.per_question:
-            # one row per question, then the means (the same numbers as the table format's report):
-            # the first column says which a row is, so the mean row cannot pass for a question
-            import pandas as pd
-
-            rows = result.per_question.reset_index()
-            rows.insert(0, "row", "question")
-            means = {"row": "mean", rows.columns[1]: ""} | {m: float(result.means[m]) for m in result.metrics}
-            _emit(out, pd.concat([rows, pd.DataFrame([means])], ignore_index=True).to_csv(index=False))
-        else:
-            _emit(out, result.table().reset_index().to_csv(index=False))
-        return 0
-    payload = {
-        "metrics": list(result.metrics),
-        "gain": result.gain,
-        "questions_in_means": result.n_scored,
-        "means": {m: _json_value(float(result.means[m])) for m in result.metrics},
-        **result.groups(),
-    }
-    if groups is not None:
-        payload["groups"] = _group_json(groups)
-    if args.per_question:
-        payload["per_question"] = {
-            str(q): {m: _json_value(float(v)) for m, v in row.items()}
-            for q, row in result.per_question.iterrows()
-        }
-    _emit(out, json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
-    return 0
-
-
-# ---- compare, --unit-map and --groups (one block) ---------------------------------------------------------
-
-def _add_units_and_groups(parser: argparse.ArgumentParser) -> None:
+def _add_scoring(parser: argparse.ArgumentParser, formats: tuple[str, ...]) -> None:
+    """The options evaluate and compare share: metrics, gain, output format, units and groups."""
+    parser.add_argument("-m", "--metric", action="append", dest="metrics", metavar="NAME@K",
+                        help=f"one of {known_names()}; repeat for several "
+                             f"(default: {' '.join(DEFAULT_METRICS)})")
+    parser.add_argument("--gain", choices=("exp", "linear"), default="exp",
+                        help="nDCG gain: exp = 2^g-1 (default, the article), linear = g (trec_eval)")
+    parser.add_argument("--format", choices=formats, default="table", help="output format (default: table)")
     parser.add_argument("--unit-map", metavar="FILE",
                         help="CSV with columns id,unit: score units (documents, clauses) instead of IDs; "
                              "each ranking keeps a unit's first position, a unit takes its best label")
     parser.add_argument("--groups", metavar="FILE",
                         help="CSV with columns question,group: also a per-group breakdown with each "
                              "group's question count (a warning below 10)")
-
-
-def _add_compare(sub) -> None:
-    co = sub.add_parser(
-        "compare",
-        help="versions against a baseline: means, paired differences, p-values (Holm), Judged@K",
-        description="Compare RUNs with BASELINE on the same questions. Example: python -m ragmath compare "
-        "bm25.trec hybrid.trec rerank=v3/run.trec --qrels qrels.trec -m nDCG@10 -m Recall@10",
-        epilog=COMPARE_NOTES + "\n\n" + CONVENTIONS,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    co.add_argument("baseline", metavar="BASELINE", help="the baseline run file (or NAME=PATH)")
-    co.add_argument("runs", metavar="RUN", nargs="+", help="run files to compare with it (or NAME=PATH)")
-    co.add_argument("--qrels", required=True, metavar="QRELS", help="labels file (TREC qrels, .csv, .jsonl)")
-    co.add_argument("-m", "--metric", action="append", dest="metrics", metavar="NAME@K",
-                    help=f"repeat for several (default: {' '.join(DEFAULT_METRICS)})")
-    co.add_argument("--seed", type=int, default=0,
-                    help="seed of the bootstrap and of random sign flips (default 0)")
-    co.add_argument("--resamples", type=int, default=10_000,
-                    help="bootstrap resamples and random sign flips (default 10000)")
-    co.add_argument("--gain", choices=("exp", "linear"), default="exp", help="nDCG gain (as in evaluate)")
-    co.add_argument("--format", choices=("table", "csv", "json", "markdown"), default="table",
-                    help="output format (default: table)")
-    _add_units_and_groups(co)
 
 
 COMPARE_NOTES = """what compare reports (questions are the unit of sampling):
@@ -252,68 +171,77 @@ def _read_pairs(path: str, key: str, value: str) -> dict[str, str]:
     return pairs
 
 
-def _at_units(args: argparse.Namespace, run, qrels):
-    """The run(s) and labels as given, or mapped to units with --unit-map (``run`` may be a dict of runs)."""
-    if not args.unit_map:
-        return run, qrels
-    from ragmath.comparison import _labels, at_units
+def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """evaluate and compare: read, map to units (--unit-map), score, break down (--groups), print."""
+    from ragmath.comparison import at_units, compare, markdown, name_runs
+    from ragmath.evaluation import _finite, evaluate
+    from ragmath.io import read_qrels
 
-    unit_of, labels = _read_pairs(args.unit_map, "id", "unit"), _labels(qrels)
-    if isinstance(run, dict):
-        lifted = at_units({}, labels, unit_of)[1]
-        return {name: at_units(r, labels, unit_of)[0] for name, r in run.items()}, lifted
-    return at_units(run, labels, unit_of)
-
-
-def _group_table(args: argparse.Namespace, per_question, err: TextIO):
-    if not args.groups:
-        return None
-    from ragmath.comparison import by_group
-
-    table = per_question if callable(getattr(per_question, "groupby", None)) else None
-    groups = _read_pairs(args.groups, "question", "group")
-    table = by_group(table, groups) if table is not None else per_question.by_group(groups)
-    small = [str(g) for g, n in table["questions"].items() if n < 10]
-    if small:
-        err.write(f"warning: fewer than 10 questions in group(s) {', '.join(small)}: their means are loose\n")
-    return table
-
-
-def _group_json(table) -> dict:
-    return {str(g): {k: _json_value(v) for k, v in row.items()} for g, row in table.to_dict("index").items()}
-
-
-def _compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from ragmath.comparison import compare, markdown, name_runs
-
-    metrics = list(args.metrics or DEFAULT_METRICS)
-    if args.resamples < 10_000:
+    comparing = args.command == "compare"
+    if comparing and args.resamples < 10_000:
         raise ValueError(f"--resamples must be at least 10000 (got {args.resamples}): fewer make p loose")
-    named = name_runs([args.baseline, *args.runs])
+    named = name_runs([args.baseline, *args.runs]) if comparing else {"run": args.run}
     check_paths([*named.values(), args.qrels])
-    if "-" in named.values() or args.qrels == "-":
+    if comparing and ("-" in named.values() or args.qrels == "-"):
         raise ValueError("compare reads every file more than once; give files, not '-' (standard input)")
-    runs, qrels = _at_units(args, {name: Path(path) for name, path in named.items()}, Path(args.qrels))
-    result = compare(runs, qrels, metrics, baseline=next(iter(named)), seed=args.seed,
-                     n_resamples=args.resamples, gain=args.gain)
-    groups = _group_table(args, result, err)
+    runs, qrels = {name: Path(path) for name, path in named.items()}, Path(args.qrels)
+    if args.unit_map:
+        unit_of, labels = _read_pairs(args.unit_map, "id", "unit"), read_qrels(qrels)
+        runs = {name: at_units(run, labels, unit_of)[0] for name, run in runs.items()}
+        qrels = at_units({}, labels, unit_of)[1]
+    metrics = args.metrics or DEFAULT_METRICS
+    if comparing:
+        result = compare(runs, qrels, metrics, baseline=next(iter(named)), seed=args.seed,
+                         n_resamples=args.resamples, gain=args.gain)
+        notes = "\n".join(result.notes())
+    else:
+        result = evaluate(runs["run"], qrels, metrics, gain=args.gain)
+        notes = result.groups_text()
+    per_question = not comparing and args.per_question
+    groups = None
+    if args.groups:
+        groups = result.by_group(_read_pairs(args.groups, "question", "group"))
+        small = [str(g) for g, n in groups["questions"].items() if n < 10]
+        if small:
+            err.write(f"warning: fewer than 10 questions in group(s) {', '.join(small)}: "
+                      "their means are loose\n")
+    if args.format == "csv" or (args.format == "json" and not comparing):  # compare's json holds its notes
+        err.write(notes + "\n")
     if args.format == "json":
-        payload = {**result.to_dict(), "notes": result.notes(), "seed": args.seed,
-                   "resamples": args.resamples}
+        if comparing:
+            payload = {**result.to_dict(), "notes": result.notes(), "seed": args.seed,
+                       "resamples": args.resamples}
+        else:
+            payload = result.to_dict(per_question=per_question)
         if groups is not None:
-            payload["groups"] = _group_json(groups)
+            payload["groups"] = {str(g): _finite(row) for g, row in groups.to_dict("index").items()}
         _emit(out, json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
     elif args.format == "markdown":
         _emit(out, result.to_markdown() + ("" if groups is None else "\n" + markdown(groups.reset_index())))
     elif args.format == "csv":
-        err.write("\n".join(result.notes()) + "\n")
-        _emit(out, (result.table() if groups is None else groups).to_csv(index=groups is not None))
-    else:
-        text = result.summary().to_string(index=False) + "\n\n" + "\n".join(result.notes()) + "\n"
         if groups is not None:
-            text += _text_table("per group", groups)
-        _emit(out, text)
+            table = groups.reset_index()
+        elif per_question:
+            table = _per_question_rows(result)
+        else:
+            table = result.table() if comparing else result.table().reset_index()
+        _emit(out, table.to_csv(index=False))
+    else:
+        text = (result.summary().to_string(index=False) + "\n\n" + notes if comparing else result.report())
+        text += "\n" + (_text_table("per question", result.per_question) if per_question else "")
+        _emit(out, text + ("" if groups is None else _text_table("per group", groups)))
     return 0
+
+
+def _per_question_rows(result):
+    """One row per question, then the means (the table format's numbers): the first column says which
+    a row is, so the mean row cannot pass for a question."""
+    import pandas as pd
+
+    rows = result.per_question.reset_index()
+    rows.insert(0, "row", "question")
+    means = {"row": "mean", rows.columns[1]: ""} | {m: float(result.means[m]) for m in result.metrics}
+    return pd.concat([rows, pd.DataFrame([means])], ignore_index=True)
 
 
 def _text_table(title: str, table) -> str:
@@ -362,8 +290,8 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None,
     with :func:`ragmath.io._sources.check_paths` before anything is read.
 
     >>> import io
-    >>> main(["--help"], stdout=io.StringIO())
-    0
+    >>> main(["--help"], stdout=io.StringIO()), main(["fuse", "--help"], stdout=io.StringIO())
+    (0, 0)
     """
     out = stdout if stdout is not None else sys.stdout  # None: standard output is closed
     err = stderr if stderr is not None else (sys.stderr or _stdio.StringIO())
@@ -384,11 +312,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None,
             _emit(out, parser.format_help())
             return 2
         command = args.command
-        if args.command == "evaluate":
-            return _evaluate(args, out, err)
-        if args.command == "compare":
-            return _compare(args, out, err)
-        return _fuse(args, out, err)
+        return _fuse(args, out, err) if args.command == "fuse" else _score(args, out, err)
     except BrokenPipeError:
         return _closed_pipe()
     except (ValueError, OSError) as exc:  # bad input: a file, a line, a number, a name; a failed write

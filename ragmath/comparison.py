@@ -19,9 +19,9 @@ import pandas as pd
 
 from ragmath import io
 from ragmath._validation import check_k, is_source
-from ragmath.evaluation import evaluate
+from ragmath.evaluation import _finite, by_group, evaluate
 from ragmath.ranking import order_run_table
-from ragmath.registry import METRICS, parse_metric
+from ragmath.registry import METRICS, parse_metrics
 from ragmath.stats import bootstrap_interval, paired_bootstrap
 from ragmath.units import lift_labels, to_units
 
@@ -78,8 +78,7 @@ def _ranked(run: Any) -> dict[str, list[str]]:
     """A run (a mapping, a DataFrame or a file) as question -> ranked IDs (text), the tie rule applied."""
     table = order_run_table(io.read_run_table(run) if is_source(run) else io.run_table(run))
     ranked = {str(q): [] for q in run} if isinstance(run, Mapping) else {}  # a mapping's empty questions
-    for question, ids in table.group_by("question", maintain_order=True).agg("id").iter_rows():
-        ranked[question] = ids
+    ranked.update(table.group_by("question", maintain_order=True).agg("id").iter_rows())
     return ranked
 
 
@@ -221,22 +220,6 @@ def markdown(table: pd.DataFrame, digits: int = 3) -> str:
     return "\n".join(head + [f"| {row} |" for row in rows]) + "\n"
 
 
-def by_group(per_question: pd.DataFrame, groups: Mapping[Hashable, Hashable]) -> pd.DataFrame:
-    """Per-group means of a per-question table, with each group's question count and a warning below 10.
-
-    Questions the mapping does not name form the group ``"(no group)"``.
-
-    >>> table = pd.DataFrame({"Hit@3": [1.0, 0.0, 1.0]}, index=["q1", "q2", "q3"])
-    >>> by_group(table, {"q1": "how", "q2": "how", "q3": "why"}).to_dict("index")["how"]
-    {'questions': 2, 'Hit@3': 0.5, 'warning': 'fewer than 10 questions'}
-    """
-    keys = pd.Series([groups.get(q, "(no group)") for q in per_question.index], index=per_question.index)
-    table = per_question.groupby(keys.rename("group"), sort=True).mean()
-    table.insert(0, "questions", keys.value_counts().reindex(table.index).astype(int))
-    table["warning"] = np.where(table["questions"] < 10, "fewer than 10 questions", "")
-    return table
-
-
 @dataclass(frozen=True)
 class Comparison:
     """The result of :func:`compare`: the systems' means and the comparisons against the baseline."""
@@ -319,8 +302,7 @@ class Comparison:
             out = []
             for row in frame.to_dict("records"):
                 row["ci"] = [row.pop("low"), row.pop("high")]
-                out.append({k: (None if isinstance(v, float) and not math.isfinite(v) else v)
-                            for k, v in row.items()})
+                out.append(_finite(row))
             return out
 
         return {"systems": rows(self.systems), "comparisons": rows(self.comparisons),
@@ -359,7 +341,7 @@ def compare(runs: Mapping[str, Any] | Sequence[str], qrels: Any, metrics: Sequen
     base = next(iter(named)) if baseline is None else baseline
     if base not in named:
         raise ValueError(f"baseline {base!r} is not among the runs {list(named)}")
-    parsed = [parse_metric(m) for m in metrics]
+    parsed = parse_metrics(metrics)
     if any(METRICS[c.lower()].averaged_over != "answerable" for c, _ in parsed):
         raise ValueError("Judged@K is shown beside every comparison (at each metric's K), not compared: "
                          "ask compare for retrieval metrics such as nDCG@10")

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import polars as pl
 
@@ -37,9 +38,9 @@ from ragmath._validation import is_source
 from ragmath.engine import evaluate_tables
 from ragmath.metrics import GAINS
 from ragmath.ranking import order_run_table
-from ragmath.registry import METRICS, parse_metric, parse_metrics
+from ragmath.registry import METRICS, parse_metrics
 
-__all__ = ["evaluate", "Evaluation", "parse_metric"]
+__all__ = ["evaluate", "Evaluation"]
 
 
 _GROUP_TITLES = {
@@ -106,8 +107,37 @@ class Evaluation:
             lines.append(f"{_GROUP_TITLES[key]}: {len(members)}" + (f" [{shown}]" if members else ""))
         return "\n".join(lines)
 
+    def to_dict(self, per_question: bool = False) -> dict:
+        """The JSON form: metrics, gain, questions_in_means, means, the :meth:`groups` and, with
+        ``per_question``, each question's values (NaN, a mean over no question, as None)."""
+        out = {"metrics": list(self.metrics), "gain": self.gain, "questions_in_means": self.n_scored,
+               "means": _finite(self.means), **self.groups()}
+        if per_question:
+            out["per_question"] = {str(q): _finite(row) for q, row in self.per_question.iterrows()}
+        return out
+
+    def by_group(self, groups: Mapping[Hashable, Hashable]) -> pd.DataFrame:
+        """Per group (:func:`by_group`): each metric's mean and the question count."""
+        return by_group(self.per_question, groups)
+
     def __str__(self) -> str:
         return self.report()
+
+
+def by_group(per_question: pd.DataFrame, groups: Mapping[Hashable, Hashable]) -> pd.DataFrame:
+    """Per-group means of a per-question table, with each group's question count and a warning below 10.
+
+    Questions the mapping does not name form the group ``"(no group)"``.
+
+    >>> table = pd.DataFrame({"Hit@3": [1.0, 0.0, 1.0]}, index=["q1", "q2", "q3"])
+    >>> by_group(table, {"q1": "how", "q2": "how", "q3": "why"}).to_dict("index")["how"]
+    {'questions': 2, 'Hit@3': 0.5, 'warning': 'fewer than 10 questions'}
+    """
+    keys = pd.Series([groups.get(q, "(no group)") for q in per_question.index], index=per_question.index)
+    table = per_question.groupby(keys.rename("group"), sort=True).mean()
+    table.insert(0, "questions", keys.value_counts().reindex(table.index).astype(int))
+    table["warning"] = np.where(table["questions"] < 10, "fewer than 10 questions", "")
+    return table
 
 
 def evaluate(
@@ -216,6 +246,15 @@ def _keys(value: Any, name: str) -> list[str] | None:
         raise ValueError(f"{name} holds a question twice, as an integer and as text (e.g. 1 and '1'); "
                          "IDs are text, so they are one question: merge them")
     return keys
+
+
+def _finite(values: Mapping) -> dict:
+    """A row of numbers for JSON, keys as text: NaN and infinities (no number) become None.
+
+    >>> _finite({"Hit@1": 0.5, "nDCG@1": float("nan")})
+    {'Hit@1': 0.5, 'nDCG@1': None}
+    """
+    return {str(k): None if isinstance(v, float) and not math.isfinite(v) else v for k, v in values.items()}
 
 
 def _mean(values: pd.Series):

@@ -17,6 +17,7 @@ import polars as pl
 from ragmath import io
 from ragmath._validation import check_rrf_k, check_window, is_source
 from ragmath.engine import fuse_tables
+from ragmath.io.frames import _to_pandas
 
 __all__ = ["fuse_runs"]
 
@@ -33,14 +34,7 @@ def _named_runs(runs: Any) -> dict[str, Any]:
         raise TypeError(f"runs must be a mapping name -> run or a list of runs, got {type(runs).__name__}")
     if not named:
         raise ValueError("runs is empty; give at least one run to fuse")
-    for name, run in named.items():
-        if not isinstance(run, (Mapping, pd.DataFrame, pl.DataFrame)) and not is_source(run):
-            raise TypeError(
-                f"runs[{name!r}] must be a mapping question -> ranked IDs (or ID -> score), a "
-                f"DataFrame with columns question, id, score (or rank), or a run file path, got "
-                f"{type(run).__name__}"
-            )
-    return named
+    return named  # each run's form is checked where it is read (io.run_table), naming the run
 
 
 def _table(name: str, run: Any, window: int | None) -> pl.DataFrame:
@@ -91,8 +85,8 @@ def fuse_runs(
     fused = fuse_tables((_table(name, run, window) for name, run in named.items()), smoothing, window)
     if as_frame == "polars":
         return fused
-    if as_frame:  # text as Python strings (no pyarrow needed)
-        return pd.DataFrame({name: fused[name].to_numpy() for name in fused.columns})
+    if as_frame:
+        return _to_pandas(fused)
     out: dict[Hashable, dict[Hashable, float]] = {}
     if all(isinstance(run, Mapping) for run in named.values()):
         for run in named.values():  # every question in order, empty rankings (no rows) included

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
@@ -207,9 +208,7 @@ def grouped_split(
     groups = sorted(set(keys), key=str)
     if len(groups) < 2:
         raise ValueError(f"grouped_split needs at least two groups to split, got {len(groups)}")
-    sizes = {g: 0 for g in groups}
-    for key in keys:
-        sizes[key] += 1
+    sizes = Counter(keys)
     order = np.random.default_rng(seed).permutation(len(groups))
     target = holdout * len(members)
     held: set[Hashable] = set()

@@ -34,13 +34,7 @@ def dedupe(ranking: Iterable[Hashable]) -> list[Hashable]:
     """
     if isinstance(ranking, (str, bytes)):
         raise TypeError(f"dedupe needs a sequence of IDs, got the string {ranking!r}")
-    seen: set[Hashable] = set()
-    kept = []
-    for item in ranking:
-        if item not in seen:
-            seen.add(item)
-            kept.append(item)
-    return kept
+    return list(dict.fromkeys(ranking))  # a dict keeps the first insertion of each key, in order
 
 
 def to_units(

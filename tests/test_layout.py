@@ -1,17 +1,16 @@
 """The package's layers: the core runs on numpy, pandas and polars alone; the workbook says what it needs;
-the 0.1 import paths still work for one release, with a warning."""
+the 0.1 import paths are gone (0.3.0)."""
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 import textwrap
-import warnings
 
 import pytest
 
 import ragmath
-from ragmath._moved import MOVED
 
 # Run in a child process where the [lab] extra's packages cannot be imported, as after `pip install ragmath`.
 WITHOUT_LAB = textwrap.dedent("""
@@ -58,14 +57,10 @@ def test_workbook_without_the_extra_says_how_to_install_it(module):
     assert "ImportError" in result.stderr and "pip install 'ragmath[lab]'" in result.stderr
 
 
-@pytest.mark.parametrize("old, new", sorted(MOVED.items()))
-def test_old_import_path_warns_and_gives_the_moved_module(old, new):
-    sys.modules.pop(old, None)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        module = __import__(old, fromlist=["_"])
-    assert module is sys.modules[new]
-    assert any(issubclass(w.category, DeprecationWarning) and new in str(w.message) for w in caught)
+@pytest.mark.parametrize("old", ["ragmath.corpus", "ragmath.widgets", "ragmath.holdout"])
+def test_old_import_path_is_gone(old):
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(old)
 
 
 def test_version_is_0_2():

@@ -102,9 +102,7 @@ def _bulk_trec(src: _Source, kind: str) -> pl.DataFrame | None:
             table = _clean_trec(pl.read_csv(src.polars_input(), schema=schema, **_TREC_CSV))
         except pl.exceptions.PolarsError:
             pass
-    if table is None:
-        table = _bulk_trec_split(src, schema)
-    return table
+    return table if table is not None else _bulk_trec_split(src, schema)
 
 
 def _bulk_trec_split(src: _Source, types: dict[str, pl.DataType]) -> pl.DataFrame | None:
@@ -160,10 +158,6 @@ def _bulk_csv(src: _Source, kind: str) -> pl.DataFrame | None:
     if table.select(pl.any_horizontal([pl.col(c).is_null() for c in present]).any()).item():
         return None
     return table
-
-
-def _read_table(source: Any, format: str | None, kind: str) -> pl.DataFrame:
-    return _read_source(_Source(source), _format_of(source, format), kind)
 
 
 def _read_source(src: _Source, fmt: str, kind: str) -> pl.DataFrame:
@@ -291,7 +285,7 @@ def read_run_table(source: Any, format: str | None = None) -> pl.DataFrame:
     >>> read_run_table(p).rows()
     [('q1', 'd2', 0.5, 1), ('q1', 'd1', 0.25, 2)]
     """
-    return _read_table(source, format, "run")
+    return _read_source(_Source(source), _format_of(source, format), "run")
 
 
 def read_qrels_table(source: Any, format: str | None = None) -> pl.DataFrame:
@@ -303,4 +297,4 @@ def read_qrels_table(source: Any, format: str | None = None) -> pl.DataFrame:
     >>> read_qrels_table(p).rows()
     [('q1', 'd1', 2), ('q1', 'd7', 0)]
     """
-    return _read_table(source, format, "qrels")
+    return _read_source(_Source(source), _format_of(source, format), "qrels")

@@ -10,6 +10,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from ragmath._validation import DECIMAL
+
 #: The largest grade accepted. nDCG's gain 2^g - 1 is then below 2^30, and sums of up to 2^23
 #: such gains stay exact in float64 (53-bit mantissa); trec_eval itself keeps grades below 128.
 MAX_GRADE = 30
@@ -27,7 +29,7 @@ _TREC_LAYOUT = {
 }
 
 # One definition of each token, used by the line reader (Python re) and the bulk checks (polars).
-_NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"  # one way to match: linear time
+_NUMBER = DECIMAL
 _INTEGER = r"[+-]?[0-9]+"
 _FORBIDDEN = r"[\x00-\x1f\x7f-\x9f\s]"  # control characters and every kind of whitespace
 _NUMBER_RE, _INTEGER_RE, _FORBIDDEN_RE = map(re.compile, (_NUMBER, _INTEGER, _FORBIDDEN))

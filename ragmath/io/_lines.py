@@ -164,28 +164,26 @@ def _check_header(columns: list[str], name: str, kind: str) -> None:
         )
 
 
+#: Where each column is on a TREC line (0-based), in the layouts of ``_TREC_LAYOUT``.
+_TREC_FIELDS = {
+    "run": {"question": 0, "id": 2, "rank": 3, "score": 4},
+    "qrels": {"question": 0, "id": 2, "grade": 3},
+}
+
+
 def _records(src: _Source, fmt: str, kind: str) -> Iterator[tuple[_Where, dict[str, Any]]]:
     if fmt == "trec":
         for where, fields in _trec_records(src, kind):
-            if kind == "run":
-                yield where, {"question": fields[0], "id": fields[2], "rank": fields[3], "score": fields[4]}
-            else:
-                yield where, {"question": fields[0], "id": fields[2], "grade": fields[3]}
+            yield where, {column: fields[i] for column, i in _TREC_FIELDS[kind].items()}
         return
     yield from (_csv_records if fmt == "csv" else _jsonl_records)(src, kind)
 
 
 def _field_names(fmt: str, kind: str) -> dict[str, str]:
+    """How an error names each column: ``field 5 (score)`` on a TREC line, ``column 'score'`` in a table."""
     if fmt != "trec":
         return {c: f"column {c!r}" for c in ("question", "id", "score", "rank", "grade")}
-    layout = _TREC_LAYOUT[kind]
-    return {
-        "question": "field 1 (qid)",
-        "id": "field 3 (docid)",
-        "rank": "field 4 (rank)",
-        "score": "field 5 (score)",
-        "grade": f"field {len(layout)} (grade)",
-    }
+    return {c: f"field {i + 1} ({_TREC_LAYOUT[kind][i]})" for c, i in _TREC_FIELDS[kind].items()}
 
 
 def _table_from_records(

@@ -8,7 +8,7 @@ import stat
 import sys
 import weakref
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, BinaryIO
 
 from ragmath.io._checks import FORMATS, _Where
 
@@ -16,24 +16,20 @@ from ragmath.io._checks import FORMATS, _Where
 
 
 class _Source:
-    """A file to read: its name for messages and its data (a path, or the bytes of a pipe)."""
+    """A file to read: its name for messages (``name``, else the path) and its data (a path, or the
+    bytes of a pipe, of standard input or of ``source`` itself when it is bytes)."""
 
     def __init__(self, source: Any, name: str | None = None) -> None:
-        self._init(source)
-        if name is not None:
-            self.name = name
-
-    def _init(self, source: Any) -> None:
         if isinstance(source, (bytes, bytearray)):
-            self.name, self.data = "<bytes>", bytes(source)
+            self.name, self.data = name or "<bytes>", bytes(source)
             return
         if not isinstance(source, (str, os.PathLike)):
             raise TypeError(f"source must be a path or '-', got {type(source).__name__}")
         path = os.fspath(source)
+        self.name = name or ("<stdin>" if path == "-" else path)
         if path == "-":
-            self.name, self.data = "<stdin>", _read_stdin(None)
+            self.data = _read_stdin(None)
             return
-        self.name = path
         info = os.stat(path)  # FileNotFoundError names the path
         if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(f"{path}: is a folder, not a file")
@@ -45,13 +41,15 @@ class _Source:
             with open(path, "rb") as handle:
                 self.data = handle.read()
 
+    def _open(self) -> BinaryIO:
+        return open(self.data, "rb") if isinstance(self.data, str) else _stdio.BytesIO(self.data)
+
     def polars_input(self) -> Any:
         return self.data if isinstance(self.data, str) else _stdio.BytesIO(self.data)
 
     def slices(self, size: int) -> Iterator[bytes]:
         """The data in pieces of about ``size`` bytes, each ending at a line end (the last may not)."""
-        handle = open(self.data, "rb") if isinstance(self.data, str) else _stdio.BytesIO(self.data)
-        with handle:
+        with self._open() as handle:
             while block := handle.read(size):
                 yield block if block.endswith(b"\n") else block + handle.readline()
 
@@ -60,9 +58,7 @@ class _Source:
 
         Plain reads, not :meth:`slices`: completing each line costs a copy, and this search runs
         before every whole-file TREC read (0.23 s against 0.65 s on a 434 MiB run)."""
-        if not isinstance(self.data, str):
-            return b"\t" in self.data
-        with open(self.data, "rb") as handle:
+        with self._open() as handle:
             while chunk := handle.read(1 << 24):
                 if b"\t" in chunk:
                     return True
@@ -73,8 +69,7 @@ class _Source:
 
     def lines(self, keep_ends: bool = False) -> Iterator[tuple[int, str]]:
         """(line number, text) for each line, decoded as UTF-8, without its ``\\n`` unless ``keep_ends``."""
-        handle = open(self.data, "rb") if isinstance(self.data, str) else _stdio.BytesIO(self.data)
-        with handle:
+        with self._open() as handle:
             for number, raw in enumerate(handle, start=1):
                 if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
                     raw = raw[3:]

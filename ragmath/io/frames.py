@@ -58,10 +58,7 @@ def _frame_columns(frame: Any, kind: str) -> dict[str, pl.Series] | None:
     decimal); None if a column needs the row checker. Boolean columns and float IDs are refused."""
     polars = isinstance(frame, pl.DataFrame)
     names = frame.columns if polars else [str(c) for c in frame.columns]
-    if len(set(names)) != len(names):
-        repeated = sorted({c for c in names if names.count(c) > 1})
-        raise ValueError(f"DataFrame names column(s) {repeated} more than once; keep one of each")
-    _check_header(names, "DataFrame", kind)
+    _check_header(names, "DataFrame", kind)  # a column named twice, a column missing
     out: dict[str, pl.Series] = {}
     for name in RUN_SCHEMA if kind == "run" else QRELS_SCHEMA:
         if name not in names:

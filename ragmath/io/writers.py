@@ -175,10 +175,14 @@ def _remove_stale(folder: str, prefix: str) -> None:
             os.close(fd)
 
 
-def _table_bytes(table: pl.DataFrame, fmt: str, columns: list[str]) -> bytes:
+def _table_bytes(rows: pl.DataFrame, fmt: str) -> bytes:
+    """``rows`` as written: TREC fields separated by one space, CSV with a header, or JSONL."""
+    if fmt == "trec":
+        _refuse_comment_questions(rows)
+        return rows.write_csv(separator=" ", include_header=False, quote_style="never").encode("utf-8")
     if fmt == "jsonl":
-        return table.select(columns).write_ndjson().encode("utf-8")
-    return table.select(columns).write_csv(quote_style="necessary").encode("utf-8")
+        return rows.write_ndjson().encode("utf-8")
+    return rows.write_csv(quote_style="necessary").encode("utf-8")
 
 
 def write_run(run: Any, path: Any, format: str | None = None, tag: str = "ragmath") -> None:
@@ -200,15 +204,11 @@ def write_run(run: Any, path: Any, format: str | None = None, tag: str = "ragmat
     table = run_table(run)
     rows = _ordered_for_writing(table)
     if fmt == "trec":
-        tag = _check_tag(tag)
-        _refuse_comment_questions(rows)
-        q0, tag_column = pl.lit("Q0").alias("q0"), pl.lit(tag).alias("tag")
-        rows = rows.select("question", q0, "id", "rank", "score", tag_column)
-        data = rows.write_csv(separator=" ", include_header=False, quote_style="never").encode("utf-8")
-    else:  # a run of ranked lists keeps no score column, so it reads back as ranked lists
-        columns = ["question", "id", "rank"] + ([] if _ranked_only(table) else ["score"])
-        data = _table_bytes(rows, fmt, columns)
-    _atomic_write(path, data)
+        rows = rows.select("question", pl.lit("Q0").alias("q0"), "id", "rank", "score",
+                           pl.lit(_check_tag(tag)).alias("tag"))
+    elif _ranked_only(table):  # a run of ranked lists keeps no score column, so it reads back as ranked lists
+        rows = rows.drop("score")
+    _atomic_write(path, _table_bytes(rows, fmt))
 
 
 def write_qrels(qrels: Any, path: Any, format: str | None = None) -> None:
@@ -224,10 +224,6 @@ def write_qrels(qrels: Any, path: Any, format: str | None = None) -> None:
     fmt = _format_of(path if not hasattr(path, "write") else "", format)
     table = qrels_table(qrels)
     if fmt == "trec":
-        _refuse_comment_questions(table)
-        rows = table.select("question", pl.lit("0").alias("iteration"), "id", "grade")
-        data = rows.write_csv(separator=" ", include_header=False, quote_style="never").encode("utf-8")
-    else:
-        data = _table_bytes(table, fmt, ["question", "id", "grade"])
-    _atomic_write(path, data)
+        table = table.select("question", pl.lit("0").alias("iteration"), "id", "grade")
+    _atomic_write(path, _table_bytes(table, fmt))
 
