@@ -124,12 +124,11 @@ if __name__ == "__main__":  # print the graph: python tests/test_imports.py
         print(f"{module:<28} -> {', '.join(sorted(targets)) or '-'}")
 
 
-def test_only_the_message_catalogue_imports_by_name():
+def test_nothing_imports_by_name():
     # importlib.import_module hides an edge from the graph above (selfcheck once loaded the exercises
-    # that import selfcheck back): only the message catalogue, which loads its own part modules (they
-    # import nothing of ragmath), may use it; ragmath._moved, the other user, went in 0.3.0.
+    # that import selfcheck back; the message catalogue now imports its parts by name)
     users = sorted(_module_name(p) for p in PACKAGE.rglob("*.py") if "import_module" in p.read_text("utf-8"))
-    assert users == ["ragmath.lab.messages"]
+    assert users == []
 
 
 def test_exercises_register_without_importing_selfcheck():
