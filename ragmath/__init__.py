@@ -16,18 +16,35 @@ diagram, selfcheck, exercises). Their 0.1 import paths (``ragmath.corpus``, ``ra
 still work in 0.2.x with a ``DeprecationWarning`` (``ragmath._moved``).
 """
 
-from ragmath import _moved, units
-from ragmath.comparison import Comparison, compare
-from ragmath.evaluation import Evaluation, evaluate
-from ragmath.fusion import rrf
-from ragmath.metrics import dcg_at_k, hit_at_k, judged_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
-from ragmath.registry import METRICS
-from ragmath.run_fusion import fuse_runs
-from ragmath.stats import bootstrap_interval, grouped_split, paired_bootstrap, wilson_interval
+from typing import Any
+
+from ragmath import _moved
 
 __version__ = "0.2.0"
 
 _moved.install()  # the old import paths of the workbook's modules, for 0.2.x
+
+
+def __getattr__(name: str) -> Any:
+    """Import the public names on the first use of one (PEP 562), then return it.
+
+    So ``import ragmath.fusion`` (each RRF k explorer kernel's start) loads neither polars nor the
+    evaluation, while ``from ragmath import evaluate`` and ``ragmath.evaluate`` work as before.
+    """
+    if name not in __all__:
+        raise AttributeError(f"module 'ragmath' has no attribute {name!r}")
+    from ragmath import comparison, evaluation, fusion, metrics, registry, run_fusion, stats, units
+
+    for module in (comparison, evaluation, fusion, metrics, registry, run_fusion, stats):
+        globals().update((public, getattr(module, public)) for public in module.__all__ if public in __all__)
+    globals()["units"] = units
+    return globals()[name]
+
+
+def __dir__() -> list[str]:
+    """The module's names, the public ones included before their first use."""
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "METRICS",

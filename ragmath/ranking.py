@@ -15,10 +15,12 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Hashable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import polars as pl
+
+if TYPE_CHECKING:  # polars is imported where a run table is ordered: ranking_from_scores needs none
+    import polars as pl
 
 __all__ = ["ranking_from_scores", "order_run_table"]
 
@@ -45,6 +47,8 @@ def ranking_from_scores(scores: Mapping[Hashable, Any], name: str = "scores") ->
 
 def _order_keys(table: pl.DataFrame) -> tuple[list[pl.Expr], list[bool]]:
     """Sort keys (after the question) that put each question's rows in the tie rule's order."""
+    import polars as pl
+
     missing_scores = table["score"].null_count()
     if missing_scores == 0:  # scores everywhere (every TREC file)
         return [pl.col("score"), pl.col("id")], [True, False]
@@ -62,6 +66,8 @@ def _in_order(table: pl.DataFrame, new_block: np.ndarray) -> bool:
 
     Checked in bulk: each row against the one before it, IDs compared only where scores tie.
     """
+    import polars as pl
+
     if table.height < 2:
         return True
     heads = table["question"].filter(pl.Series(new_block))
@@ -90,6 +96,7 @@ def order_run_table(table: pl.DataFrame, top: int | None = None) -> pl.DataFrame
     ``rank`` order. ``position`` counts 1, 2, ... per question; with ``top`` only positions up to
     ``top`` are kept. Questions come out in order of first appearance, each as one block.
 
+    >>> import polars as pl
     >>> run = pl.DataFrame({"question": ["q1", "q1", "q1", "q2"], "id": ["b", "a", "c", "x"],
     ...                     "score": [0.5, 0.5, 0.9, None], "rank": [None, None, None, 1]})
     >>> order_run_table(run).rows()
@@ -97,6 +104,8 @@ def order_run_table(table: pl.DataFrame, top: int | None = None) -> pl.DataFrame
 
     A file written in this order (what programs usually write) is only checked, not sorted.
     """
+    import polars as pl
+
     question = table["question"]
     new_block = (question != question.shift(1)).fill_null(True).to_numpy()
     if not _in_order(table, new_block):
