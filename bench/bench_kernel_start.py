@@ -13,10 +13,12 @@ Matplotlib's font list is built first (``config/voila.py`` does the same before 
 the figures are the code's own; ``--cold-fonts`` gives each kernel a fresh ``MPLCONFIGDIR`` instead,
 as on a machine where no list was built yet.
 
-The ragmath that runs is the one on ``PYTHONPATH`` (the kernels inherit it), so two checkouts can be
-compared in one run. A benchmark, not a test: it never fails on time.
+``--checkout DIR`` (repeatable) puts a checkout first on ``PYTHONPATH`` (the kernels inherit it);
+with two, their kernels take turns, so a change is compared with its parent in one run on a machine
+whose speed drifts. A benchmark, not a test: it never fails on time.
 
-Usage: ``python bench/bench_kernel_start.py [--repeats 7] [--lang en|zh] [--cold-fonts]``
+Usage: ``python bench/bench_kernel_start.py [--repeats 7] [--lang en|zh] [--cold-fonts]
+[--checkout OLD --checkout NEW]``
 """
 
 from __future__ import annotations
@@ -80,39 +82,54 @@ def import_cpu(env: dict[str, str]) -> float:
     return (after.children_user - before.children_user) + (after.children_system - before.children_system)
 
 
+def report(runs: list[dict[str, float]], imports: list[float]) -> list[str]:
+    totals = [r["total"] for r in runs]
+    return [
+        f"  explorer imports alone (python -c)  median CPU {statistics.median(imports):.2f} s   "
+        f"(runs {', '.join(f'{x:.2f}' for x in imports)})",
+        f"  kernel start (to kernel_info)       median CPU "
+        f"{statistics.median(r['start'] for r in runs):.2f} s",
+        f"  notebook cells                      median CPU "
+        f"{statistics.median(r['total'] - r['start'] for r in runs):.2f} s",
+        f"  kernel total                        median CPU {statistics.median(totals):.2f} s   "
+        f"(runs {', '.join(f'{x:.2f}' for x in totals)}); median wall "
+        f"{statistics.median(r['wall'] for r in runs):.2f} s",
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=7, help="kernels started, one after the other (7)")
+    parser.add_argument("--repeats", type=int, default=7, help="kernels started per checkout (7)")
     parser.add_argument("--lang", choices=sorted(NOTEBOOKS), default="en", help="which explorer (en)")
     parser.add_argument("--cold-fonts", action="store_true", help="a fresh MPLCONFIGDIR for each kernel")
+    parser.add_argument("--checkout", action="append", type=Path, default=[],
+                        help="a checkout whose ragmath runs (put first on PYTHONPATH); repeat it to "
+                        "compare, one kernel of each in turn (default: the ragmath on PYTHONPATH)")
     args = parser.parse_args(argv)
     cells = code_cells(NOTEBOOKS[args.lang])
-    import ragmath
-
-    print(f"ragmath from {Path(ragmath.__file__).parent}; {args.lang} explorer; {args.repeats} kernels; "
-          f"fonts {'cold' if args.cold_fonts else 'listed first'}; load average {os.getloadavg()[0]:.1f}")
-    runs, imports = [], []
+    checkouts = [path.resolve() for path in args.checkout] or [None]
+    print(f"{args.lang} explorer; {args.repeats} kernels per checkout, taking turns; fonts "
+          f"{'cold' if args.cold_fonts else 'listed first'}; load average {os.getloadavg()[0]:.1f}")
+    runs = {path: [] for path in checkouts}
+    imports = {path: [] for path in checkouts}
     with tempfile.TemporaryDirectory(prefix="bench-kernel-") as tmp:
-        env = dict(os.environ, MPLCONFIGDIR=str(Path(tmp) / "mpl"))
-        subprocess.run([sys.executable, "-c", "import matplotlib.font_manager"], env=env, check=True)
+        base = dict(os.environ, MPLCONFIGDIR=str(Path(tmp) / "mpl"))
+        subprocess.run([sys.executable, "-c", "import matplotlib.font_manager"], env=base, check=True)
         for i in range(args.repeats):
-            if args.cold_fonts:
-                env["MPLCONFIGDIR"] = str(Path(tmp) / f"mpl-{i}")
-            imports.append(import_cpu(env))
-            if args.cold_fonts:
-                env["MPLCONFIGDIR"] = str(Path(tmp) / f"mpl-k{i}")
-            runs.append(one_kernel(cells, env))
-    start = statistics.median(r["start"] for r in runs)
-    totals = [r["total"] for r in runs]
-    notebook = statistics.median(r["total"] - r["start"] for r in runs)
-    print(f"  explorer imports alone (python -c)  median CPU {statistics.median(imports):.2f} s   "
-          f"(runs {', '.join(f'{x:.2f}' for x in imports)})")
-    print(f"  kernel start (to kernel_info)       median CPU {start:.2f} s")
-    print(f"  notebook cells                      median CPU {notebook:.2f} s")
-    print(f"  kernel total                        median CPU {statistics.median(totals):.2f} s   "
-          f"(runs {', '.join(f'{x:.2f}' for x in totals)}); median wall "
-          f"{statistics.median(r['wall'] for r in runs):.2f} s")
-    print(f"  load average after {os.getloadavg()[0]:.1f}")
+            for j, path in enumerate(checkouts):
+                env = dict(base)
+                if path is not None:
+                    env["PYTHONPATH"] = os.pathsep.join([str(path), *filter(None, [base.get("PYTHONPATH")])])
+                if args.cold_fonts:
+                    env["MPLCONFIGDIR"] = str(Path(tmp) / f"mpl-{i}-{j}-import")
+                imports[path].append(import_cpu(env))
+                if args.cold_fonts:
+                    env["MPLCONFIGDIR"] = str(Path(tmp) / f"mpl-{i}-{j}-kernel")
+                runs[path].append(one_kernel(cells, env))
+    for path in checkouts:
+        print(f"ragmath from {path or 'PYTHONPATH'}")
+        print("\n".join(report(runs[path], imports[path])))
+    print(f"load average after {os.getloadavg()[0]:.1f}")
     return 0
 
 
