@@ -91,6 +91,21 @@ def _wait_for(path: Path) -> Path:
         time.sleep(0.5)
 
 
+def _back_to_english() -> None:
+    messages = sys.modules.get("ragmath.lab.messages")  # not imported here: the core's tests need none
+    if messages is not None:
+        messages.use_language("en")
+
+
+@pytest.fixture(autouse=True)
+def _english_around_each_test():
+    """Every test starts and ends in English: the message catalogue's language is one setting for the
+    whole process, so a test that chooses Chinese must not leave it chosen for the next."""
+    _back_to_english()
+    yield
+    _back_to_english()
+
+
 @pytest.fixture(scope="session")
 def executed():
     """``executed(path)``: the notebook at ``path`` run top to bottom in a fresh kernel (a fresh copy

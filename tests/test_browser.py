@@ -343,6 +343,17 @@ def test_jupyterlab_runs_notebook_05_and_the_k_slider_updates_the_table(
     assert all(p.stat().st_size > 10_000 for p in shots)
 
 
+def _open_voila_page(page, url: str) -> None:
+    """Load a Voila page until its slider shows, reloading once (a known, rare upstream hang while the
+    notebook executes)."""
+    page.goto(url, wait_until="commit")
+    try:
+        page.locator(".widget-slider").first.wait_for(timeout=90_000)
+    except Exception:  # noqa: BLE001 - the one reload
+        page.goto(url, wait_until="commit")
+        page.locator(".widget-slider").first.wait_for(timeout=90_000)
+
+
 def test_voila_page_and_the_k_slider_updates_the_table(playwright_api, workdir, tmp_path):
     port, token = _free_port(), secrets.token_hex(16)
     env = _isolated_env(tmp_path / "home")
@@ -354,13 +365,7 @@ def test_voila_page_and_the_k_slider_updates_the_table(playwright_api, workdir, 
     with _server(cmd, port, env, tmp_path / "voila.log"), _browser_page(
         playwright_api, tmp_path / "chromium"
     ) as page:
-        url = f"http://127.0.0.1:{port}/?token={token}"
-        page.goto(url, wait_until="commit")
-        try:
-            page.locator(".widget-slider").first.wait_for(timeout=90_000)
-        except Exception:  # noqa: BLE001 - one reload: a known, rare upstream hang while executing
-            page.goto(url, wait_until="commit")
-            page.locator(".widget-slider").first.wait_for(timeout=90_000)
+        _open_voila_page(page, f"http://127.0.0.1:{port}/?token={token}")
         shots = _move_and_check(page, "voila")
         # a typed duplicate shows a message in the page, not a traceback
         box = page.locator(".widget-text input").first
@@ -386,13 +391,7 @@ def test_chinese_explorer_in_voila_shows_chinese_labels_and_the_same_table(
     with _server(_voila_cmd(zh_workdir, port, token), port, env, tmp_path / "voila.log"), _browser_page(
         playwright_api, tmp_path / "chromium"
     ) as page:
-        url = f"http://127.0.0.1:{port}/?token={token}"
-        page.goto(url, wait_until="commit")
-        try:
-            page.locator(".widget-slider").first.wait_for(timeout=90_000)
-        except Exception:  # noqa: BLE001 - one reload: a known, rare upstream hang while executing
-            page.goto(url, wait_until="commit")
-            page.locator(".widget-slider").first.wait_for(timeout=90_000)
+        _open_voila_page(page, f"http://127.0.0.1:{port}/?token={token}")
         page.locator('.rrf-table[data-k="60"]').wait_for(timeout=60_000)
         headers = _headers(page, 60)
         labels = page.locator(".widget-label").all_text_contents()

@@ -24,12 +24,6 @@ KEPT_LATIN = {"Recall", "Hit", "MRR", "nDCG", "DCG", "IDCG", "RRF", "rrf", "BM25
               "plain", "gram", "log", "TRV", "INV", "XBR"}
 
 
-@pytest.fixture(autouse=True)
-def _english_afterwards():
-    yield
-    use_language("en")
-
-
 def _message_calls(source: str) -> list[ast.Call]:
     lines = [line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))]
     tree = ast.parse("\n".join(lines))

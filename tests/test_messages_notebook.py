@@ -20,12 +20,6 @@ def english_words(text: str) -> list[str]:
     return re.findall(r"[A-Za-z]{3,}", KEPT.sub("", re.sub(r"\{\w+\}", "", text)))
 
 
-@pytest.fixture(autouse=True)
-def _english_afterwards():
-    yield
-    use_language("en")
-
-
 @pytest.fixture
 def zh():
     use_language("zh")

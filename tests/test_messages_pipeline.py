@@ -6,30 +6,20 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from test_corpus import copy_data  # tests/ is on the path (conftest.py)
 
 from ragmath.lab.ablation import AblationConfig, keep_default_rule, leakage_experiment
-from ragmath.lab.corpus import CANONICAL_FILES, load_corpus, load_qrels, parse_date, qrels_for
+from ragmath.lab.corpus import load_corpus, load_qrels, parse_date, qrels_for
 from ragmath.lab.generate import ExtractiveAnswerer, question_bigrams
 from ragmath.lab.index import in_index, permission_filter, roles_of
 from ragmath.lab.messages import use_language
-from ragmath.lab.paths import DATA_DIR
 from ragmath.lab.rerank import LinearReranker
 from ragmath.lab.retrieval import BM25Retriever, CharNgramSVDEmbedder, HybridRetriever, VectorRetriever
-
-DATA = Path(DATA_DIR)
-
-
-@pytest.fixture(autouse=True)
-def _english_afterwards():
-    yield
-    use_language("en")
 
 
 def in_both(call: Callable[[], object], error: type[Exception]) -> tuple[str, str]:
@@ -57,14 +47,6 @@ def english_left(text: str, *kept: str) -> list[str]:
 
 def is_chinese(text: str) -> bool:
     return re.search(r"[\u4e00-\u9fff]", text) is not None
-
-
-def copy_data(tmp_path: Path) -> Path:
-    target = tmp_path / "data"
-    target.mkdir()
-    for name in CANONICAL_FILES:
-        shutil.copyfile(DATA / name, target / name)
-    return target
 
 
 # ------------------------------------------------------------------------------------ corpus.py

@@ -47,13 +47,6 @@ KEPT = re.compile(r"(Recall|Hit|MRR|nDCG)(@\d+)?|BM25|RRF|Oracle|Holm|bootstrap|
 NUMBERS = re.compile(r"[+-]?\d+\.\d+|\d+/\d+")
 
 
-@pytest.fixture(autouse=True)
-def _english_afterwards():
-    use_language("en")
-    yield
-    use_language("en")
-
-
 @pytest.fixture(scope="module")
 def dev():
     return run_ablation(frozen_design())

@@ -22,14 +22,6 @@ from ragmath.lab.messages import CATALOGUE, message, use_language
 from ragmath.lab.notebook.own_system import latency_summary, plan_table, pooling_bias
 from ragmath.lab.readings import CHART_TITLES_07, WORDS_08
 
-
-@pytest.fixture(autouse=True)
-def _english_afterwards():
-    use_language("en")
-    yield
-    use_language("en")
-
-
 #: Words the Chinese text keeps in Latin letters: names of methods, tools and formats, and the data labels
 #: the cases below pass in (leak names, question types).
 KEPT = {"Wilson", "Holm", "Oracle", "LLM", "CSV", "Markdown", "git", "compare", "ms", "ID",

@@ -26,12 +26,6 @@ _spec.loader.exec_module(zh_notebooks)
 ENGLISH = zh_notebooks.english_notebooks()
 
 
-@pytest.fixture(autouse=True)
-def _english_afterwards():
-    yield
-    use_language("en")
-
-
 # ------------------------------------------------------------------------------------ the notebooks
 def test_every_english_notebook_has_a_chinese_mirror_and_no_other():
     mirrored = {zh_notebooks.mirror(p) for p in ENGLISH}

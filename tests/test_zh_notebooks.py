@@ -15,13 +15,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from test_notebooks import (
-    DIGEST_NUMBERS,
-    SHOWN_ON_PURPOSE,
-    _answer_forms,
-    _num,
-    _text_output,
-)
+from test_notebooks import DIGEST_NUMBERS, _num, _text_output, answers_shown_early
 
 ROOT = Path(__file__).resolve().parent.parent
 EN_DIR, ZH_DIR = ROOT / "notebooks", ROOT / "notebooks" / "zh"
@@ -100,23 +94,7 @@ def _markdown_output(nb) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("path", NUMBERED, ids=_id)
 def test_no_answer_is_printed_before_its_exercise_in_chinese(path, executed):
-    from ragmath.lab.notebook import selfcheck
-
-    seen, shown = [], []
-    for cell in executed(path).cells:
-        if cell.cell_type == "markdown":
-            for eid in ZH_EXERCISE.findall(cell.source):
-                exercise = selfcheck._load(eid)
-                earlier = "\n".join(seen)
-                shown += [(eid, form) for form in _answer_forms(exercise, exercise.expected())
-                          if form in earlier and (eid, form) not in SHOWN_ON_PURPOSE]
-            continue
-        for out in cell.get("outputs", []):
-            if out.output_type == "stream":
-                seen.append(out.text)
-            elif out.output_type in ("execute_result", "display_data"):
-                data = out.get("data", {})
-                seen.append(str(data.get("text/plain", "")) + str(data.get("text/html", "")))
+    shown = answers_shown_early(executed(path), ZH_EXERCISE)
     assert not shown, f"zh/{path.name}: answers printed before their exercise: {shown}"
 
 

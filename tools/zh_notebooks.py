@@ -133,7 +133,6 @@ def sync(english: Path, notebook_dir: Path = NOTEBOOK_DIR) -> Path:
             if old.cell_type == "markdown" and _translates(old) is not None:
                 cell.source = old.source
                 cell.metadata = copy.deepcopy(old.metadata)
-    out.metadata.setdefault("language_info", {})
     target.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(out, target)
     return target

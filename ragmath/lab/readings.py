@@ -9,7 +9,7 @@ sentences for display in a notebook.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -341,8 +341,6 @@ def as_markdown(claims: Sequence[Claim]) -> str:
 
 # ============================================================== notebook 07 (teach7): its readings
 # Every sentence notebook 07 shows about a number is built here, from the table it reads.
-# This section and the 08 one import what they need here, apart from the other sections' imports.
-from collections.abc import Callable, Iterator  # noqa: E402
 
 __all__ += [  # the 07 section adds its names here, apart from the other sections'
     "CHART_TITLES_07",
