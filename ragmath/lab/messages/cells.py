@@ -2,11 +2,29 @@
 
 Every sentence, label, chart title and table word a code cell of ``notebooks/*.ipynb`` or
 ``notebooks/solutions/*.ipynb`` prints, draws or displays itself; key ``cells.NN.what`` for notebook
-NN, ``cells.sNN.what`` for its solutions. Padding in an English label (``"run:   "``) lines up the
-English output and is kept as it was.
+NN, ``cells.sNN.what`` for its solutions, ``cells.word.what`` for a word several notebooks use alike.
+Padding in an English label (``"run:   "``) lines up the English output and is kept as it was.
 """
 
 MESSAGES = {
+    # words several notebooks' cells use alike
+    "cells.word.top3": {"en": "top 3", "zh": "前 3 名"},
+    "cells.word.run": {"en": "run:", "zh": "运行结果："},
+    "cells.word.meaning": {"en": "meaning", "zh": "含义"},
+    "cells.word.mean": {"en": "mean", "zh": "均值"},
+    "cells.word.count": {"en": "count", "zh": "数量"},
+    "cells.word.relevant": {"en": "relevant:", "zh": "相关："},
+    "cells.word.ranking_padded": {"en": "ranking: ", "zh": "排序："},
+    "cells.word.ranking": {"en": "ranking:", "zh": "排序："},
+    "cells.word.labels": {"en": "labels:", "zh": "标注："},
+    "cells.word.run_padded": {"en": "run:   ", "zh": "运行结果："},
+    "cells.word.axb_run": {"en": "A X B (the run)", "zh": "A X B（本次运行结果）"},
+    "cells.word.ideal_order": {"en": "ideal order:", "zh": "理想排序："},
+    "cells.word.sum": {"en": "sum", "zh": "总和"},
+    "cells.word.chunk": {"en": "chunk", "zh": "片段"},
+    "cells.word.low": {"en": "low", "zh": "下限"},
+    "cells.word.high": {"en": "high", "zh": "上限"},
+    "cells.word.width": {"en": "width", "zh": "宽度"},
     # ------------------------------------------------------------------ 01 unit of evaluation
     "cells.01.corpus_size": {
         "en": "{chunks} chunks in {documents} documents",
@@ -39,7 +57,6 @@ MESSAGES = {
         "en": "chunk level, Q07's labels (4.2-b graded too): Hit@3 = {value}",
         "zh": "片段级，用 Q07 的标注（4.2-b 也有等级）：Hit@3 = {value}",
     },
-    "cells.01.top3": {"en": "top 3", "zh": "前 3 名"},
     "cells.01.score_axis": {"en": "score 得分", "zh": "得分"},
     "cells.01.levels_title": {
         "en": "同一次检索，三种口径 · the same run for Q07 at three levels",
@@ -91,7 +108,6 @@ MESSAGES = {
         "en": "what the P6 employee may actually see of it:",
         "zh": "其中 P6 员工实际能看到的：",
     },
-    "cells.01.run": {"en": "run:", "zh": "运行结果："},
     "cells.01.run_padded": {"en": "run:        ", "zh": "运行结果："},
     "cells.01.index_date": {"en": "index date:", "zh": "索引日期："},
     "cells.01.question": {"en": " question:", "zh": " 问题："},
@@ -107,13 +123,10 @@ MESSAGES = {
     "cells.02.sizes": {"en": "sizes", "zh": "集合大小"},
     "cells.02.indicator": {"en": "indicator", "zh": "指示函数"},
     "cells.02.symbol": {"en": "symbol", "zh": "符号"},
-    "cells.02.meaning": {"en": "meaning", "zh": "含义"},
     "cells.02.in_example": {"en": "in the example", "zh": "本例中"},
     "cells.02.recall_agrees": {"en": "recall agrees:", "zh": "Recall 一致："},
     "cells.02.hit_agrees": {"en": "hit agrees:   ", "zh": "Hit 一致：   "},
     "cells.02.relevant_r": {"en": "relevant R", "zh": "相关集合 R"},
-    "cells.02.top3": {"en": "top 3", "zh": "前 3 名"},
-    "cells.02.mean_row": {"en": "mean", "zh": "均值"},
     "cells.02.mean_recall": {
         "en": "mean Recall@3 = {value} ≈ {approx:.2f}",
         "zh": "平均 Recall@3 = {value} ≈ {approx:.2f}",
@@ -135,15 +148,9 @@ MESSAGES = {
     },
     "cells.02.no_answer_questions": {"en": "no-answer questions:", "zh": "无答案问题："},
     "cells.02.means_unchanged": {"en": "means unchanged by q4:", "zh": "加入 q4 后均值不变："},
-    "cells.02.count": {"en": "count", "zh": "数量"},
     "cells.02.correct_refusals": {"en": "correct refusals (正确拒答)", "zh": "正确拒答"},
     "cells.02.wrong_answers": {"en": "wrong answers (错误作答)", "zh": "错误作答"},
     "cells.02.n_no_answer": {"en": "{n} no-answer questions", "zh": "{n} 个无答案问题"},
-    "cells.02.relevant": {"en": "relevant:", "zh": "相关："},
-    "cells.02.ranking_padded": {"en": "ranking: ", "zh": "排序："},
-    "cells.02.ranking": {"en": "ranking:", "zh": "排序："},
-    "cells.02.labels": {"en": "labels:", "zh": "标注："},
-    "cells.02.run_padded": {"en": "run:   ", "zh": "运行结果："},
     "cells.02.changed_labels": {"en": "changed labels:", "zh": "改动后的标注："},
     # ------------------------------------------------------------------ 03 MRR
     "cells.03.first_relevant_at": {
@@ -163,25 +170,17 @@ MESSAGES = {
         "zh": "q2：Recall@3 = {recall}，Hit@3 = {hit}，但 RR@3 = {rr}",
     },
     "cells.03.rr_of": {"en": "RR@{k:<2} of {ranking} = {value}", "zh": "{ranking} 的 RR@{k:<2} = {value}"},
-    "cells.03.variant_run": {"en": "A X B (the run)", "zh": "A X B（本次运行结果）"},
     "cells.03.variant_complete": {"en": "A B C (complete)", "zh": "A B C（全部找到）"},
     "cells.03.variant_only_a": {"en": "A X Y (only A)", "zh": "A X Y（只有 A）"},
     "cells.03.checked": {"en": "rankings × cut-offs checked", "zh": "检查过的排序 × 截断"},
     "cells.03.agree": {"en": "agree", "zh": "一致"},
-    "cells.03.count": {"en": "count", "zh": "数量"},
     "cells.03.empty": {"en": "(empty)", "zh": "（空）"},
     "cells.03.ranking_column": {"en": "ranking", "zh": "排序"},
     "cells.03.mine": {"en": "mine", "zh": "我的实现"},
-    "cells.03.relevant": {"en": "relevant:", "zh": "相关："},
-    "cells.03.ranking_padded": {"en": "ranking: ", "zh": "排序："},
-    "cells.03.labels": {"en": "labels:", "zh": "标注："},
-    "cells.03.run_padded": {"en": "run:   ", "zh": "运行结果："},
-    "cells.03.run": {"en": "run:", "zh": "运行结果："},
     # ------------------------------------------------------------------ 04 nDCG
     "cells.04.answers_directly": {"en": "answers directly", "zh": "能直接回答"},
     "cells.04.helps": {"en": "helps", "zh": "有帮助"},
     "cells.04.irrelevant": {"en": "irrelevant", "zh": "无关"},
-    "cells.04.meaning": {"en": "meaning", "zh": "含义"},
     "cells.04.gain_column": {"en": "gain 2^grade - 1", "zh": "增益 2^等级 - 1"},
     "cells.04.single_item": {"en": "single item at rank 1: dcg_at_k", "zh": "单个条目排第 1：dcg_at_k"},
     "cells.04.grade": {"en": "grade", "zh": "等级"},
@@ -200,7 +199,6 @@ MESSAGES = {
         "zh": "ragmath 算出的 DCG@3：{value:g}",
     },
     "cells.04.sum_of_table": {"en": "sum of the table:   {value:g}", "zh": "表中各项之和：      {value:g}"},
-    "cells.04.ideal_order": {"en": "ideal order:", "zh": "理想排序："},
     "cells.04.rank2_term": {
         "en": "rank-2 term: {gain} / {discount:.3f} = {term:.3f}",
         "zh": "第 2 名一项：{gain} / {discount:.3f} = {term:.3f}",
@@ -211,7 +209,6 @@ MESSAGES = {
     "cells.04.ideal_term": {"en": "ideal term", "zh": "理想贡献"},
     "cells.04.lost": {"en": "lost", "zh": "损失"},
     "cells.04.change_vs_run": {"en": "change vs run", "zh": "相对本次运行结果的变化"},
-    "cells.04.cf_run": {"en": "A X B (the run)", "zh": "A X B（本次运行结果）"},
     "cells.04.cf_x_down": {
         "en": "A B X (X moved down, C still missing)",
         "zh": "A B X（X 下移，C 仍缺失）",
@@ -236,8 +233,6 @@ MESSAGES = {
     },
     "cells.04.single_hop": {"en": "single-hop", "zh": "单跳"},
     "cells.04.multi_hop": {"en": "multi-hop", "zh": "多跳"},
-    "cells.04.count": {"en": "count", "zh": "数量"},
-    "cells.04.mean": {"en": "mean", "zh": "均值"},
     "cells.04.type": {"en": "type", "zh": "类型"},
     "cells.04.plain_mean": {
         "en": "plain mean over {n} questions:   {value:.3f}",
@@ -247,19 +242,13 @@ MESSAGES = {
         "en": "mean of the {n} per-type means:  {value:.3f}",
         "zh": "{n} 个类型均值的平均：{value:.3f}",
     },
-    "cells.04.top3": {"en": "top 3", "zh": "前 3 名"},
     "cells.04.level": {"en": "level", "zh": "评估单位"},
     "cells.04.grades_padded": {"en": "grades: ", "zh": "等级："},
-    "cells.04.ranking": {"en": "ranking:", "zh": "排序："},
-    "cells.04.labels": {"en": "labels:", "zh": "标注："},
-    "cells.04.run_padded": {"en": "run:   ", "zh": "运行结果："},
     "cells.04.types_padded": {"en": "types: ", "zh": "类型："},
     "cells.04.type_weights": {"en": "type weights:", "zh": "类型权重："},
     # ------------------------------------------------------------------ 05 RRF
     "cells.05.cosine": {"en": "cosine", "zh": "余弦"},
-    "cells.05.sum": {"en": "sum", "zh": "总和"},
     "cells.05.bm25_share": {"en": "BM25 share of sum", "zh": "BM25 占总和的比例"},
-    "cells.05.chunk": {"en": "chunk", "zh": "片段"},
     "cells.05.sum_order": {"en": "order by summed score:", "zh": "按分数之和排序："},
     "cells.05.bm25_order": {"en": "BM25's order         :", "zh": "BM25 的顺序：    "},
     "cells.05.sum_keeps_order": {
@@ -347,9 +336,6 @@ MESSAGES = {
         "zh": "{ngrams} 个不同的 n-gram；每个向量 {dim} 个数",
     },
     "cells.05b.by_hand": {"en": "by hand", "zh": "手算"},
-    "cells.05b.mean": {"en": "mean", "zh": "均值"},
-    "cells.05b.low": {"en": "low", "zh": "下限"},
-    "cells.05b.high": {"en": "high", "zh": "上限"},
     "cells.05b.hist_axis": {
         "en": "mean nDCG@5 of a resample of the questions",
         "zh": "一次问题重抽样的平均 nDCG@5",
@@ -362,7 +348,6 @@ MESSAGES = {
     "cells.05b.p_bootstrap": {"en": "p (bootstrap)", "zh": "p（自助法）"},
     "cells.05b.p_sign_flip": {"en": "p (sign-flip)", "zh": "p（符号翻转）"},
     "cells.05b.excludes_zero": {"en": "excludes 0", "zh": "不含 0"},
-    "cells.05b.sum": {"en": "sum", "zh": "总和"},
     "cells.05b.as_far": {"en": "as far from 0", "zh": "离 0 一样远或更远"},
     "cells.05b.test": {"en": "test", "zh": "检验"},
     "cells.05b.wins": {"en": "wins", "zh": "胜"},
@@ -394,7 +379,6 @@ MESSAGES = {
     "cells.06.text_alone": {"en": "text alone", "zh": "仅条款正文"},
     "cells.06.as_indexed": {"en": "as indexed", "zh": "索引时的文本"},
     "cells.06.tokens_shared_with": {"en": "tokens shared with", "zh": "共享的词元"},
-    "cells.06.chunk": {"en": "chunk", "zh": "片段"},
     "cells.06.characters": {"en": "characters", "zh": "字符数"},
     "cells.06.grid_tried": {
         "en": "{n} settings tried; chosen: k = {k}, W = {window}, M = {depth}",
@@ -473,9 +457,6 @@ MESSAGES = {
     "cells.07.every_answer": {"en": "every answer a sample (wrong)", "zh": "每个回答算一个样本（错误）"},
     "cells.07.questions_resampled": {"en": "questions resampled (right)", "zh": "按问题重抽样（正确）"},
     "cells.07.samples": {"en": "samples", "zh": "样本数"},
-    "cells.07.low": {"en": "low", "zh": "下限"},
-    "cells.07.high": {"en": "high", "zh": "上限"},
-    "cells.07.width": {"en": "width", "zh": "宽度"},
     "cells.07.holdout_sealed": {
         "en": "holdout sealed by {commit} on {date}",
         "zh": "保留集由 {commit} 于 {date} 封存",
@@ -515,7 +496,6 @@ MESSAGES = {
         "en": "rank {rank}: {item} grade {grade} -> ({gain}) / {discount:.3f}",
         "zh": "第 {rank} 名：{item}，等级 {grade} -> ({gain}) / {discount:.3f}",
     },
-    "cells.s04.ideal_order": {"en": "ideal order:", "zh": "理想排序："},
     "cells.s04.linear": {
         "en": "linear: DCG@3 = {dcg:.4f}, IDCG@3 = {idcg:.4f}, nDCG@3 = {ndcg:.4f}",
         "zh": "线性增益：DCG@3 = {dcg:.4f}，IDCG@3 = {idcg:.4f}，nDCG@3 = {ndcg:.4f}",
@@ -574,9 +554,6 @@ MESSAGES = {
         "zh": "{x}/{n} = {rate:.3f}：95 % Wilson 区间 [{low:.3f}, {high:.3f}]",
     },
     "cells.s07.narrower": {"en": "narrower than {width}", "zh": "比 {width} 窄"},
-    "cells.s07.low": {"en": "low", "zh": "下限"},
-    "cells.s07.high": {"en": "high", "zh": "上限"},
-    "cells.s07.width": {"en": "width", "zh": "宽度"},
     "cells.s07.straddling": {
         "en": "{n} groups on both sides: {groups}",
         "zh": "{n} 个组横跨两边：{groups}",
