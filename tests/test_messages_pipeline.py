@@ -129,11 +129,20 @@ def test_a_depth_below_one_is_refused_with_its_value():
     assert zh == "depth 必须是正整数或 None，收到的是 0"
 
 
-def test_a_negative_rrf_k_is_refused_with_its_value():
+@pytest.mark.parametrize("k", [-1, 0, float("nan"), True])
+def test_an_rrf_k_the_core_refuses_is_refused_when_the_hybrid_is_built(k):
     retrievers = {"bm25": BM25Retriever(CHUNKS), "vector": VectorRetriever(CHUNKS)}
-    en, zh = in_both(lambda: HybridRetriever(retrievers, k=-1), ValueError)
-    assert en == "k must be a number >= 0, got -1"
-    assert zh.startswith("k ") and ">= 0" in zh and zh.endswith("-1") and is_chinese(zh)
+    en, zh = in_both(lambda: HybridRetriever(retrievers, k=k), ValueError)
+    assert en == f"k must be a number > 0 (RRF constant), got {k!r}"
+    assert zh.startswith("k ") and "> 0" in zh and zh.endswith(repr(k)) and is_chinese(zh)
+
+
+@pytest.mark.parametrize("window", [0, None, 2.5])
+def test_a_bad_window_is_named_as_the_window_not_a_depth(window):
+    retrievers = {"bm25": BM25Retriever(CHUNKS)}
+    en, zh = in_both(lambda: HybridRetriever(retrievers, window=window), ValueError)
+    assert en.startswith("window must be a positive int") and en.endswith(f"got {window!r}")
+    assert zh.startswith("window ") and zh.endswith(repr(window)) and is_chinese(zh)
 
 
 def test_a_duplicate_chunk_id_is_named():
@@ -204,6 +213,8 @@ def test_a_rerank_depth_below_top_k_names_both_values():
 def test_a_zero_rrf_constant_is_refused_with_its_value():
     en, zh = in_both(lambda: AblationConfig(k=0), ValueError)
     assert en == "k must be a number > 0 (RRF constant), got 0"
+    with pytest.raises(ValueError, match="got inf"):  # the core's rule: k is finite too
+        AblationConfig(k=float("inf"))
     assert zh.startswith("k ") and "> 0" in zh and "RRF" in zh and zh.endswith("0") and is_chinese(zh)
     assert english_left(zh, "RRF") == []
 

@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ragmath._validation import check_rrf_k
 from ragmath.evaluation import Evaluation, evaluate
 from ragmath.lab.generate import Answer, ExtractiveAnswerer, answer_is_correct
 from ragmath.lab.messages import message
@@ -137,8 +138,10 @@ class AblationConfig:
         if self.rerank_depth < self.top_k:
             raise ValueError(message("pipeline.ablation.depth_below_top_k", depth=self.rerank_depth,
                                      top_k=self.top_k))
-        if isinstance(self.k, bool) or not isinstance(self.k, (int, float)) or not self.k > 0:
-            raise ValueError(message("pipeline.ablation.bad_k", value=repr(self.k)))
+        try:  # the core's check decides; the words are the workbook's
+            check_rrf_k(self.k)
+        except (TypeError, ValueError):
+            raise ValueError(message("pipeline.ablation.bad_k", value=repr(self.k))) from None
         if self.split not in SPLITS:
             raise ValueError(message("pipeline.ablation.bad_split", allowed=SPLITS, value=repr(self.split)))
         if self.editions not in ("live", "published"):

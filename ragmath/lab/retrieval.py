@@ -19,6 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from ragmath._validation import check_k, check_rrf_k
 from ragmath.lab.messages import message
 from ragmath.lab.tokenize import Tokenizer, get_tokenizer
 
@@ -383,7 +384,7 @@ class HybridRetriever:
     >>> h.retrieve("INV-102 能报多少")[0][0]
     'INV-102'
 
-    Raises ValueError for an empty mapping, k < 0 or a window that is not a positive int.
+    Raises ValueError for an empty mapping, k <= 0 or a window that is not a positive int.
     """
 
     def __init__(
@@ -399,11 +400,14 @@ class HybridRetriever:
         for key, r in retrievers.items():
             if not hasattr(r, "retrieve"):
                 raise TypeError(message("pipeline.retrieval.not_a_retriever", name=repr(key)))
-        if isinstance(k, bool) or not isinstance(k, (int, float)) or k < 0:
-            raise ValueError(message("pipeline.retrieval.bad_k", value=repr(k)))
-        _check_depth(window)
-        if window is None:
-            raise ValueError(message("pipeline.retrieval.window_none"))
+        try:  # the core's checks decide (one rule per argument); the words are the workbook's
+            check_rrf_k(k)
+        except (TypeError, ValueError):
+            raise ValueError(message("pipeline.ablation.bad_k", value=repr(k))) from None
+        try:
+            check_k(window, "window")
+        except (TypeError, ValueError):
+            raise ValueError(message("pipeline.retrieval.bad_window", value=repr(window))) from None
         self.retrievers = dict(retrievers)
         self.k = k
         self.window = window

@@ -399,13 +399,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "retrievers[{name}] has no retrieve(query, depth) method",
         "zh": "retrievers[{name}] 没有 retrieve(query, depth) 方法",
     },
-    "pipeline.retrieval.bad_k": {
-        "en": "k must be a number >= 0, got {value}",
-        "zh": "k 必须是 >= 0 的数，收到的是 {value}",
-    },
-    "pipeline.retrieval.window_none": {
-        "en": "window must be a positive int, got None",
-        "zh": "window 必须是正整数，收到的是 None",
+    "pipeline.retrieval.bad_window": {
+        "en": "window must be a positive int (each retriever's top results fused), got {value}",
+        "zh": "window 必须是正整数（融合每个检索器的前若干条结果），收到的是 {value}",
     },
     # ------------------------------------------------------------------ rerank.py
     "pipeline.rerank.retriever_outside_chunks": {
