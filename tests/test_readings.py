@@ -61,6 +61,12 @@ def test_compare_on_a_hand_made_table():
     assert "C 0.500, D 0.750" in claim.sentence and "does not match" in claim.sentence
 
 
+def test_compare_refuses_a_metric_no_version_has():
+    table = pd.DataFrame({"MRR@5": [float("nan"), float("nan")]}, index=["C", "D"])
+    with pytest.raises(ValueError, match=r"cannot compare C and D on MRR@5: no version has a value"):
+        compare(table, "MRR@5", ["C", "D"], expected=["D"])
+
+
 def test_every_ablation_claim_agrees_with_the_dev_table(dev):
     table = dev.table
     claims = read_ablation(table, top_k=5, rerank_depth=5)

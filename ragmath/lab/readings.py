@@ -113,9 +113,14 @@ def compare(table: pd.DataFrame, metric: str, versions: Sequence[str], *,
     >>> t = pd.DataFrame({"MRR@5": [0.7, 0.8]}, index=["C", "D"])
     >>> compare(t, "MRR@5", ["C", "D"], expected=["D"]).sentence
     'On MRR@5, D leads (C 0.700, D 0.800); the article expects D to lead: this matches.'
+
+    Raises ``ValueError`` when no version has a value (every one NaN): there is no leader to name.
     """
     values = {v: float(table.loc[v, metric]) for v in versions}
     leaders = leader(values)
+    if not leaders:
+        raise ValueError(message("readings.compare.no_values", names=_names(list(versions)),
+                                 metric=_shown(metric)))
     listing = _listing([f"{v} {_fmt(x, digits)}" for v, x in values.items()])
     sentence = message("readings.compare.leads" if len(leaders) == 1 else "readings.compare.tie",
                        metric=_shown(metric), names=_names(leaders), listing=listing)

@@ -24,6 +24,10 @@ MESSAGES: dict[str, dict[str, str]] = {
                                "zh": "{metric}：{names} 领先（{listing}）"},
     "readings.compare.tie": {"en": "On {metric}, {names} tie for the lead ({listing})",
                              "zh": "{metric}：{names} 并列领先（{listing}）"},
+    "readings.compare.no_values": {
+        "en": "cannot compare {names} on {metric}: no version has a value (all NaN); check the metric "
+              "was computed for them",
+        "zh": "无法在 {metric} 上比较 {names}：没有一个版本有数值（全是 NaN）；请检查是否为它们算过这个指标"},
     "readings.compare.expected_match": {"en": "{text}; the article expects {expected} to lead: this matches",
                                         "zh": "{text}；文章预期 {expected} 领先，结果相符"},
     "readings.compare.expected_mismatch": {
