@@ -49,7 +49,7 @@ def test_the_hint_follows_the_language_at_check_time(capsys):
     check("03.1", 0.1)
     english, chinese = capsys.readouterr().out.splitlines()
     assert "Hint: find the rank of the FIRST relevant ID" in english
-    assert "提示：找出前 5 个中第一个相关 ID 的排名" in chinese
+    assert "提示：找出前 5 个中第一个相关 ID 的名次" in chinese
 
 
 @pytest.mark.parametrize(("answer", "words"), [

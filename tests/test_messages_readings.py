@@ -281,7 +281,7 @@ def test_tokenizer_ranks_in_chinese():
     ranks = pd.DataFrame({"jieba_plain": [1.0, 2.0, NAN], "jieba": [1.0, 1.0, 3.0]}, index=["q1", "q2", "q3"])
     means = pd.DataFrame({"MRR@5": [0.5, 0.625]}, index=["jieba_plain", "jieba"])
     _, (moved, by_tokenizer) = _both(read_tokenizer_ranks, ranks, means, what="条款 4.2")
-    assert moved.sentence == ("条款 4.2：对 q1，A 下的最佳排名在每个分词器下都一样；排名有变化的是 "
+    assert moved.sentence == ("条款 4.2：对 q1，A 下的最佳名次在每个分词器下都一样；名次有变化的是 "
                               "q2：jieba_plain 2、jieba 1；q3：jieba_plain —、jieba 3。")
     assert by_tokenizer.sentence == ("A 在开发集上按分词器的 MRR@5：jieba_plain 0.500、jieba 0.625（极差 0.12"
                                      "5）。")
@@ -291,7 +291,7 @@ def test_three_chunks_in_chinese():
     scores = pd.DataFrame({"jieba_plain": [1.0, 2.0, 3.0], "jieba": [3.0, 2.0, 1.0]},
                           index=["TRV26-4.2-a", "TRV26-4.3", "INV-110"])
     _, (claim,) = _both(read_three_chunks, scores, "TRV26-4.2-a", "市内交通超出标准")
-    assert claim.sentence == ("对查询「市内交通超出标准」，在这 3 个片段中，BM25 对 TRV26-4.2-a 的排名："
+    assert claim.sentence == ("对查询「市内交通超出标准」，在这 3 个片段中，BM25 对 TRV26-4.2-a 的名次："
                               "在 jieba_plain 下排第 3、在 jieba 下排第 1；在 jieba_plain 下垫底，在 jieba 下"
                               "排第一。"
                               "这里由分词器决定。")

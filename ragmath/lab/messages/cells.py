@@ -162,9 +162,9 @@ MESSAGES = {
     "cells.03.rr_axis": {"en": "reciprocal rank", "zh": "倒数排名"},
     "cells.03.rr_title": {
         "en": "1 / rank: the score one question adds to MRR",
-        "zh": "1 / 排名：一个问题为 MRR 贡献的分数",
+        "zh": "1 / 名次：一个问题为 MRR 贡献的分数",
     },
-    "cells.03.rr_by_rank": {"en": "RR by rank:", "zh": "各排名的 RR："},
+    "cells.03.rr_by_rank": {"en": "RR by rank:", "zh": "各名次的 RR："},
     "cells.03.q2_but": {
         "en": "q2: Recall@3 = {recall}, Hit@3 = {hit}, but RR@3 = {rr}",
         "zh": "q2：Recall@3 = {recall}，Hit@3 = {hit}，但 RR@3 = {rr}",
@@ -270,7 +270,7 @@ MESSAGES = {
         "zh": "直接相加原始分数：余弦那部分只剩薄薄一条",
     },
     "cells.05.list_rank": {"en": "{name} rank", "zh": "{name} 名次"},
-    "cells.05.rrf_sum": {"en": "Σ 1/(k + rank)", "zh": "Σ 1/(k + 排名)"},
+    "cells.05.rrf_sum": {"en": "Σ 1/(k + rank)", "zh": "Σ 1/(k + 名次)"},
     "cells.05.four_decimals": {
         "en": "at 4 decimals both read {a} and {b}; they first differ in decimal place {place}",
         "zh": "保留 4 位小数时两者分别显示为 {a} 和 {b}；直到小数点后第 {place} 位才不同",
@@ -296,11 +296,11 @@ MESSAGES = {
     "cells.05.aligned_lists": {"en": "aligned lists:", "zh": "对齐后的列表："},
     "cells.05.unaligned_rows": {
         "en": "unaligned, clause 4.2 fills {n} rows (fused ranks {ranks}), each with one list's share;",
-        "zh": "未对齐时，条款 4.2 占了 {n} 行（融合排名 {ranks}），每行只有一个列表的贡献；",
+        "zh": "未对齐时，条款 4.2 占了 {n} 行（融合名次 {ranks}），每行只有一个列表的贡献；",
     },
     "cells.05.aligned_row": {
         "en": "aligned, it is one row at fused rank {rank} with both shares added: {score}",
-        "zh": "对齐后，它是融合排名第 {rank} 的一行，两份贡献相加：{score}",
+        "zh": "对齐后，它是融合名次第 {rank} 的一行，两份贡献相加：{score}",
     },
     "cells.05.mapped_not_dedup": {"en": "mapped, not deduplicated:", "zh": "映射后、未去重："},
     "cells.05.mapped_dedup": {"en": "mapped and deduplicated :", "zh": "映射并去重：  "},
@@ -398,7 +398,7 @@ MESSAGES = {
               "picks the best-covering passage whatever its rank.",
         "zh": "在 {total} 个问题中，有 {same} 个问题 C 和 D 交给生成模型的段落集合相同（M = {depth}，读取 "
               "{read} 段），只是顺序不同；两者答案的对错在 {changed} 个问题上不同。更好的顺序会提高 MRR@5 "
-              "和 nDCG@5；而我们的抽取式回答器不看排名，总是挑覆盖最好的段落。",
+              "和 nDCG@5；而我们的抽取式回答器不看名次，总是挑覆盖最好的段落。",
     },
     "cells.06.dev_chart_title": {
         "en": "dev: retrieval and answers by version (开发集)",
@@ -486,7 +486,7 @@ MESSAGES = {
     "cells.s02.after": {"en": "after", "zh": "之后"},
     "cells.s02.change": {"en": "change", "zh": "变化"},
     "cells.s02.mean_recall": {"en": "mean Recall@3 =", "zh": "平均 Recall@3 ="},
-    "cells.s03.first_at_rank": {"en": "first relevant item at rank", "zh": "第一个相关项的排名："},
+    "cells.s03.first_at_rank": {"en": "first relevant item at rank", "zh": "第一个相关项的名次："},
     "cells.s03.answer": {"en": "answer:", "zh": "答案："},
     "cells.s03.mrr_change": {
         "en": "MRR@3 of section 2 = {at_3}, MRR@5 here = {at_5} ≈ {approx:.2f}, change = {change}",

@@ -63,7 +63,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "exercises.03.1.hint": {
         "en": 'find the rank of the FIRST relevant ID within the top 5; the answer is 1 / that rank',
-        "zh": '找出前 5 个中第一个相关 ID 的排名；答案是 1 / 该排名',
+        "zh": '找出前 5 个中第一个相关 ID 的名次；答案是 1 / 该名次',
     },
     "exercises.03.2.hint": {
         "en": 'q1 and q3 keep their reciprocal ranks; q2 now has its relevant item at rank 1',
@@ -107,7 +107,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "exercises.05.1.hint": {
         "en": 'add 1/(k + rank) over the lists that contain the item; ranks start at 1',
-        "zh": '对包含该项的每个列表累加 1/(k + rank)；排名从 1 开始',
+        "zh": '对包含该项的每个列表累加 1/(k + rank)；名次从 1 开始',
     },
     "exercises.05.2.hint": {
         "en": "cut each list to its first 2 IDs, then fuse; give the ID as a string, e.g. '4.2'",

@@ -305,12 +305,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "readings.tokenizer.question": {"en": "{question}: {ranks}", "zh": "{question}：{ranks}"},
     "readings.tokenizer.same": {
         "en": "{what}: the best rank under A is the same under every tokenizer for {names}",
-        "zh": "{what}：对 {names}，A 下的最佳排名在每个分词器下都一样"},
+        "zh": "{what}：对 {names}，A 下的最佳名次在每个分词器下都一样"},
     "readings.tokenizer.same_none": {
         "en": "{what}: the best rank under A is the same under every tokenizer for no question",
-        "zh": "{what}：没有哪个问题在每个分词器下 A 的最佳排名都一样"},
+        "zh": "{what}：没有哪个问题在每个分词器下 A 的最佳名次都一样"},
     "readings.tokenizer.moved": {"en": "{text}; it moves for {detail}.",
-                                 "zh": "{text}；排名有变化的是 {detail}。"},
+                                 "zh": "{text}；名次有变化的是 {detail}。"},
     "readings.tokenizer.means": {"en": "A's dev {metric} by tokenizer: {listing} (spread {spread:.3f}).",
                                  "zh": "A 在开发集上按分词器的 {metric}：{listing}（极差 {spread:.3f}）。"},
 
@@ -321,7 +321,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "readings.three.first": {"en": ", first under {names}", "zh": "，在 {names} 下排第一"},
     "readings.three.ranks": {
         "en": "For 「{query}」 over these {n} chunks, BM25 ranks {target} {places}: {lowest}{first}.",
-        "zh": "对查询「{query}」，在这 {n} 个片段中，BM25 对 {target} 的排名：{places}；{lowest}{first}。"},
+        "zh": "对查询「{query}」，在这 {n} 个片段中，BM25 对 {target} 的名次：{places}；{lowest}{first}。"},
     "readings.three.decides": {"en": "Here the tokenizer decides.", "zh": "这里由分词器决定。"},
     "readings.three.no_change": {"en": "The tokenizer does not change its place here.",
                                  "zh": "这里分词器不改变它的位置。"},
