@@ -19,13 +19,7 @@ import pandas as pd
 
 from ragmath._validation import check_k
 
-__all__ = [
-    "wilson_interval",
-    "bootstrap_interval",
-    "paired_bootstrap",
-    "PairedBootstrap",
-    "grouped_split",
-]
+__all__ = ["wilson_interval", "bootstrap_interval", "paired_bootstrap", "PairedBootstrap", "grouped_split"]
 
 T = TypeVar("T")
 
@@ -86,11 +80,14 @@ def _as_values(values: Any, name: str) -> np.ndarray:
     return array
 
 
-def _resampled_means(values: np.ndarray, n_resamples: Any, seed: int) -> np.ndarray:
-    """The means of ``n_resamples`` resamples of ``values`` with replacement (``default_rng(seed)``)."""
-    picks = np.random.default_rng(seed).integers(0, values.size, size=(check_k(n_resamples, "n_resamples"),
-                                                                       values.size))
-    return values[picks].mean(axis=1)
+def _resampled_means(values: np.ndarray, n_resamples: Any, confidence: Any, seed: int):
+    """The means of ``n_resamples`` resamples of ``values`` with replacement (``default_rng(seed)``),
+    and their (1 − c)/2 and (1 + c)/2 quantiles."""
+    level = _check_confidence(confidence)
+    size = (check_k(n_resamples, "n_resamples"), values.size)
+    means = values[np.random.default_rng(seed).integers(0, values.size, size=size)].mean(axis=1)
+    low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
+    return means, float(low), float(high)
 
 
 def bootstrap_interval(
@@ -112,10 +109,8 @@ def bootstrap_interval(
     Raises ``ValueError`` for an empty sequence or NaN values.
     """
     array = _as_values(values, "values")
-    level = _check_confidence(confidence)
-    means = _resampled_means(array, n_resamples, seed)
-    low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
-    return float(array.mean()), float(low), float(high)
+    _, low, high = _resampled_means(array, n_resamples, confidence, seed)
+    return float(array.mean()), low, high
 
 
 @dataclass(frozen=True)
@@ -162,12 +157,10 @@ def paired_bootstrap(
     first, second = _as_values(a, "a"), _as_values(b, "b")
     if first.size != second.size:
         raise ValueError(f"a and b must score the same questions: {first.size} values vs {second.size}")
-    level = _check_confidence(confidence)
     diff = second - first
-    means = _resampled_means(diff, n_resamples, seed)
-    low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
+    means, low, high = _resampled_means(diff, n_resamples, confidence, seed)
     p_value = min(1.0, 2 * min(float(np.mean(means <= 0)), float(np.mean(means >= 0))))
-    return PairedBootstrap(float(diff.mean()), float(low), float(high), p_value, int(diff.size))
+    return PairedBootstrap(float(diff.mean()), low, high, p_value, int(diff.size))
 
 
 def grouped_split(
