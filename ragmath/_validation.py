@@ -59,9 +59,8 @@ def check_ranking(ranking: Any, name: str = "ranking") -> list[Hashable]:
             raise TypeError(f"{name} holds an unhashable ID {item!r} at rank {position}; IDs are str or int")
         if item in seen:
             raise ValueError(
-                f"{name} holds the ID {item!r} twice (again at rank {position}); a ranking lists each "
-                f"ID once. If several chunks map to one unit, use ragmath.units.dedupe (or "
-                f"units.to_units) first, which keeps the first occurrence"
+                f"{name} holds the ID {item!r} twice (again at rank {position}); list each ID once, e.g. "
+                f"with ragmath.units.dedupe (or units.to_units), which keeps the first occurrence"
             )
         seen.add(item)
     return items

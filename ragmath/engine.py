@@ -114,8 +114,6 @@ def evaluate_tables(
     return pl.concat([table, unjudged], how="vertical")
 
 
-# --------------------------------------------------------------------------- fusion
-
 def _exact_tiers(ranks: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
     """For each row of ranks (0 = absent), the tier of its exact RRF score and the score as a float.
 

@@ -3,16 +3,14 @@
 A *run* maps each question to its ranked IDs (best first) or to ``{ID: score}``; a *qrels* maps each
 question to ``{ID: grade}``. Questions fall into exactly one of these groups:
 
-==============  ===============================================  ===============================
+==============  ===============================================  ==========================================
 group           what it is                                       what ragmath does
-==============  ===============================================  ===============================
+==============  ===============================================  ==========================================
 scored          labelled with at least one grade > 0, in run     per-question metrics, in means
-missing         labelled with a grade > 0, absent from the run   scored 0 everywhere, in means,
-                                                                 listed in ``.missing``
-no-answer       labelled, but no grade > 0                       outside every mean (but
-                                                                 Judged@K's), in ``.no_answer``
-unjudged        in the run, not labelled at all                  not scored, listed in ``.unjudged``
-==============  ===============================================  ===============================
+missing         labelled with a grade > 0, absent from the run   scored 0, in means, in ``.missing``
+no-answer       labelled, but no grade > 0                       in Judged@K's mean only; in ``.no_answer``
+unjudged        in the run, not labelled at all                  not scored, in ``.unjudged``
+==============  ===============================================  ==========================================
 
 A mapping lists its questions: one with an empty ranking is in the run (it retrieved nothing), one
 labelled ``{}`` is a no-answer question. A file or a DataFrame holds only the questions of its rows.

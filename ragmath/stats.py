@@ -24,12 +24,10 @@ __all__ = ["wilson_interval", "bootstrap_interval", "paired_bootstrap", "PairedB
 T = TypeVar("T")
 
 
-def _check_confidence(confidence: Any) -> float:
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
-        raise ValueError(
-            f"confidence must be a number strictly between 0 and 1, e.g. 0.95, got {confidence!r}"
-        )
-    return float(confidence)
+def _fraction(value: Any, name: str, example: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < value < 1:
+        raise ValueError(f"{name} must be a fraction strictly between 0 and 1, e.g. {example}, got {value!r}")
+    return float(value)
 
 
 def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -54,7 +52,7 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
         raise TypeError(f"successes must be a whole number, got {successes!r}")
     if not 0 <= successes <= n:
         raise ValueError(f"successes must lie between 0 and n={n}, got {successes!r}")
-    z = NormalDist().inv_cdf(1 - (1 - _check_confidence(confidence)) / 2)
+    z = NormalDist().inv_cdf(1 - (1 - _fraction(confidence, "confidence", "0.95")) / 2)
     p = successes / n
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
@@ -83,7 +81,7 @@ def _as_values(values: Any, name: str) -> np.ndarray:
 def _resampled_means(values: np.ndarray, n_resamples: Any, confidence: Any, seed: int):
     """The means of ``n_resamples`` resamples of ``values`` with replacement (``default_rng(seed)``),
     and their (1 − c)/2 and (1 + c)/2 quantiles."""
-    level = _check_confidence(confidence)
+    level = _fraction(confidence, "confidence", "0.95")
     size = (check_k(n_resamples, "n_resamples"), values.size)
     means = values[np.random.default_rng(seed).integers(0, values.size, size=size)].mean(axis=1)
     low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
@@ -185,8 +183,7 @@ def grouped_split(
     ``group`` is a callable item -> group key or a mapping item -> group key. Raises ``ValueError`` for
     a holdout fraction outside (0, 1), fewer than two groups, or an item the mapping does not cover.
     """
-    if isinstance(holdout, bool) or not isinstance(holdout, numbers.Real) or not 0 < holdout < 1:
-        raise ValueError(f"holdout must be a fraction strictly between 0 and 1, e.g. 0.3, got {holdout!r}")
+    _fraction(holdout, "holdout", "0.3")
     members = list(items)
     if isinstance(group, Mapping):
         missing = [item for item in members if item not in group]
