@@ -197,7 +197,6 @@ def evaluate(
     per_question = pd.DataFrame(
         {name: in_means[name].to_numpy() for name in names},
         index=pd.Index(in_means["question"].to_list(), name="question"),
-        columns=list(names),
     )
     if exact:
         per_question = _exact_columns(per_question, parsed, run_table, qrels_table)

@@ -165,9 +165,6 @@ def ndcg_at_k(ranking: Ranking, grades: Grades, k: int, gain: str = "exp") -> fl
       - DCG@K is :func:`dcg_at_k` of the ranking,
       - IDCG@K is :func:`ideal_dcg_at_k`: all labelled grades sorted descending, cut to K.
 
-    ``gain="exp"`` is ranx's ``ndcg_burges``; ``gain="linear"`` is trec_eval's ``ndcg_cut`` and ranx's
-    ``ndcg``.
-
     >>> round(ndcg_at_k(["A", "X", "B"], {"A": 2, "B": 1, "C": 2, "X": 0}, 3), 3)
     0.649
     >>> ndcg_at_k(["A", "C", "B"], {"A": 2, "B": 1, "C": 2}, 3)
