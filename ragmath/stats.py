@@ -78,12 +78,12 @@ def _as_values(values: Any, name: str) -> np.ndarray:
     return array
 
 
-def _resampled_means(values: np.ndarray, n_resamples: Any, confidence: Any, seed: int):
-    """The means of ``n_resamples`` resamples of ``values`` with replacement (``default_rng(seed)``),
-    and their (1 − c)/2 and (1 + c)/2 quantiles."""
+def _bootstrap(values: np.ndarray, n_resamples: Any, confidence: Any, seed: int) -> tuple:
+    """The means of resamples with replacement (``default_rng(seed)``) and their percentile interval."""
     level = _fraction(confidence, "confidence", "0.95")
     size = (check_k(n_resamples, "n_resamples"), values.size)
-    means = values[np.random.default_rng(seed).integers(0, values.size, size=size)].mean(axis=1)
+    picks = np.random.default_rng(seed).integers(0, values.size, size=size)
+    means = values[picks].mean(axis=1)
     low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
     return means, float(low), float(high)
 
@@ -107,7 +107,7 @@ def bootstrap_interval(
     Raises ``ValueError`` for an empty sequence or NaN values.
     """
     array = _as_values(values, "values")
-    _, low, high = _resampled_means(array, n_resamples, confidence, seed)
+    _, low, high = _bootstrap(array, n_resamples, confidence, seed)
     return float(array.mean()), low, high
 
 
@@ -156,7 +156,7 @@ def paired_bootstrap(
     if first.size != second.size:
         raise ValueError(f"a and b must score the same questions: {first.size} values vs {second.size}")
     diff = second - first
-    means, low, high = _resampled_means(diff, n_resamples, confidence, seed)
+    means, low, high = _bootstrap(diff, n_resamples, confidence, seed)
     p_value = min(1.0, 2 * min(float(np.mean(means <= 0)), float(np.mean(means >= 0))))
     return PairedBootstrap(float(diff.mean()), low, high, p_value, int(diff.size))
 
