@@ -1,9 +1,7 @@
 """Argument checks shared by every module: one place, one wording for each mistake.
 
-Each argument a user tunes is checked by one function, declared once in :data:`ARGUMENTS` (as
-scikit-learn's ``_param_validation`` declares its parameters): the cut-off ``K`` of top-K, RRF's
-constant ``k`` and the RRF ``window``. The library, :mod:`ragmath.io`, the explorer and the command
-line (which parses text with :func:`parse_argument`) all call it.
+Each argument a user tunes (``K``, RRF's ``k``, the RRF ``window``) has one check, listed in
+:data:`ARGUMENTS`; the command line parses their text with :func:`parse_argument`.
 """
 
 from __future__ import annotations
@@ -15,30 +13,28 @@ import re
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
-#: The largest cut-off K (and RRF window W) accepted: deeper than any ranked list ragmath reads, so a
-#: larger value is a typo; refusing it keeps every array sized by the data, never by K.
+#: The largest K (and RRF window) accepted: deeper than any ranking ragmath reads, so a typo;
+#: refusing it keeps every array sized by the data, never by K.
 MAX_K = 1_000_000
 
 
 def check_k(k: Any, name: str = "k") -> int:
-    """Return ``k`` if it is a whole number from 1 to :data:`MAX_K`, else raise naming the value and the fix.
+    """Return ``k`` if it is a whole number from 1 to :data:`MAX_K`, else raise naming the value and a fix.
 
     >>> check_k(10)
     10
     """
-    example = f"pass e.g. {name}=3" if name.isidentifier() else "e.g. 3"
+    example = f"pass e.g. {name}=" if name.isidentifier() else "e.g. "
     if isinstance(k, bool) or not isinstance(k, numbers.Integral):
         raise TypeError(
             f"{name} must be a positive int (the cut-off K of top-K), got {k!r} of type "
-            f"{type(k).__name__}; {example}"
+            f"{type(k).__name__}; {example}3"
         )
     if k <= 0:
-        raise ValueError(f"{name} must be a positive int (1, 2, 3, ...), got {k!r}; {example}")
+        raise ValueError(f"{name} must be a positive int (1, 2, 3, ...), got {k!r}; {example}3")
     if k > MAX_K:
-        raise ValueError(
-            f"{name} = {k} is larger than {MAX_K:,}, deeper than any ranking ragmath reads; "
-            + (f"pass e.g. {name}=10" if name.isidentifier() else "e.g. 10")
-        )
+        raise ValueError(f"{name} = {k} is larger than {MAX_K:,}, deeper than any ranking ragmath reads; "
+                         f"{example}10")
     return int(k)
 
 
@@ -63,62 +59,55 @@ def check_ranking(ranking: Any, name: str = "ranking") -> list[Hashable]:
             raise TypeError(f"{name} holds an unhashable ID {item!r} at rank {position}; IDs are str or int")
         if item in seen:
             raise ValueError(
-                f"{name} holds the ID {item!r} twice (again at rank {position}); a ranking lists each "
-                f"ID once. If several chunks map to one unit, use ragmath.units.dedupe (or "
-                f"units.to_units) first, which keeps the first occurrence"
+                f"{name} holds the ID {item!r} twice (again at rank {position}); list each ID once, e.g. "
+                f"with ragmath.units.dedupe (or units.to_units), which keeps the first occurrence"
             )
         seen.add(item)
     return items
 
 
-def check_grade(grade: Any, item: Hashable, name: str = "grades") -> float:
-    """Return ``grade`` as a number if it is finite and non-negative, else raise naming the ID."""
-    if isinstance(grade, bool) or not isinstance(grade, numbers.Real):
-        raise TypeError(
-            f"{name}[{item!r}] must be a non-negative number (2 answers, 1 helps, 0 irrelevant), "
-            f"got {grade!r} of type {type(grade).__name__}"
-        )
-    if math.isnan(grade) or math.isinf(grade):
-        raise ValueError(f"{name}[{item!r}] is {grade!r}; grades must be finite numbers such as 0, 1, 2")
-    if grade < 0:
-        raise ValueError(
-            f"{name}[{item!r}] is {grade!r}, a negative grade; use 0 for 'checked and irrelevant' "
-            f"(trec_eval and ranx silently treat negatives as 0, ragmath refuses them)"
-        )
-    return grade
-
-
 def check_grades(grades: Any, name: str = "grades") -> dict[Hashable, float]:
-    """Return a new dict ID -> grade after checking every grade."""
+    """Return a new dict ID -> grade, refusing a grade that is not a finite number >= 0 (naming its ID)."""
     if not isinstance(grades, Mapping):
         raise TypeError(
             f"{name} must be a mapping ID -> grade, e.g. {{'A': 2, 'B': 1}}, got {type(grades).__name__}"
         )
-    return {item: check_grade(grade, item, name) for item, grade in grades.items()}
+    for item, grade in grades.items():
+        if isinstance(grade, bool) or not isinstance(grade, numbers.Real):
+            raise TypeError(
+                f"{name}[{item!r}] must be a non-negative number (2 answers, 1 helps, 0 irrelevant), "
+                f"got {grade!r} of type {type(grade).__name__}"
+            )
+        if math.isnan(grade) or math.isinf(grade):
+            raise ValueError(f"{name}[{item!r}] is {grade!r}; grades must be finite numbers such as 0, 1, 2")
+        if grade < 0:
+            raise ValueError(
+                f"{name}[{item!r}] is {grade!r}, a negative grade; use 0 for 'checked and irrelevant' "
+                f"(trec_eval and ranx silently treat negatives as 0, ragmath refuses them)"
+            )
+    return dict(grades)
 
 
-def relevant_set(relevant: Any, name: str = "relevant") -> set[Hashable]:
-    """Return the set of relevant IDs: a collection of IDs, or the IDs with grade > 0 in a mapping."""
+def relevant_set(relevant: Any, function: str) -> set[Hashable]:
+    """The relevant IDs (a collection, or a mapping's IDs with grade > 0), refusing a no-answer question."""
     if isinstance(relevant, Mapping):
-        return {item for item, grade in check_grades(relevant, name).items() if grade > 0}
-    if isinstance(relevant, (str, bytes)):
+        wanted = {item for item, grade in check_grades(relevant, "relevant").items() if grade > 0}
+    elif isinstance(relevant, (str, bytes)):
         raise TypeError(
-            f"{name} must be a set of IDs or a mapping ID -> grade, got the string {relevant!r}; "
+            f"relevant must be a set of IDs or a mapping ID -> grade, got the string {relevant!r}; "
             f"wrap a single ID: {{{relevant!r}}}"
         )
-    if not isinstance(relevant, Iterable):
-        raise TypeError(f"{name} must be a set of IDs or a mapping ID -> grade, got {relevant!r}")
-    return set(relevant)
-
-
-def require_some_relevant(relevant: set[Hashable], function: str) -> None:
-    """Refuse a no-answer question: it has no place inside a retrieval mean."""
-    if not relevant:
+    elif isinstance(relevant, Iterable):
+        wanted = set(relevant)
+    else:
+        raise TypeError(f"relevant must be a set of IDs or a mapping ID -> grade, got {relevant!r}")
+    if not wanted:  # a no-answer question has no place inside a retrieval mean
         raise ValueError(
             f"{function}: relevant is empty (no ID with grade > 0). This is a no-answer question: it "
             f"cannot enter Recall, Hit or MRR (there is nothing to find). Count it apart as a correct "
             f"refusal or a wrong answer; ragmath.evaluate lists such questions in .no_answer"
         )
+    return wanted
 
 
 def check_rrf_k(k: Any) -> float:
@@ -133,10 +122,9 @@ def check_rrf_k(k: Any) -> float:
         raise ValueError(f"k must be a finite positive number, got {k!r}")
     if k <= 0:
         raise ValueError(
-            f"k must be > 0, got {k!r}: k is RRF's smoothing constant. With k = 0 the score is the plain "
-            f"reciprocal rank, so a first place in one list (1/1) equals being second in two (1/2 + 1/2) "
-            f"and the gap to rank 2 is huge; k <= 0 also divides by zero or flips signs. Use k = 60 "
-            f"(common default) or tune k on a dev set"
+            f"k must be > 0, got {k!r}: k is RRF's smoothing constant (k = 0 makes a first place in one "
+            f"list equal second places in two; k < 0 divides by zero or flips signs). Use k = 60 (common "
+            f"default) or tune k on a dev set"
         )
     return float(k)
 
@@ -150,8 +138,7 @@ def check_window(window: Any) -> int | None:
     return None if window is None else check_k(window, "window")
 
 
-#: The tunable arguments, each with its one check: ``K`` (the cut-off of top-K, also the depth a run
-#: is read to), ``k`` (RRF's smoothing constant) and ``window`` (RRF's window).
+#: The tunable arguments, each with its one check.
 ARGUMENTS: dict[str, Callable[[Any], Any]] = {"K": check_k, "k": check_rrf_k, "window": check_window}
 
 #: A decimal number in ASCII digits, the one pattern of every number read from text (arguments here,

@@ -1,19 +1,9 @@
 """The vectorised engine: evaluate and fuse whole run tables at once (polars, and numpy for fusion).
 
-The per-question definitions in :mod:`ragmath.metrics` and :func:`ragmath.fusion.rrf` are the
-reference; this module computes the same numbers for every question of a table at once and is
-checked against them on random data (``tests/test_engine.py``). It takes the tables of
-:mod:`ragmath.io` (run: question, id, score, rank; qrels: question, id, grade), already checked, and
-orders runs by the one tie rule of :mod:`ragmath.ranking`.
-
-- :func:`evaluate_tables`: each question's top K is joined with its labels; every metric at every K
-  is its registry expression (:mod:`ragmath.registry`), sums and minima over those few rows and the
-  question's relevant labels.
-- :func:`fuse_tables`: RRF. All rows are sorted once by question and ID (polars), so each
-  (question, ID) pair is a run of neighbours; its ranks in the runs go into one row of a small
-  matrix (numpy), and the exact fused score of every distinct rank combination
-  (:func:`ragmath.fusion.rrf_score`) is ranked once. A stable sort by that rank keeps the ID order
-  within ties: the tie rule (exact score descending, then ID ascending) without a fraction per item.
+It computes the numbers of the per-question definitions (:mod:`ragmath.metrics`,
+:func:`ragmath.fusion.rrf`) for every question of a table at once; ``tests/test_engine.py`` checks
+the two against each other on random data. It takes the checked tables of :mod:`ragmath.io` and
+orders runs by the tie rule of :mod:`ragmath.ranking`. How and why: docs/design-notes.md.
 """
 
 from __future__ import annotations
@@ -58,12 +48,13 @@ def evaluate_tables(
     column per metric (``"Recall@10"``...), null outside the questions the metric is averaged over.
     Labelled questions come first, in the qrels' order, then unjudged ones in the run's. The run's
     questions are those with a row, or ``run_questions`` when given; the labelled ones those of
-    ``qrels``, or ``labelled`` when given (a mapping's keys: a question with an empty ranking is in
-    the run, one with no labels is a no-answer question).
+    ``qrels``, or ``labelled`` when given (a mapping's keys).
 
-    Each metric is its registry entry's expression, evaluated per question over the question's
-    rows: its retrieved labelled items within the top max-K (tie rule of :mod:`ragmath.ranking`)
-    and its relevant labels in the ideal order (see :mod:`ragmath.registry`).
+    Each metric is its registry entry's ``expression(k, gain)``, evaluated per question over its rows:
+    one per *retrieved* labelled item in the top max-K (``retrieved`` true, ``position`` its 1-based
+    place, ``grade`` its label, 0 included) and one per relevant label (``retrieved`` false,
+    ``position`` its place in the ideal order, grades descending), each with ``discount`` =
+    log2(position + 1). A null result (no row matched) counts as 0.
 
     >>> run = pl.DataFrame({"question": ["q1", "q1", "q1"], "id": ["A", "X", "B"],
     ...                     "score": [3.0, 2.0, 1.0], "rank": [1, 2, 3]})
@@ -122,8 +113,6 @@ def evaluate_tables(
     )
     return pl.concat([table, unjudged], how="vertical")
 
-
-# --------------------------------------------------------------------------- fusion
 
 def _exact_tiers(ranks: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
     """For each row of ranks (0 = absent), the tier of its exact RRF score and the score as a float.

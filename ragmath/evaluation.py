@@ -3,16 +3,14 @@
 A *run* maps each question to its ranked IDs (best first) or to ``{ID: score}``; a *qrels* maps each
 question to ``{ID: grade}``. Questions fall into exactly one of these groups:
 
-==============  ===============================================  ===============================
+==============  ===============================================  ==========================================
 group           what it is                                       what ragmath does
-==============  ===============================================  ===============================
+==============  ===============================================  ==========================================
 scored          labelled with at least one grade > 0, in run     per-question metrics, in means
-missing         labelled with a grade > 0, absent from the run   scored 0 everywhere, in means,
-                                                                 listed in ``.missing``
-no-answer       labelled, but no grade > 0                       outside every mean (but
-                                                                 Judged@K's), in ``.no_answer``
-unjudged        in the run, not labelled at all                  not scored, listed in ``.unjudged``
-==============  ===============================================  ===============================
+missing         labelled with a grade > 0, absent from the run   scored 0, in means, in ``.missing``
+no-answer       labelled, but no grade > 0                       in Judged@K's mean only; in ``.no_answer``
+unjudged        in the run, not labelled at all                  not scored, in ``.unjudged``
+==============  ===============================================  ==========================================
 
 A mapping lists its questions: one with an empty ranking is in the run (it retrieved nothing), one
 labelled ``{}`` is a no-answer question. A file or a DataFrame holds only the questions of its rows.
@@ -108,8 +106,8 @@ class Evaluation:
         return "\n".join(lines)
 
     def to_dict(self, per_question: bool = False) -> dict:
-        """The JSON form: metrics, gain, questions_in_means, means, the :meth:`groups` and, with
-        ``per_question``, each question's values (NaN, a mean over no question, as None)."""
+        """The JSON form: metrics, gain, questions_in_means, means, :meth:`groups` (and each question's
+        values with ``per_question``); NaN, a mean over no question, as None."""
         out = {"metrics": list(self.metrics), "gain": self.gain, "questions_in_means": self.n_scored,
                "means": _finite(self.means), **self.groups()}
         if per_question:
@@ -171,13 +169,11 @@ def evaluate(
     ['q3']
 
     ``run`` is a mapping question -> ranked IDs (best first) or -> {ID: score}, a DataFrame (pandas
-    or polars) with columns question, id and score (or rank), or a run file (TREC, CSV or JSONL; a
-    path, a named pipe or ``"-"``); ``qrels`` a mapping question -> {ID: grade}, a DataFrame with
-    question, id, grade, or a qrels file. Whatever the form, one path: the input becomes a table of
-    :mod:`ragmath.io` (:func:`~ragmath.io.run_table`, :func:`~ragmath.io.read_run_head`, ...), with
-    the same checks and messages, and the engine (:func:`ragmath.engine.evaluate_tables`) computes
-    every float. IDs are text (an integer ID is its decimal text, so ``1`` and ``"1"`` are one ID)
-    and tied scores order by ID in code-point order (``"10"`` before ``"9"``).
+    or polars; columns question, id, score or rank) or a run file (TREC, CSV or JSONL; a path, a
+    named pipe or ``"-"``); ``qrels`` a mapping question -> {ID: grade}, a DataFrame (question, id,
+    grade) or a qrels file. Every form becomes a checked table of :mod:`ragmath.io` and the engine
+    (:func:`ragmath.engine.evaluate_tables`) computes every float. IDs are text (``1`` and ``"1"``
+    are one ID); tied scores order by ID in code-point order (``"10"`` before ``"9"``).
 
     Raises ``ValueError`` for an unknown metric (listing the known ones), a duplicate ID in a
     ranking, a grade that is not a whole number from 0 to :data:`ragmath.io.MAX_GRADE`, a score
@@ -187,8 +183,7 @@ def evaluate(
     parsed = parse_metrics(metrics)
     if gain not in GAINS:
         raise ValueError(f"gain must be one of {GAINS}, got {gain!r}")
-    # A run file is read for its top max-K only (a slice at a time): metrics at K need no more.
-    depth = max(cutoff for _, cutoff in parsed)
+    depth = max(cutoff for _, cutoff in parsed)  # a run file is read for its top max-K only
     run_table = io.read_run_head(run, depth) if is_source(run) else io.run_table(run)
     qrels_table = io.read_qrels_table(qrels) if is_source(qrels) else io.qrels_table(qrels)
     table = evaluate_tables(run_table, qrels_table, parsed, gain,
@@ -202,7 +197,6 @@ def evaluate(
     per_question = pd.DataFrame(
         {name: in_means[name].to_numpy() for name in names},
         index=pd.Index(in_means["question"].to_list(), name="question"),
-        columns=list(names),
     )
     if exact:
         per_question = _exact_columns(per_question, parsed, run_table, qrels_table)

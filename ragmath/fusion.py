@@ -26,8 +26,8 @@ def rrf_score(ranks: Iterable[int], k: float) -> Fraction:
 
     where rank_j(d) is the 1-based position of d in list L_j and k > 0 the smoothing constant.
     Summed as fractions (a float k is an exact rational), so mathematically equal scores are equal
-    and the tie rule decides, never a rounding residue of 1e-17. :func:`rrf`, the engine
-    (:func:`ragmath.engine.fuse_tables`) and the explorer all score with it.
+    and the tie rule decides, never a rounding residue of 1e-17. :func:`rrf`, the engine and the
+    explorer all score with it.
 
     >>> rrf_score([1, 0, 3], 1)
     Fraction(3, 4)
@@ -97,10 +97,9 @@ def rrf(
       - rank_j(d) is the 1-based position of d in L_j; a list lacking d adds nothing for it,
       - k > 0 is the smoothing constant (60 by default; unrelated to the K of top-K).
 
-    Items are ordered by the tie rule of :mod:`ragmath.ranking` applied to the exact fused scores:
-    score descending, then ID ascending, so the same table comes out on every run. Scores are summed
-    exactly (as fractions), so they do not depend on list order and mathematically equal scores tie.
-    The fused score orders items; it is not a probability of being relevant.
+    Items are ordered by the tie rule of :mod:`ragmath.ranking` on the exact fused scores
+    (:func:`rrf_score`): score descending, then ID ascending. The fused score orders items; it is not
+    a probability of being relevant.
 
     Returns a DataFrame with columns ``id``, ``rrf_rank`` (1, 2, ...), ``rrf_score``, and for every
     list NAME ``rank[NAME]`` (NaN where absent) and ``contrib[NAME]`` (0.0 where absent). Lists given
@@ -122,20 +121,16 @@ def rrf(
         for position, item in enumerate(ranking, start=1):
             ranks.setdefault(item, {})[name] = position
 
-    by_item, exact_scores = {}, {}
-    for item, item_ranks in ranks.items():
-        contributions = {name: rrf_score([rank], smoothing) for name, rank in item_ranks.items()}
-        exact_scores[item] = rrf_score(item_ranks.values(), smoothing)
+    exact_scores = {item: rrf_score(item_ranks.values(), smoothing) for item, item_ranks in ranks.items()}
+    rows = []
+    for item in ranking_from_scores(exact_scores, "fused scores"):
         row: dict[str, Any] = {"id": item, "rrf_score": float(exact_scores[item])}
         for name in lists:
-            row[f"rank[{name}]"] = float(item_ranks[name]) if name in item_ranks else np.nan
-            row[f"contrib[{name}]"] = float(contributions[name]) if name in item_ranks else 0.0
-        by_item[item] = row
-    rows = [by_item[item] for item in ranking_from_scores(exact_scores, "fused scores")]
-
-    columns = ["id", "rrf_rank", "rrf_score"]
-    for name in lists:
-        columns += [f"rank[{name}]", f"contrib[{name}]"]
-    table = pd.DataFrame(rows, columns=[c for c in columns if c != "rrf_rank"])
+            rank = ranks[item].get(name)
+            row[f"rank[{name}]"] = np.nan if rank is None else float(rank)
+            row[f"contrib[{name}]"] = 0.0 if rank is None else float(rrf_score([rank], smoothing))
+        rows.append(row)
+    columns = ["id", "rrf_score", *(f"{kind}[{name}]" for name in lists for kind in ("rank", "contrib"))]
+    table = pd.DataFrame(rows, columns=columns)
     table.insert(1, "rrf_rank", np.arange(1, len(table) + 1))
-    return table.reindex(columns=columns)
+    return table

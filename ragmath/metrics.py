@@ -2,7 +2,8 @@
 
 Every function takes ``ranking`` (a sequence of IDs, best first, each ID once) and the labels of one
 question. The cut-off ``k`` counts positions in ``ranking`` as given: dedupe to the evaluation unit and
-apply the permission filter *before* calling (see :mod:`ragmath.units`).
+apply the permission filter *before* calling (see :mod:`ragmath.units`). Each raises ``TypeError`` for
+a string ranking or a non-int ``k`` and ``ValueError`` for ``k`` < 1 or a ranking repeating an ID.
 
 Their names in trec_eval and ranx, and the engine's version of each, are in the metric registry,
 :mod:`ragmath.registry` (and the README's table of metrics).
@@ -14,13 +15,7 @@ import math
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 
-from ragmath._validation import (
-    check_grades,
-    check_k,
-    check_ranking,
-    relevant_set,
-    require_some_relevant,
-)
+from ragmath._validation import check_grades, check_k, check_ranking, relevant_set
 
 __all__ = ["recall_at_k", "hit_at_k", "reciprocal_rank", "dcg_at_k", "ndcg_at_k", "judged_at_k", "GAINS"]
 
@@ -28,17 +23,16 @@ __all__ = ["recall_at_k", "hit_at_k", "reciprocal_rank", "dcg_at_k", "ndcg_at_k"
 #: ``"linear"`` (g, trec_eval ``ndcg_cut`` and ranx ``ndcg``).
 GAINS = ("exp", "linear")
 
-def _top_k(ranking: Sequence[Hashable], k: int) -> list[Hashable]:
+Ranking = Sequence[Hashable]  # IDs, best first
+Relevant = set[Hashable] | Mapping[Hashable, float]  # relevant IDs, or ID -> grade (relevant: grade > 0)
+Grades = Mapping[Hashable, float]  # ID -> grade
+
+
+def _top_k(ranking: Ranking, k: int) -> list[Hashable]:
     return check_ranking(ranking)[: check_k(k)]
 
 
-def recall_at_k(
-    ranking: Sequence[Hashable],
-    relevant: set[Hashable] | Mapping[Hashable, float],
-    k: int,
-    *,
-    exact: bool = False,
-) -> float | Fraction:
+def recall_at_k(ranking: Ranking, relevant: Relevant, k: int, *, exact: bool = False) -> float | Fraction:
     """Share of the relevant items that appear in the top ``k``.
 
     Recall@K = |R ∩ T_K| / |R|
@@ -52,23 +46,14 @@ def recall_at_k(
     >>> recall_at_k(["A", "X", "B"], {"A", "B", "C"}, 3, exact=True)
     Fraction(2, 3)
 
-    Raises ``ValueError`` when R is empty (a no-answer question: count it apart), when ``k`` is not
-    positive or the ranking repeats an ID; ``TypeError`` for a string ranking or a non-int ``k``.
+    Raises ``ValueError`` when R is empty (a no-answer question: count it apart).
     """
-    top = _top_k(ranking, k)
-    wanted = relevant_set(relevant)
-    require_some_relevant(wanted, "recall_at_k")
+    top, wanted = _top_k(ranking, k), relevant_set(relevant, "recall_at_k")
     value = Fraction(sum(1 for item in top if item in wanted), len(wanted))
     return value if exact else float(value)
 
 
-def hit_at_k(
-    ranking: Sequence[Hashable],
-    relevant: set[Hashable] | Mapping[Hashable, float],
-    k: int,
-    *,
-    exact: bool = False,
-) -> float | Fraction:
+def hit_at_k(ranking: Ranking, relevant: Relevant, k: int, *, exact: bool = False) -> float | Fraction:
     """1 if any relevant item appears in the top ``k``, else 0.
 
     Hit@K = 1[ |R ∩ T_K| > 0 ]
@@ -77,29 +62,21 @@ def hit_at_k(
       - R is the set of relevant IDs (grade > 0 when a mapping is given),
       - T_K is the set of the first K IDs of the ranking.
 
-    Called ``success`` in trec_eval and ``hit_rate`` in ranx; its mean over questions is the Hit Rate.
+    Its mean over questions is the Hit Rate.
 
     >>> hit_at_k(["Y", "Z", "D"], {"D"}, 3)
     1.0
     >>> hit_at_k(["Y", "Z", "D"], {"D"}, 2, exact=True)
     Fraction(0, 1)
 
-    Raises ``ValueError`` when R is empty (a no-answer question), like :func:`recall_at_k`.
+    Raises ``ValueError`` when R is empty (a no-answer question).
     """
-    top = _top_k(ranking, k)
-    wanted = relevant_set(relevant)
-    require_some_relevant(wanted, "hit_at_k")
+    top, wanted = _top_k(ranking, k), relevant_set(relevant, "hit_at_k")
     value = Fraction(int(any(item in wanted for item in top)))
     return value if exact else float(value)
 
 
-def reciprocal_rank(
-    ranking: Sequence[Hashable],
-    relevant: set[Hashable] | Mapping[Hashable, float],
-    k: int,
-    *,
-    exact: bool = False,
-) -> float | Fraction:
+def reciprocal_rank(ranking: Ranking, relevant: Relevant, k: int, *, exact: bool = False) -> float | Fraction:
     """1 / rank of the first relevant item within the top ``k``, else 0.
 
     RR@K = 1 / r   if r <= K, else 0
@@ -109,18 +86,16 @@ def reciprocal_rank(
       - R is the set of relevant IDs (grade > 0 when a mapping is given).
 
     Its mean over questions is MRR@K. trec_eval's ``recip_rank`` ignores any cut-off: cut the run to K
-    first to compare. ranx: ``mrr@k``.
+    first to compare.
 
     >>> reciprocal_rank(["Y", "Z", "D"], {"D"}, 3, exact=True)
     Fraction(1, 3)
     >>> reciprocal_rank(["Y", "Z", "D"], {"D"}, 2)
     0.0
 
-    Raises ``ValueError`` when R is empty (a no-answer question), like :func:`recall_at_k`.
+    Raises ``ValueError`` when R is empty (a no-answer question).
     """
-    top = _top_k(ranking, k)
-    wanted = relevant_set(relevant)
-    require_some_relevant(wanted, "reciprocal_rank")
+    top, wanted = _top_k(ranking, k), relevant_set(relevant, "reciprocal_rank")
     for position, item in enumerate(top, start=1):
         if item in wanted:
             value = Fraction(1, position)
@@ -144,16 +119,12 @@ def _gain_function(gain: str):
     )
 
 
-def _discount(position: int) -> float:
-    return math.log2(position + 1)
+def _dcg(grades: list[float], to_gain) -> float:
+    """Σ gain(g_i) / log2(i + 1) over the grades in rank order."""
+    return math.fsum(to_gain(grade) / math.log2(position + 1) for position, grade in enumerate(grades, 1))
 
 
-def dcg_at_k(
-    ranking: Sequence[Hashable],
-    grades: Mapping[Hashable, float],
-    k: int,
-    gain: str = "exp",
-) -> float:
+def dcg_at_k(ranking: Ranking, grades: Grades, k: int, gain: str = "exp") -> float:
     """Discounted cumulative gain of the top ``k``.
 
     DCG@K = Σ_{i=1..K} gain(rel_i) / log2(i + 1)
@@ -165,23 +136,13 @@ def dcg_at_k(
     >>> dcg_at_k(["A", "X", "B"], {"A": 2, "B": 1, "C": 2, "X": 0}, 3)
     3.5
 
-    Raises ``ValueError`` for a negative or NaN grade, an unknown ``gain`` or a bad ``k``.
+    Raises ``ValueError`` for a negative or NaN grade or an unknown ``gain``.
     """
-    return _dcg(_top_k(ranking, k), check_grades(grades), _gain_function(gain))
+    top, checked = _top_k(ranking, k), check_grades(grades)
+    return _dcg([checked.get(item, 0) for item in top], _gain_function(gain))
 
 
-def _dcg(top: list[Hashable], checked: Mapping[Hashable, float], to_gain) -> float:
-    return math.fsum(
-        to_gain(checked.get(item, 0)) / _discount(position) for position, item in enumerate(top, start=1)
-    )
-
-
-def _ideal_dcg(checked: Mapping[Hashable, float], k: int, to_gain) -> float:
-    ordered = sorted(checked.values(), reverse=True)[:k]
-    return math.fsum(to_gain(grade) / _discount(position) for position, grade in enumerate(ordered, 1))
-
-
-def ideal_dcg_at_k(grades: Mapping[Hashable, float], k: int, gain: str = "exp") -> float:
+def ideal_dcg_at_k(grades: Grades, k: int, gain: str = "exp") -> float:
     """DCG of the ideal ordering of all labelled grades (IDCG), never of the retrieved list.
 
     IDCG@K = Σ_{i=1..K} gain(g_(i)) / log2(i + 1)
@@ -191,15 +152,11 @@ def ideal_dcg_at_k(grades: Mapping[Hashable, float], k: int, gain: str = "exp") 
     >>> round(ideal_dcg_at_k({"A": 2, "B": 1, "C": 2, "X": 0}, 3), 3)
     5.393
     """
-    return _ideal_dcg(check_grades(grades), check_k(k), _gain_function(gain))
+    ordered = sorted(check_grades(grades).values(), reverse=True)
+    return _dcg(ordered[: check_k(k)], _gain_function(gain))
 
 
-def ndcg_at_k(
-    ranking: Sequence[Hashable],
-    grades: Mapping[Hashable, float],
-    k: int,
-    gain: str = "exp",
-) -> float:
+def ndcg_at_k(ranking: Ranking, grades: Grades, k: int, gain: str = "exp") -> float:
     """DCG@K divided by the DCG of the ideal ordering of the labels (IDCG@K).
 
     nDCG@K = DCG@K / IDCG@K
@@ -207,9 +164,6 @@ def ndcg_at_k(
     where
       - DCG@K is :func:`dcg_at_k` of the ranking,
       - IDCG@K is :func:`ideal_dcg_at_k`: all labelled grades sorted descending, cut to K.
-
-    ``gain="exp"`` is ranx's ``ndcg_burges``; ``gain="linear"`` is trec_eval's ``ndcg_cut`` and ranx's
-    ``ndcg``.
 
     >>> round(ndcg_at_k(["A", "X", "B"], {"A": 2, "B": 1, "C": 2, "X": 0}, 3), 3)
     0.649
@@ -220,22 +174,16 @@ def ndcg_at_k(
     :func:`ragmath.evaluate` lists such questions apart instead of scoring them.
     """
     top, checked, to_gain = _top_k(ranking, k), check_grades(grades), _gain_function(gain)
-    ideal = _ideal_dcg(checked, k, to_gain)
+    ideal = _dcg(sorted(checked.values(), reverse=True)[:k], to_gain)
     if ideal == 0:
         raise ValueError(
             "ndcg_at_k: IDCG is 0 because no labelled item has a grade above 0, so nDCG is undefined "
             "(0/0). Treat the question as a no-answer question and list it apart; evaluate() does"
         )
-    return _dcg(top, checked, to_gain) / ideal
+    return _dcg([checked.get(item, 0) for item in top], to_gain) / ideal
 
 
-def judged_at_k(
-    ranking: Sequence[Hashable],
-    grades: Mapping[Hashable, float],
-    k: int,
-    *,
-    exact: bool = False,
-) -> float | Fraction:
+def judged_at_k(ranking: Ranking, grades: Grades, k: int, *, exact: bool = False) -> float | Fraction:
     """Share of the top ``k`` that carries a label (any grade, 0 included), over ``k``.
 
     Judged@K = |L ∩ T_K| / K
@@ -244,17 +192,16 @@ def judged_at_k(
       - L is the set of labelled IDs of the question (every grade, 0 included),
       - T_K is the set of the first K IDs of the ranking; the divisor is K even for a shorter ranking.
 
-    It measures the labels, not the retrieval: an unlabelled item counts as irrelevant, so a low value
-    says this ranking's other scores rest on items nobody judged (label its pool). It is defined for a
-    no-answer question too, and its mean runs over every labelled question in the run, no-answer ones
-    included. ir_measures: ``Judged@k`` (same definition); trec_eval and ranx have none.
+    It measures the labels, not the retrieval: a low value says this ranking's other scores rest on
+    items nobody judged (label its pool). Defined for a no-answer question too, so its mean runs over
+    every labelled question in the run. ir_measures: ``Judged@k``; trec_eval and ranx have none.
 
     >>> judged_at_k(["a", "x", "b"], {"a": 2, "b": 0}, 4)
     0.5
     >>> judged_at_k(["x", "y"], {"b": 0}, 2, exact=True)
     Fraction(0, 1)
 
-    Raises ``ValueError`` for a bad ``k``, a negative or NaN grade, a ranking that repeats an ID.
+    Raises ``ValueError`` for a negative or NaN grade.
     """
     top, labelled = _top_k(ranking, k), check_grades(grades)
     value = Fraction(sum(1 for item in top if item in labelled), k)

@@ -1,13 +1,10 @@
 """The tie rule, stated once: how scores become a ranking.
 
 **A run given as scores is ordered by score descending, then ID ascending; a run given as ranked
-lists keeps its order.** IDs are text and compare in code-point order (which is also the byte order
-of UTF-8); an integer ID is its decimal text, so ``"10"`` comes before ``"9"`` and ``2``.
-
-trec_eval breaks ties by ID descending and ranx by the order of its dicts; a rule stated here means
-the same table comes out on every run. Two functions apply it: :func:`ranking_from_scores` for one
-question (:func:`ragmath.rrf` on its exact fused scores) and :func:`order_run_table` for a whole run
-table (the engine, :mod:`ragmath.engine`, and the writers of :mod:`ragmath.io`).
+lists keeps its order.** IDs are text and compare in code-point order (UTF-8's byte order); an
+integer ID is its decimal text, so ``"10"`` comes before ``"9"`` and ``2``. (trec_eval breaks ties
+by ID descending, ranx by its dicts' order.) :func:`ranking_from_scores` applies it to one question,
+:func:`order_run_table` to a whole run table.
 """
 
 from __future__ import annotations
@@ -31,9 +28,9 @@ def ranking_from_scores(scores: Mapping[Hashable, Any], name: str = "scores") ->
     >>> ranking_from_scores({9: 1.0, 10: 1.0, 2: 1.0})  # IDs compare as text: "10" < "2" < "9"
     [10, 2, 9]
 
-    Scores may be any real numbers, ``fractions.Fraction`` included: they are compared as given,
-    never rounded first (:func:`ragmath.rrf` passes exact fused scores, so that mathematically equal
-    scores tie). Raises ``TypeError`` for a score that is not a number, ``ValueError`` for NaN.
+    Scores are compared as given, never rounded (``fractions.Fraction`` included: :func:`ragmath.rrf`
+    passes exact fused scores). Raises ``TypeError`` for a score that is not a number, ``ValueError``
+    for NaN.
     """
     for item, score in scores.items():
         if isinstance(score, bool) or not isinstance(score, numbers.Real):
@@ -85,10 +82,9 @@ def _in_order(table: pl.DataFrame, new_block: np.ndarray) -> bool:
 def order_run_table(table: pl.DataFrame, top: int | None = None) -> pl.DataFrame:
     """A run table (question, id, score, rank) as ranked lists: (question, id, position), best first.
 
-    Within each question, rows with a score are ordered by score descending, then ID ascending (IDs
-    are text here, in code-point order); a question given as a ranked list (score null) keeps its
-    ``rank`` order. ``position`` counts 1, 2, ... per question; with ``top`` only positions up to
-    ``top`` are kept. Questions come out in order of first appearance, each as one block.
+    Each question is ordered by the tie rule (a ranked list, score null, keeps its ``rank`` order);
+    ``position`` counts 1, 2, ... per question, up to ``top`` when given. Questions come out in order
+    of first appearance, each as one block.
 
     >>> run = pl.DataFrame({"question": ["q1", "q1", "q1", "q2"], "id": ["b", "a", "c", "x"],
     ...                     "score": [0.5, 0.5, 0.9, None], "rank": [None, None, None, 1]})

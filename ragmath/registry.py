@@ -2,23 +2,10 @@
 
 Each :class:`Metric` holds the per-question definition (:mod:`ragmath.metrics`: the readable
 reference, and what ``evaluate(..., exact=True)`` computes its fractions with), the engine's
-expression (:mod:`ragmath.engine`: what every float comes from), the names in trec_eval and ranx
-and a one-line description. :func:`ragmath.evaluate`, the engine, the command line (``-m`` and its
-help) and the README's table of metrics (a test compares them) all read :data:`METRICS`.
-
-The engine evaluates an entry's ``expression(k, gain)`` once per labelled question, over that
-question's rows (see :func:`ragmath.engine.evaluate_tables`):
-
-- one row per *retrieved* labelled item in the run's top max-K: ``retrieved`` true, ``position`` its
-  1-based place, ``grade`` its label (0 included);
-- one row per relevant label (grade > 0): ``retrieved`` false, ``position`` its place in the ideal
-  order (grades descending), ``grade``;
-
-and on both ``discount`` = log2(position + 1). A null result (no row matched) counts as 0.
-``averaged_over`` says which questions a metric's mean runs over: ``"answerable"`` (labelled with a
-grade > 0, missing ones scored 0: the retrieval metrics) or ``"labelled"`` (every labelled question
-in the run, no-answer ones included: Judged@K, which measures the labels). Adding a metric is adding
-an entry.
+expression over a question's rows (laid out in :func:`ragmath.engine.evaluate_tables`), the names in
+trec_eval and ranx and a one-line description. :func:`ragmath.evaluate`, the engine, the command line
+and the README's table of metrics (a test compares them) all read :data:`METRICS`. Adding a metric is
+adding an entry.
 """
 
 from __future__ import annotations
@@ -38,7 +25,12 @@ __all__ = ["METRICS", "Metric", "parse_metric", "parse_metrics", "known_names"]
 
 @dataclass(frozen=True)
 class Metric:
-    """One metric: its name (used as ``Name@K``), definition, engine expression and names elsewhere."""
+    """One metric: its name (used as ``Name@K``), definition, engine expression and names elsewhere.
+
+    ``averaged_over`` says which questions its mean runs over: ``"answerable"`` (labelled with a grade
+    > 0, missing ones scored 0: the retrieval metrics) or ``"labelled"`` (every labelled question in
+    the run, no-answer ones included: Judged@K, which measures the labels).
+    """
 
     name: str
     definition: Callable[..., Any]

@@ -1,9 +1,7 @@
-"""Fuse whole runs with Reciprocal Rank Fusion, question by question.
+"""Fuse whole runs with Reciprocal Rank Fusion, question by question, through the engine.
 
-:func:`ragmath.fusion.rrf` is the definition, for one question; :func:`fuse_runs` fuses every
-question of whole runs with the vectorised engine (:func:`ragmath.engine.fuse_tables`), whatever
-the runs' form and size. Same numbers and order as :func:`rrf` on each question: checked in
-``tests/test_engine.py``.
+:func:`ragmath.fusion.rrf` is the definition, for one question; :func:`fuse_runs` gives its numbers
+and order for every question of whole runs (``tests/test_engine.py`` checks).
 """
 
 from __future__ import annotations
@@ -56,20 +54,15 @@ def fuse_runs(
 ) -> dict[Hashable, dict[Hashable, float]] | pd.DataFrame | pl.DataFrame:
     """Fuse whole runs with RRF, question by question: question -> {ID: fused score}, best first.
 
-    For each question, every run that has it contributes its ranking (a ``{ID: score}`` ranking is
-    ordered by the tie rule of :mod:`ragmath.ranking`), and :func:`ragmath.rrf` fuses them with the
-    same ``k`` and ``window``; a run lacking the question adds nothing. Questions come in order of
-    first appearance across the runs; within a question, best first (exact fused score descending,
-    then ID ascending). ``runs`` is a mapping name -> run or a list of runs; a run is a mapping
-    question -> ranking, a DataFrame (pandas or polars; columns question, id, score or rank) or a
-    run file (TREC, CSV or JSONL), read as :func:`ragmath.io.read_run_table` reads it (a slice at a
-    time, keeping each question's top ``window``: :func:`ragmath.io.read_run_head`).
-
-    IDs are text: an integer ID comes back as its decimal text, and ``1`` and ``"1"`` are one ID.
-    A question of a mapping with an empty ranking stays in the mapping returned, with no items.
-    ``as_frame=True`` (or ``"pandas"``) returns a pandas DataFrame with columns question, id, rank,
-    score instead; ``as_frame="polars"`` the same as a polars DataFrame, straight from the engine
-    (for millions of rows the fastest: no Python object per ID).
+    Each question's rankings in the runs that have it (``{ID: score}`` ordered by the tie rule) are
+    fused as :func:`ragmath.rrf` fuses them, with the same ``k`` and ``window``. Questions come in
+    order of first appearance across the runs. ``runs`` is a mapping name -> run or a list of runs; a
+    run is a mapping question -> ranking, a DataFrame (pandas or polars; columns question, id, score
+    or rank) or a run file (TREC, CSV or JSONL; each question's top ``window`` is read:
+    :func:`ragmath.io.read_run_head`). IDs are text (``1`` and ``"1"`` are one ID, returned as
+    ``"1"``); a mapping's question with an empty ranking is returned with no items.
+    ``as_frame=True`` (or ``"pandas"``) returns a DataFrame with columns question, id, rank, score
+    instead, ``as_frame="polars"`` the engine's polars one (for millions of rows the fastest).
 
     >>> fuse_runs([{"q1": ["a", "b"]}, {"q1": ["b", "c"]}], k=1)
     {'q1': {'b': 0.8333333333333334, 'a': 0.5, 'c': 0.3333333333333333}}
@@ -81,7 +74,7 @@ def fuse_runs(
     if as_frame not in (False, True, "pandas", "polars"):
         raise ValueError(f"as_frame must be False, True, 'pandas' or 'polars', got {as_frame!r}")
     named = _named_runs(runs)
-    # A generator: each file is read, ordered and let go before the next is read.
+    # A generator, so each file is read, ordered and let go before the next one (memory).
     fused = fuse_tables((_table(name, run, window) for name, run in named.items()), smoothing, window)
     if as_frame == "polars":
         return fused

@@ -19,23 +19,15 @@ import pandas as pd
 
 from ragmath._validation import check_k
 
-__all__ = [
-    "wilson_interval",
-    "bootstrap_interval",
-    "paired_bootstrap",
-    "PairedBootstrap",
-    "grouped_split",
-]
+__all__ = ["wilson_interval", "bootstrap_interval", "paired_bootstrap", "PairedBootstrap", "grouped_split"]
 
 T = TypeVar("T")
 
 
-def _check_confidence(confidence: Any) -> float:
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
-        raise ValueError(
-            f"confidence must be a number strictly between 0 and 1, e.g. 0.95, got {confidence!r}"
-        )
-    return float(confidence)
+def _fraction(value: Any, name: str, example: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < value < 1:
+        raise ValueError(f"{name} must be a fraction strictly between 0 and 1, e.g. {example}, got {value!r}")
+    return float(value)
 
 
 def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -60,7 +52,7 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
         raise TypeError(f"successes must be a whole number, got {successes!r}")
     if not 0 <= successes <= n:
         raise ValueError(f"successes must lie between 0 and n={n}, got {successes!r}")
-    z = NormalDist().inv_cdf(1 - (1 - _check_confidence(confidence)) / 2)
+    z = NormalDist().inv_cdf(1 - (1 - _fraction(confidence, "confidence", "0.95")) / 2)
     p = successes / n
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
@@ -86,11 +78,14 @@ def _as_values(values: Any, name: str) -> np.ndarray:
     return array
 
 
-def _resampled_means(values: np.ndarray, n_resamples: Any, seed: int) -> np.ndarray:
-    """The means of ``n_resamples`` resamples of ``values`` with replacement (``default_rng(seed)``)."""
-    picks = np.random.default_rng(seed).integers(0, values.size, size=(check_k(n_resamples, "n_resamples"),
-                                                                       values.size))
-    return values[picks].mean(axis=1)
+def _bootstrap(values: np.ndarray, n_resamples: Any, confidence: Any, seed: int) -> tuple:
+    """The means of resamples with replacement (``default_rng(seed)``) and their percentile interval."""
+    level = _fraction(confidence, "confidence", "0.95")
+    size = (check_k(n_resamples, "n_resamples"), values.size)
+    picks = np.random.default_rng(seed).integers(0, values.size, size=size)
+    means = values[picks].mean(axis=1)
+    low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
+    return means, float(low), float(high)
 
 
 def bootstrap_interval(
@@ -112,10 +107,8 @@ def bootstrap_interval(
     Raises ``ValueError`` for an empty sequence or NaN values.
     """
     array = _as_values(values, "values")
-    level = _check_confidence(confidence)
-    means = _resampled_means(array, n_resamples, seed)
-    low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
-    return float(array.mean()), float(low), float(high)
+    _, low, high = _bootstrap(array, n_resamples, confidence, seed)
+    return float(array.mean()), low, high
 
 
 @dataclass(frozen=True)
@@ -162,12 +155,10 @@ def paired_bootstrap(
     first, second = _as_values(a, "a"), _as_values(b, "b")
     if first.size != second.size:
         raise ValueError(f"a and b must score the same questions: {first.size} values vs {second.size}")
-    level = _check_confidence(confidence)
     diff = second - first
-    means = _resampled_means(diff, n_resamples, seed)
-    low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
+    means, low, high = _bootstrap(diff, n_resamples, confidence, seed)
     p_value = min(1.0, 2 * min(float(np.mean(means <= 0)), float(np.mean(means >= 0))))
-    return PairedBootstrap(float(diff.mean()), float(low), float(high), p_value, int(diff.size))
+    return PairedBootstrap(float(diff.mean()), low, high, p_value, int(diff.size))
 
 
 def grouped_split(
@@ -192,8 +183,7 @@ def grouped_split(
     ``group`` is a callable item -> group key or a mapping item -> group key. Raises ``ValueError`` for
     a holdout fraction outside (0, 1), fewer than two groups, or an item the mapping does not cover.
     """
-    if isinstance(holdout, bool) or not isinstance(holdout, numbers.Real) or not 0 < holdout < 1:
-        raise ValueError(f"holdout must be a fraction strictly between 0 and 1, e.g. 0.3, got {holdout!r}")
+    _fraction(holdout, "holdout", "0.3")
     members = list(items)
     if isinstance(group, Mapping):
         missing = [item for item in members if item not in group]

@@ -1,10 +1,8 @@
-"""Evaluation units: score chunks, clauses or documents, and keep labels and results at one level.
+"""Evaluation units: score chunks, clauses or documents, with labels and results at one level.
 
-The levels, finest first, are ``chunk`` < ``clause`` < ``document``. A ranking of chunk IDs can be
-mapped up to clauses or documents (deduplicated, first occurrence kept), and chunk-level labels can be
-lifted to a coarser level (a unit takes the highest grade of its chunks). The reverse is impossible: a
-document-level label cannot say which chunk of the document answers, so scoring at a finer level than
-the labels is refused.
+The levels, finest first, are ``chunk`` < ``clause`` < ``document``. A chunk ranking maps up
+(deduplicated, first occurrence kept) and chunk labels lift up (a unit takes its chunks' highest
+grade); never down: a document label cannot say which chunk answers (:func:`check_levels`).
 """
 
 from __future__ import annotations
@@ -99,21 +97,6 @@ def check_levels(level: str, label_level: str) -> None:
         )
 
 
-def _level_mapping(corpus: Any, level: str) -> dict[Hashable, Hashable]:
-    """Chunk ID -> unit ID at ``level``, read from the corpus table's columns."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}; choose one of {LEVELS}")
-    needed = ["chunk_id", LEVEL_COLUMNS[level]]
-    missing = [column for column in needed if column not in getattr(corpus, "columns", ())]
-    if missing:
-        raise ValueError(f"the corpus table has no column {missing[0]!r}; pass the rows of load_corpus()")
-    mapping = dict(zip(corpus["chunk_id"], corpus[LEVEL_COLUMNS[level]], strict=True))
-    if len(mapping) != len(corpus):
-        twice = next(c for c, n in Counter(corpus["chunk_id"]).items() if n > 1)
-        raise ValueError(f"chunk ID {twice!r} appears twice in the corpus table; list each chunk once")
-    return mapping
-
-
 def to_level(ranking: Sequence[Hashable], level: str, corpus: Any) -> list[Hashable]:
     """Map a ranking of chunk IDs to ``level`` ("chunk", "clause" or "document"), deduplicated.
 
@@ -126,9 +109,20 @@ def to_level(ranking: Sequence[Hashable], level: str, corpus: Any) -> list[Hasha
     >>> to_level(["4.2-b", "4.2-a", "6.1"], "clause", corpus)
     ['4.2', '6.1']
 
-    Raises ``ValueError`` for an unknown level, a missing column or a chunk ID the corpus lacks.
+    Raises ``ValueError`` for an unknown level, a missing column, a chunk listed twice in the corpus
+    or a chunk ID it lacks.
     """
-    return to_units(ranking, _level_mapping(corpus, level))
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; choose one of {LEVELS}")
+    column = LEVEL_COLUMNS[level]
+    missing = [name for name in ("chunk_id", column) if name not in getattr(corpus, "columns", ())]
+    if missing:
+        raise ValueError(f"the corpus table has no column {missing[0]!r}; pass the rows of load_corpus()")
+    mapping = dict(zip(corpus["chunk_id"], corpus[column], strict=True))
+    if len(mapping) != len(corpus):
+        twice = next(c for c, n in Counter(corpus["chunk_id"]).items() if n > 1)
+        raise ValueError(f"chunk ID {twice!r} appears twice in the corpus table; list each chunk once")
+    return to_units(ranking, mapping)
 
 
 def at_level(
