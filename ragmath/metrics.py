@@ -62,7 +62,7 @@ def hit_at_k(ranking: Ranking, relevant: Relevant, k: int, *, exact: bool = Fals
       - R is the set of relevant IDs (grade > 0 when a mapping is given),
       - T_K is the set of the first K IDs of the ranking.
 
-    Its mean over questions is the Hit Rate.
+    Its mean over questions is the Hit Rate; trec_eval calls it ``success``, ranx ``hit_rate``.
 
     >>> hit_at_k(["Y", "Z", "D"], {"D"}, 3)
     1.0
@@ -86,7 +86,7 @@ def reciprocal_rank(ranking: Ranking, relevant: Relevant, k: int, *, exact: bool
       - R is the set of relevant IDs (grade > 0 when a mapping is given).
 
     Its mean over questions is MRR@K. trec_eval's ``recip_rank`` ignores any cut-off: cut the run to K
-    first to compare.
+    first to compare (ranx: ``mrr@k``).
 
     >>> reciprocal_rank(["Y", "Z", "D"], {"D"}, 3, exact=True)
     Fraction(1, 3)
@@ -131,7 +131,8 @@ def dcg_at_k(ranking: Ranking, grades: Grades, k: int, gain: str = "exp") -> flo
 
     where
       - rel_i is the grade of the ID at position i (0 when it is not labelled),
-      - gain(g) = 2^g - 1 for ``gain="exp"`` (the article), g for ``gain="linear"`` (trec_eval).
+      - gain(g) = 2^g - 1 for ``gain="exp"`` (the article; ranx's ``ndcg_burges``), g for
+        ``gain="linear"`` (trec_eval's ``ndcg_cut``, ranx's ``ndcg``).
 
     >>> dcg_at_k(["A", "X", "B"], {"A": 2, "B": 1, "C": 2, "X": 0}, 3)
     3.5
