@@ -234,8 +234,7 @@ def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _per_question_rows(result):
-    """One row per question, then the means (the table format's numbers): the first column says which
-    a row is, so the mean row cannot pass for a question."""
+    """One row per question, then the means; the first column says which, so a mean is not a question."""
     import pandas as pd
 
     rows = result.per_question.reset_index()
@@ -266,18 +265,12 @@ def _fuse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         name = path if path not in named else f"{path}#{len(named) + 1}"
         named[name] = Path(path)
     frame = fuse_runs(named, k=args.k, window=args.window, as_frame="polars")
-    if args.output and args.output != "-":
-        write_run(frame, args.output, format=args.format, tag=args.tag)
-    else:
-        write_run(frame, "-" if out is None or out is sys.stdout else out, format=args.format or "trec",
-                  tag=args.tag)
-    n_questions = frame["question"].n_unique()
-    where = args.output if args.output else "standard output"
-    err.write(
-        f"fused {len(args.runs)} run(s) with k={args.k:g}"
-        + (f", window {args.window}" if args.window else "")
-        + f": {n_questions} questions, {len(frame)} results -> {where}\n"
-    )
+    target = args.output if args.output and args.output != "-" else out
+    write_run(frame, "-" if target is None or target is sys.stdout else target, format=args.format,
+              tag=args.tag)
+    window = f", window {args.window}" if args.window else ""
+    err.write(f"fused {len(args.runs)} run(s) with k={args.k:g}{window}: {frame['question'].n_unique()} "
+              f"questions, {len(frame)} results -> {args.output or 'standard output'}\n")
     return 0
 
 
