@@ -306,8 +306,10 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None,
             return 2
         command = args.command
         return _fuse(args, out, err) if args.command == "fuse" else _score(args, out, err)
-    except BrokenPipeError:
-        return _closed_pipe()
+    except BrokenPipeError:  # the reader of our output went away (| head): stop quietly, as Unix tools do
+        with contextlib.suppress(OSError, ValueError):  # further writes and the final flush must not fail
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except (ValueError, OSError) as exc:  # bad input: a file, a line, a number, a name; a failed write
         err.write(f"ragmath {command}: error: {_one_line(exc)}\n")
         return 2
@@ -315,23 +317,11 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None,
         err.write("interrupted\n")
         return 130
     except Exception as exc:  # a bug, not bad input: one line, exit 1
-        err.write(
-            f"ragmath {command}: internal error ({type(exc).__name__}: {_one_line(exc)}); "
-            "please report it with the command you ran\n"
-        )
+        err.write(f"ragmath {command}: internal error ({type(exc).__name__}: {_one_line(exc)}); "
+                  "please report it with the command you ran\n")
         return 1
 
 
 def _one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
     return text if len(text) <= 400 else text[:400] + " ..."
-
-
-def _closed_pipe() -> int:
-    """The reader of our output went away (``| head``): stop quietly, as Unix tools do."""
-    try:  # further writes (and the interpreter's final flush) must not fail again
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
-    return 141

@@ -361,14 +361,14 @@ def compare(runs: Mapping[str, Any] | Sequence[str], qrels: Any, metrics: Sequen
                                       confidence=confidence, seed=seed)
             p, test = sign_flip_p(diffs, n_resamples=n_resamples, seed=seed)
             sd = float(diffs.std(ddof=1)) if diffs.size > 1 else math.nan
-            ratio = judged_at[name, k] / judged_at[base, k] if judged_at[base, k] else math.nan
             comparisons.append({
                 "system": name, "baseline": base, "metric": metric, "diff": paired.mean_diff,
                 "low": paired.low, "high": paired.high, "p": p, "p_holm": math.nan,
                 "wins": int((diffs > 0).sum()), "ties": int((diffs == 0).sum()),
                 "losses": int((diffs < 0).sum()), "effect_size": paired.mean_diff / sd if sd else math.nan,
                 "questions": int(diffs.size), "judged": judged_at[name, k],
-                "judged_baseline": judged_at[base, k], "judged_warning": bool(ratio < 0.9), "test": test,
+                "judged_baseline": judged_at[base, k],
+                "judged_warning": judged_at[name, k] < 0.9 * judged_at[base, k], "test": test,
             })
     table = pd.DataFrame(comparisons)  # never empty: two runs or more, one metric or more
     table["p_holm"] = holm(table["p"])
