@@ -50,8 +50,8 @@ def pool(runs: Mapping[str, Any], depth: int, qrels: Any = None) -> pd.DataFrame
     >>> pool(runs, 2, {"q1": {"a": 2}}).values.tolist()
     [['q1', 'c', 1, ['B']], ['q1', 'b', 2, ['A']], ['q1', 'd', 2, ['B']]]
 
-    Raises ``ValueError`` for no run or a ``depth`` below 1, ``TypeError`` for a ``depth`` that is not
-    an int, and whatever the run and qrels readers refuse (a repeated ID in one ranking, ...).
+    Raises ``ValueError`` for no run or a ``depth`` below 1 (``TypeError`` if not an int), and as the run
+    and qrels readers do (a repeated ID in one ranking, ...).
     """
     if not isinstance(runs, Mapping) or not runs:
         raise ValueError("pool needs a mapping of at least one version name -> run, e.g. {'A': run_a}")
@@ -62,10 +62,9 @@ def pool(runs: Mapping[str, Any], depth: int, qrels: Any = None) -> pd.DataFrame
         for question, ranking in _ranked(run).items():
             labelled = labels.get(question, {})
             for rank, item in enumerate(ranking[:depth], start=1):
-                if item in labelled:
-                    continue
-                best, versions = found.get((question, item), (rank, []))
-                found[(question, item)] = (min(best, rank), [*versions, str(name)])
+                if item not in labelled:
+                    best, versions = found.get((question, item), (rank, []))
+                    found[(question, item)] = (min(best, rank), [*versions, str(name)])
     rows = sorted(((q, i, best, versions) for (q, i), (best, versions) in found.items()),
                   key=lambda row: (str(row[0]), row[2], str(row[1])))
     table = pd.DataFrame(rows, columns=["question", "id", "best rank", "versions"])
