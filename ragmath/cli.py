@@ -234,8 +234,7 @@ def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _per_question_rows(result):
-    """One row per question, then the means (the table format's numbers): the first column says which
-    a row is, so the mean row cannot pass for a question."""
+    """One row per question, then the means; the first column says which, so a mean is not a question."""
     import pandas as pd
 
     rows = result.per_question.reset_index()
@@ -266,18 +265,12 @@ def _fuse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         name = path if path not in named else f"{path}#{len(named) + 1}"
         named[name] = Path(path)
     frame = fuse_runs(named, k=args.k, window=args.window, as_frame="polars")
-    if args.output and args.output != "-":
-        write_run(frame, args.output, format=args.format, tag=args.tag)
-    else:
-        write_run(frame, "-" if out is None or out is sys.stdout else out, format=args.format or "trec",
-                  tag=args.tag)
-    n_questions = frame["question"].n_unique()
-    where = args.output if args.output else "standard output"
-    err.write(
-        f"fused {len(args.runs)} run(s) with k={args.k:g}"
-        + (f", window {args.window}" if args.window else "")
-        + f": {n_questions} questions, {len(frame)} results -> {where}\n"
-    )
+    target = args.output if args.output and args.output != "-" else out
+    write_run(frame, "-" if target is None or target is sys.stdout else target, format=args.format,
+              tag=args.tag)
+    window = f", window {args.window}" if args.window else ""
+    err.write(f"fused {len(args.runs)} run(s) with k={args.k:g}{window}: {frame['question'].n_unique()} "
+              f"questions, {len(frame)} results -> {args.output or 'standard output'}\n")
     return 0
 
 
@@ -313,8 +306,10 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None,
             return 2
         command = args.command
         return _fuse(args, out, err) if args.command == "fuse" else _score(args, out, err)
-    except BrokenPipeError:
-        return _closed_pipe()
+    except BrokenPipeError:  # the reader of our output went away (| head): stop quietly, as Unix tools do
+        with contextlib.suppress(OSError, ValueError):  # further writes and the final flush must not fail
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except (ValueError, OSError) as exc:  # bad input: a file, a line, a number, a name; a failed write
         err.write(f"ragmath {command}: error: {_one_line(exc)}\n")
         return 2
@@ -322,23 +317,11 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None,
         err.write("interrupted\n")
         return 130
     except Exception as exc:  # a bug, not bad input: one line, exit 1
-        err.write(
-            f"ragmath {command}: internal error ({type(exc).__name__}: {_one_line(exc)}); "
-            "please report it with the command you ran\n"
-        )
+        err.write(f"ragmath {command}: internal error ({type(exc).__name__}: {_one_line(exc)}); "
+                  "please report it with the command you ran\n")
         return 1
 
 
 def _one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
     return text if len(text) <= 400 else text[:400] + " ..."
-
-
-def _closed_pipe() -> int:
-    """The reader of our output went away (``| head``): stop quietly, as Unix tools do."""
-    try:  # further writes (and the interpreter's final flush) must not fail again
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
-    return 141

@@ -1,7 +1,6 @@
 """Compare versions on the same questions: intervals, paired tests, Holm, Judged@K, question counts.
 
-Built on :func:`ragmath.evaluate`'s per-question scores (a question missing from a version scores 0
-there and is listed; no-answer questions stay outside the means) and :mod:`ragmath.stats`' bootstrap.
+Built on :func:`ragmath.evaluate`'s per-question scores and :mod:`ragmath.stats`' bootstrap.
 """
 
 from __future__ import annotations
@@ -43,17 +42,16 @@ def pool(runs: Mapping[str, Any], depth: int, qrels: Any = None) -> pd.DataFrame
       - top_depth(v, q) is the first ``depth`` IDs version v ranks for question q,
       - L(q) is every ID ``qrels`` labels for q, grade 0 included (``None``: nothing is labelled yet).
 
-    One row per (question, id) in the pool: ``best rank`` is the best (smallest) rank any version gave
-    it, ``versions`` the names of the versions that put it in their top ``depth``, in the order of
-    ``runs``. Rows are ordered by question, then best rank, then id (IDs and questions by code point),
-    so items that some version ranks high come first within a question.
+    One row per (question, id) in the pool: ``best rank`` is the smallest rank any version gave it,
+    ``versions`` the versions that put it in their top ``depth`` (in the order of ``runs``). Rows are
+    ordered by question, best rank, then id (by code point): what some version ranks high comes first.
 
     >>> runs = {"A": {"q1": ["a", "b", "c"]}, "B": {"q1": ["c", "d"]}}
     >>> pool(runs, 2, {"q1": {"a": 2}}).values.tolist()
     [['q1', 'c', 1, ['B']], ['q1', 'b', 2, ['A']], ['q1', 'd', 2, ['B']]]
 
-    Raises ``ValueError`` for no run or a ``depth`` below 1, ``TypeError`` for a ``depth`` that is not
-    an int, and whatever the run and qrels readers refuse (a repeated ID in one ranking, ...).
+    Raises ``ValueError`` for no run or a ``depth`` below 1 (``TypeError`` if not an int), and as the run
+    and qrels readers do (a repeated ID in one ranking, ...).
     """
     if not isinstance(runs, Mapping) or not runs:
         raise ValueError("pool needs a mapping of at least one version name -> run, e.g. {'A': run_a}")
@@ -64,10 +62,9 @@ def pool(runs: Mapping[str, Any], depth: int, qrels: Any = None) -> pd.DataFrame
         for question, ranking in _ranked(run).items():
             labelled = labels.get(question, {})
             for rank, item in enumerate(ranking[:depth], start=1):
-                if item in labelled:
-                    continue
-                best, versions = found.get((question, item), (rank, []))
-                found[(question, item)] = (min(best, rank), [*versions, str(name)])
+                if item not in labelled:
+                    best, versions = found.get((question, item), (rank, []))
+                    found[(question, item)] = (min(best, rank), [*versions, str(name)])
     rows = sorted(((q, i, best, versions) for (q, i), (best, versions) in found.items()),
                   key=lambda row: (str(row[0]), row[2], str(row[1])))
     table = pd.DataFrame(rows, columns=["question", "id", "best rank", "versions"])
@@ -242,11 +239,9 @@ class Comparison:
         """One row per version and metric: its mean and interval, and (others) the comparison's columns."""
         paired = self.comparisons.rename(columns={"system": "name", "low": "diff_low", "high": "diff_high"})
         keep = [c for c in paired.columns if c not in ("baseline", "questions", "judged")]
-        table = self.systems.merge(paired[keep], on=["name", "metric"], how="left") if len(paired) else (
-            self.systems.copy())
-        for column in ("wins", "ties", "losses"):
-            if column in table:
-                table[column] = table[column].astype("Int64")
+        table = self.systems.merge(paired[keep], on=["name", "metric"], how="left")
+        for column in ("wins", "ties", "losses"):  # whole counts (the merge made them float)
+            table[column] = table[column].astype("Int64")
         return table.rename(columns={"name": "system"})
 
     def summary(self, digits: int = 3) -> pd.DataFrame:
@@ -270,11 +265,10 @@ class Comparison:
 
     def notes(self) -> list[str]:
         """What the table rests on: the test, Holm's family, the questions kept apart, Judged@K warnings."""
-        out = [f"baseline {self.baseline}; {len(self.per_question[self.baseline])} questions in every mean"]
-        if len(self.comparisons):
-            tests = "; ".join(dict.fromkeys(self.comparisons["test"]))
-            out.append(f"p: two-sided paired sign-flip test ({tests}); p_holm: Holm over the "
-                       f"{len(self.comparisons)} comparisons of this table")
+        tests = "; ".join(dict.fromkeys(self.comparisons["test"]))
+        out = [f"baseline {self.baseline}; {len(self.per_question[self.baseline])} questions in every mean",
+               f"p: two-sided paired sign-flip test ({tests}); p_holm: Holm over the "
+               f"{len(self.comparisons)} comparisons of this table"]
         out += [f"{name}: {len(qs)} question(s) missing from the run, scored 0: "
                 f"{', '.join(map(str, qs[:20]))}" for name, qs in self.missing.items() if qs]
         if self.no_answer:
@@ -287,25 +281,22 @@ class Comparison:
 
     def by_group(self, groups: Mapping[Hashable, Hashable]) -> pd.DataFrame:
         """Per group (:func:`by_group`): each version's mean and each difference from the baseline."""
-        columns = {}
+        base, columns = self.per_question[self.baseline], {}
         for name, scores in self.per_question.items():
             for metric in scores.columns:
                 columns[f"{name} {metric}"] = scores[metric]
                 if name != self.baseline:
-                    columns[f"{name} − {self.baseline} {metric}"] = scores[metric] - self.per_question[
-                        self.baseline][metric]
+                    columns[f"{name} − {self.baseline} {metric}"] = scores[metric] - base[metric]
         return by_group(pd.DataFrame(columns), groups)
 
     def to_dict(self) -> dict:
         """The JSON form: ``{"systems": [...], "comparisons": [...], "missing", "no_answer", "unjudged"}``."""
-        def rows(frame: pd.DataFrame) -> list[dict]:
-            out = []
-            for row in frame.to_dict("records"):
-                row["ci"] = [row.pop("low"), row.pop("high")]
-                out.append(_finite(row))
-            return out
+        def with_ci(row: dict) -> dict:
+            row["ci"] = [row.pop("low"), row.pop("high")]
+            return _finite(row)
 
-        return {"systems": rows(self.systems), "comparisons": rows(self.comparisons),
+        return {"systems": [with_ci(row) for row in self.systems.to_dict("records")],
+                "comparisons": [with_ci(row) for row in self.comparisons.to_dict("records")],
                 "missing": self.missing, "no_answer": self.no_answer, "unjudged": self.unjudged}
 
 
@@ -369,18 +360,17 @@ def compare(runs: Mapping[str, Any] | Sequence[str], qrels: Any, metrics: Sequen
                                       confidence=confidence, seed=seed)
             p, test = sign_flip_p(diffs, n_resamples=n_resamples, seed=seed)
             sd = float(diffs.std(ddof=1)) if diffs.size > 1 else math.nan
-            ratio = judged_at[name, k] / judged_at[base, k] if judged_at[base, k] else math.nan
             comparisons.append({
                 "system": name, "baseline": base, "metric": metric, "diff": paired.mean_diff,
                 "low": paired.low, "high": paired.high, "p": p, "p_holm": math.nan,
                 "wins": int((diffs > 0).sum()), "ties": int((diffs == 0).sum()),
                 "losses": int((diffs < 0).sum()), "effect_size": paired.mean_diff / sd if sd else math.nan,
                 "questions": int(diffs.size), "judged": judged_at[name, k],
-                "judged_baseline": judged_at[base, k], "judged_warning": bool(ratio < 0.9), "test": test,
+                "judged_baseline": judged_at[base, k],
+                "judged_warning": judged_at[name, k] < 0.9 * judged_at[base, k], "test": test,
             })
-    table = pd.DataFrame(comparisons)
-    if len(table):
-        table["p_holm"] = holm(table["p"])
+    table = pd.DataFrame(comparisons)  # never empty: two runs or more, one metric or more
+    table["p_holm"] = holm(table["p"])
     return Comparison(
         systems=pd.DataFrame(systems), comparisons=table, per_question=per_question, baseline=base,
         missing={n: list(ev.missing) for n, ev in evaluations.items()},

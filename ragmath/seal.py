@@ -3,9 +3,6 @@
 A seal is a JSON record, ``{"sealed": {"questions_sha256", "labels_sha256", "date", "commit", "note"},
 "openings": [{"number", "opened_at", "commit", "design", "design_sha256", "results_file",
 "results_sha256"}]}``, with each opening's per-question results in a JSON-lines file beside it.
-:func:`seal` writes it before anything runs; :func:`open_seal` runs the frozen design once and stores
-its results; afterwards :func:`show_seal` (or :func:`open_seal` with the same design) checks the stored
-file's hash and never re-runs. A changed design needs ``new_opening=True``: a second, counted opening.
 """
 
 from __future__ import annotations
@@ -27,9 +24,6 @@ from ragmath.io.writers import _atomic_write
 
 __all__ = ["seal", "open_seal", "show_seal", "Opening", "content_sha256", "write_results", "read_results"]
 
-_NO_GIT = "unknown (no git)"
-
-
 def content_sha256(source: Any) -> str:
     """SHA-256 (hex) of a file's bytes (a path), or of an object's canonical JSON (sorted keys).
 
@@ -46,9 +40,9 @@ def _stamp(path: Path) -> dict:
     try:
         out = subprocess.run(["git", "-C", str(path.resolve().parent), "rev-parse", "HEAD"],
                              capture_output=True, text=True, timeout=20, check=False)
-        commit = out.stdout.strip() if out.returncode == 0 else _NO_GIT
     except (OSError, subprocess.SubprocessError):
-        commit = _NO_GIT
+        out = None
+    commit = out.stdout.strip() if out and out.returncode == 0 else "unknown (no git)"
     return {"date": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(), "commit": commit}
 
 
