@@ -39,17 +39,9 @@ from ragmath.io.writers import write_qrels, write_run
 
 __all__ = [
     "MAX_GRADE",
-    "read_run_table",
-    "read_qrels_table",
-    "read_run_head",
-    "run_table",
-    "qrels_table",
-    "run_mapping",
-    "qrels_mapping",
-    "read_run",
-    "read_qrels",
-    "write_run",
-    "write_qrels",
-    "read_run_frame",
-    "read_qrels_frame",
+    "read_run_table", "read_qrels_table", "read_run_head",  # files -> tables
+    "run_table", "qrels_table",  # DataFrames and mappings -> tables
+    "run_mapping", "qrels_mapping", "read_run", "read_qrels",  # tables and files -> mappings
+    "write_run", "write_qrels",  # -> files
+    "read_run_frame", "read_qrels_frame",  # files -> pandas DataFrames
 ]

@@ -149,8 +149,7 @@ def _bulk_csv(src: _Source, kind: str) -> pl.DataFrame | None:
             number = text.cast(dtype, strict=False)
             out.append(pl.when(text.str.contains(f"^{pattern}$")).then(number).alias(name))
     table = raw.select(out)
-    present = [c for c in schema if c in raw.columns]
-    if table.select(pl.any_horizontal([pl.col(c).is_null() for c in present]).any()).item():
+    if any(table.select(c for c in schema if c in raw.columns).null_count().row(0)):
         return None
     return table
 

@@ -85,12 +85,10 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def jsonl_objects(src: _Source) -> Iterator[tuple[_Where, dict[str, Any]]]:
-    """(where, object) for each non-blank line of a JSONL file: the one JSONL reader.
-
-    Refused, naming file and line (``ValueError``): a line that is not valid JSON, a value that is
-    not an object, a key given twice in one object, a value nested too deeply to read (Python's
-    recursion limit, about 1,000 levels), an integer of more than 4,300 digits, bytes not UTF-8.
-    :mod:`ragmath.lab.corpus` reads the workbook's data files with it too.
+    """(where, object) for each non-blank line of a JSONL file: the one JSONL reader (the workbook's
+    data files too). Refused (``ValueError`` naming file and line): invalid JSON, a value that is not
+    an object, a key given twice, a value nested too deeply (about 1,000 levels), an integer of over
+    4,300 digits, bytes not UTF-8.
 
     >>> [(w.number, o) for w, o in jsonl_objects(_Source(b'{"a": 1}\\n\\n{"a": 2}\\n'))]
     [(1, {'a': 1}), (3, {'a': 2})]

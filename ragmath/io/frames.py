@@ -116,8 +116,13 @@ def _is_missing(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
 
-def _mapping_table(given: Mapping, kind: str) -> pl.DataFrame:
-    """question -> {ID: score or grade} (for a run also -> [IDs, best first]), checked entry by entry."""
+def _table(given: Any, kind: str, expected: str) -> pl.DataFrame:
+    """A DataFrame, or a mapping question -> {ID: score or grade} (for a run also -> [IDs, best
+    first]) checked entry by entry, as a table; ``TypeError`` naming ``expected`` for anything else."""
+    if isinstance(given, (pl.DataFrame, pd.DataFrame)):
+        return _frame_table(given, kind)
+    if not isinstance(given, Mapping):
+        raise TypeError(f"{kind} must be {expected}, got {type(given).__name__}")
     value = "score" if kind == "run" else "grade"
     wanted = "a list of IDs or a dict {id: score}" if kind == "run" else "a dict {id: grade}"
 
@@ -148,13 +153,7 @@ def run_table(run: Any) -> pl.DataFrame:
     >>> run_table({"q1": {"a": 0.5, "b": 0.75}, "q2": ["x", "y"]}).rows()
     [('q1', 'a', 0.5, None), ('q1', 'b', 0.75, None), ('q2', 'x', None, 1), ('q2', 'y', None, 2)]
     """
-    if isinstance(run, (pl.DataFrame, pd.DataFrame)):
-        return _frame_table(run, "run")
-    if not isinstance(run, Mapping):
-        raise TypeError(
-            f"run must be a mapping question -> ranking, a DataFrame or a file path, got {type(run).__name__}"
-        )
-    return _mapping_table(run, "run")
+    return _table(run, "run", "a mapping question -> ranking, a DataFrame or a file path")
 
 
 def qrels_table(qrels: Any) -> pl.DataFrame:
@@ -163,13 +162,7 @@ def qrels_table(qrels: Any) -> pl.DataFrame:
     >>> qrels_table({"q1": {"d1": 2, "d7": 0}}).rows()
     [('q1', 'd1', 2), ('q1', 'd7', 0)]
     """
-    if isinstance(qrels, (pl.DataFrame, pd.DataFrame)):
-        return _frame_table(qrels, "qrels")
-    if not isinstance(qrels, Mapping):
-        raise TypeError(
-            f"qrels must be a mapping question -> {{id: grade}} or a DataFrame, got {type(qrels).__name__}"
-        )
-    return _mapping_table(qrels, "qrels")
+    return _table(qrels, "qrels", "a mapping question -> {id: grade} or a DataFrame")
 
 
 def run_mapping(table: pl.DataFrame) -> dict[str, Any]:
@@ -179,8 +172,7 @@ def run_mapping(table: pl.DataFrame) -> dict[str, Any]:
     {'q1': {'c': 0.9, 'a': 0.5, 'b': 0.5}}
     """
     ordered = order_run_table(table)
-    scored = table["score"].null_count() < table.height or table.height == 0
-    if not scored:
+    if table.height and table["score"].null_count() == table.height:  # ranked lists
         return {q: ids for q, ids in ordered.group_by("question", maintain_order=True).agg("id").iter_rows()}
     scores = ordered.join(table.select("question", "id", "score"), on=["question", "id"], how="left",
                           maintain_order="left")

@@ -27,21 +27,6 @@ except ImportError:  # Windows
 _flock = getattr(fcntl, "flock", None)
 
 
-def _check_tag(tag: Any) -> str:
-    if not isinstance(tag, str) or tag == "" or _FORBIDDEN_RE.search(tag) or tag.startswith("#"):
-        raise ValueError(f"tag {tag!r} must be non-empty text without whitespace, e.g. 'rrf'")
-    return tag
-
-
-def _refuse_comment_questions(table: pl.DataFrame) -> None:
-    hashed = table.filter(pl.col("question").str.starts_with("#"))
-    if hashed.height:
-        raise ValueError(
-            f"question {_quote(hashed['question'][0])} starts with '#', which a TREC file reads as a "
-            "comment line; rename it or write CSV/JSONL"
-        )
-
-
 #: A temporary file is named ``.NAME.ragmath-tmp-XXXXXXXX`` beside its target ``NAME``: hidden, and
 #: never ending in ``.trec``, ``.csv`` or ``.jsonl``, so that nothing takes it for an output.
 _TEMP_MARK = ".ragmath-tmp-"
@@ -69,12 +54,9 @@ def _write_stream(stream: Any, data: bytes) -> None:
 
 
 def write_stdout(data: bytes) -> None:
-    """Write ``data`` (UTF-8 bytes) to standard output, every byte, or raise ``OSError``.
-
-    The interpreter's own standard output is written through its file descriptor, checking each
-    write (with ``PYTHONUNBUFFERED=1`` Python's stream would drop the rest of a short write); a
-    closed pipe raises ``BrokenPipeError``; a stand-in (a notebook's, a test's) gets ``write``.
-    """
+    """Write ``data`` (UTF-8 bytes) to standard output, every byte, or raise ``OSError``
+    (``BrokenPipeError`` for a closed pipe): through its file descriptor (why: docs/design-notes.md),
+    or a stand-in's (a notebook's, a test's) ``write``."""
     stream = sys.stdout
     if stream is None:
         raise OSError(errno.EBADF, "standard output is closed; redirect it to a file")
@@ -117,11 +99,8 @@ def _atomic_write(target: Any, data: bytes) -> None:
 
 
 def _replace(path: str, data: bytes) -> None:
-    """Write a regular file atomically: a temporary file beside it, renamed over it when complete.
-
-    The writer holds a lock on its temporary file until the rename; a temporary file of this
-    target that nobody holds was left by a killed write, and is removed first.
-    """
+    """Write a regular file atomically: a temporary file beside it, locked until it is renamed over
+    the target; a temporary file of this target that nobody holds was left by a killed write."""
     folder, name = os.path.split(path)
     if not os.path.isdir(folder):
         raise FileNotFoundError(f"{folder}: no such folder; create it first or write elsewhere")
@@ -191,7 +170,10 @@ def _ordered_for_writing(table: pl.DataFrame) -> pl.DataFrame:
 def _table_bytes(rows: pl.DataFrame, fmt: str) -> bytes:
     """``rows`` as written: TREC fields separated by one space, CSV with a header, or JSONL."""
     if fmt == "trec":
-        _refuse_comment_questions(rows)
+        hashed = rows.filter(pl.col("question").str.starts_with("#"))["question"]
+        if len(hashed):
+            raise ValueError(f"question {_quote(hashed[0])} starts with '#', which a TREC file reads as a "
+                             "comment line; rename it or write CSV/JSONL")
         return rows.write_csv(separator=" ", include_header=False, quote_style="never").encode("utf-8")
     if fmt == "jsonl":
         return rows.write_ndjson().encode("utf-8")
@@ -217,8 +199,10 @@ def write_run(run: Any, path: Any, format: str | None = None, tag: str = "ragmat
     table = run_table(run)
     rows = _ordered_for_writing(table)
     if fmt == "trec":
+        if not isinstance(tag, str) or tag == "" or _FORBIDDEN_RE.search(tag) or tag.startswith("#"):
+            raise ValueError(f"tag {tag!r} must be non-empty text without whitespace, e.g. 'rrf'")
         rows = rows.select("question", pl.lit("Q0").alias("q0"), "id", "rank", "score",
-                           pl.lit(_check_tag(tag)).alias("tag"))
+                           pl.lit(tag).alias("tag"))
     elif table.height and table["score"].null_count() == table.height:  # ranked lists read back as such
         rows = rows.drop("score")
     _atomic_write(path, _table_bytes(rows, fmt))
