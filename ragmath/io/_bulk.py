@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ragmath._validation import check_k
-from ragmath.io._checks import _FORBIDDEN_CHARS, _INTEGER, _NUMBER, MAX_GRADE, SCHEMAS
+from ragmath._validation import DECIMAL, check_k
+from ragmath.io._checks import _FORBIDDEN_CHARS, _INTEGER, MAX_GRADE, SCHEMAS
 from ragmath.io._lines import _check_header, _line_reader
 from ragmath.io._sources import _format_of, _Source
 from ragmath.ranking import order_run_table
@@ -21,10 +21,8 @@ from ragmath.ranking import order_run_table
 def _odd_rows(table: pl.DataFrame, kind: str, questions: pl.Series | None = None) -> bool:
     """True if any row breaks a rule: then the line reader (or the row checker) names it.
 
-    Questions are checked once per block of equal neighbours (a file lists a question's results
-    together), IDs one by one. Duplicates: no repeated 64-bit hash of (question, id) means no
-    repeated pair; a repeated hash (a duplicate, or a one-in-2^64 collision) sends the table to the
-    exact check of the line reader (why numpy sorts the hashes: docs/design-notes.md).
+    Questions are checked once per block of equal neighbours, IDs one by one; pairs by their 64-bit
+    hashes, a repeat (a duplicate, or a one-in-2^64 collision) going to the line reader's exact check.
     """
     if table.height == 0:
         return False
@@ -145,7 +143,7 @@ def _bulk_csv(src: _Source, kind: str) -> pl.DataFrame | None:
             out.append(pl.col(name))
         else:  # polars' number parser, then the ASCII pattern of the line reader
             text = pl.col(name).str.strip_chars(" ")
-            pattern = _INTEGER if dtype == pl.Int64 else _NUMBER
+            pattern = _INTEGER if dtype == pl.Int64 else DECIMAL
             number = text.cast(dtype, strict=False)
             out.append(pl.when(text.str.contains(f"^{pattern}$")).then(number).alias(name))
     table = raw.select(out)
@@ -233,11 +231,10 @@ def _trec_head(src: _Source, k: int | None) -> pl.DataFrame | None:
 def read_run_head(source: Any, k: int | None, format: str | None = None) -> pl.DataFrame:
     """Each question's first ``k`` results (all if None) in the tie rule's order, as ranked lists.
 
-    What :func:`read_run_table` then :func:`ragmath.ranking.order_run_table` with ``top=k`` give,
-    in a run table's columns: ``score`` null and ``rank`` the position 1..k (what ``evaluate`` and
-    ``fuse_runs`` read a run file with). A TREC run whose questions each come as one block of lines
-    (what programs write) is read a slice of :data:`HEAD_SLICE_BYTES` bytes at a time, so memory
-    follows ``k`` and the slice, not the file; any other source is read whole. Raises as
+    What :func:`read_run_table` then ``order_run_table(..., top=k)`` give: ``score`` null, ``rank``
+    the position 1..k; metrics at K <= ``k`` are the same on it as on the whole run. A TREC run whose
+    questions each come as one block of lines is read :data:`HEAD_SLICE_BYTES` bytes at a time, so
+    memory follows ``k``, not the file; any other source is read whole. Raises as
     :func:`read_run_table` does.
 
     >>> import tempfile, pathlib

@@ -28,10 +28,9 @@ SCHEMAS = {
 _LIMITS = {"rank": (-(2**63), 2**63 - 1), "grade": (0, MAX_GRADE)}
 
 # One definition of each token, used by the line reader (Python re) and the bulk checks (polars).
-_NUMBER = DECIMAL
 _INTEGER = r"[+-]?[0-9]+"
 _FORBIDDEN = r"[\x00-\x1f\x7f-\x9f\s]"  # control characters and every kind of whitespace
-_NUMBER_RE, _INTEGER_RE, _FORBIDDEN_RE = map(re.compile, (_NUMBER, _INTEGER, _FORBIDDEN))
+_NUMBER_RE, _INTEGER_RE, _FORBIDDEN_RE = map(re.compile, (DECIMAL, _INTEGER, _FORBIDDEN))
 #: The same characters listed one by one, for polars' ``str.contains_any`` (faster than the pattern:
 #: docs/design-notes.md); a test checks the list against ``_FORBIDDEN_RE``.
 _FORBIDDEN_CHARS = [chr(c) for c in (*range(0x21), *range(0x7F, 0xA1), 0x1680, *range(0x2000, 0x200B),

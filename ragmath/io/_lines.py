@@ -134,13 +134,9 @@ def _jsonl_records(src: _Source, kind: str) -> Iterator[tuple[_Where, dict[str, 
                     "the same fields (a run is scored on every line, or ranked on every line)",
                 )
         for key in needed:
-            if key not in obj:
-                raise where.fail(
-                    f"field {key!r}", f"missing; the first object has {needed}, every line needs them"
-                )
-            if obj[key] is None:
-                problem = f"null; give a value on every line (the fields are {needed})"
-                raise where.fail(f"field {key!r}", problem)
+            if obj.get(key) is None:
+                what = "null; give a value on every line" if key in obj else "missing; every line needs it"
+                raise where.fail(f"field {key!r}", f"{what} (the first line's fields are {needed})")
         yield where, obj
 
 
