@@ -28,7 +28,7 @@ def _trec_records(src: _Source, kind: str) -> Iterator[tuple[_Where, dict[str, s
     layout = _TREC_LAYOUT[kind]
     read = {i: _TREC_COLUMNS[name] for i, name in enumerate(layout) if name in _TREC_COLUMNS}
     for number, text in src.lines():
-        line = text[:-1] if text.endswith("\r") else text
+        line = text.removesuffix("\r")
         stripped = line.strip(" \t")
         if not stripped or stripped.startswith("#"):
             continue
@@ -52,22 +52,17 @@ def _csv_records(src: _Source, kind: str) -> Iterator[tuple[_Where, dict[str, st
     except StopIteration:
         raise ValueError(f"{src.name}: empty file; a CSV needs a header row") from None
     _check_header(header, src.name, kind)
-    while True:
-        try:
-            row = next(rows)
-        except StopIteration:
-            return
-        except csv.Error as exc:  # e.g. a carriage return inside an unquoted field
-            raise _Where(src.name, "line", rows.line_num).fail(None, f"not valid CSV ({exc})") from None
-        where = _Where(src.name, "line", rows.line_num)
-        if not row or all(cell.strip() == "" for cell in row):
-            continue
-        if len(row) != len(header):
-            raise where.fail(
-                None,
-                f"expected {len(header)} fields as in the header, found {len(row)}: {_quote(','.join(row))}",
-            )
-        yield where, dict(zip(header, row, strict=True))
+    try:
+        for row in rows:
+            where = _Where(src.name, "line", rows.line_num)
+            if not row or all(cell.strip() == "" for cell in row):
+                continue
+            if len(row) != len(header):
+                raise where.fail(None, f"expected {len(header)} fields as in the header, found {len(row)}: "
+                                       f"{_quote(','.join(row))}")
+            yield where, dict(zip(header, row, strict=True))
+    except csv.Error as exc:  # e.g. a carriage return inside an unquoted field
+        raise _Where(src.name, "line", rows.line_num).fail(None, f"not valid CSV ({exc})") from None
 
 
 class _RepeatedKey(Exception):

@@ -109,10 +109,10 @@ def _stdin_stat() -> os.stat_result | None:
 def check_paths(inputs: Sequence[Any], output: Any = None) -> None:
     """Refuse an input that can be read once given twice, and an output that is an input.
 
-    Standard input (``"-"``, ``/dev/stdin``, ``/proc/self/fd/0``) and a named pipe can be read
-    once; a regular file behind ``<`` reads whole by its name too, but not beside ``"-"``. Files
-    are compared by ``os.stat`` (device and inode), so a symlink or a hard link to an input, or
-    the file behind ``-`` (``< a.trec``), is that input. Raises ``ValueError`` naming them.
+    Standard input (``"-"``, ``/dev/stdin``, ...) and a named pipe can be read once (a regular file
+    behind ``<`` can be named twice, but not beside ``"-"``). Files are compared by ``os.stat``
+    (device and inode), so a symlink or a hard link to an input, or the file behind ``-``, is that
+    input. Raises ``ValueError`` naming them.
 
     >>> check_paths(["a.trec", "b.trec"], "fused.trec")
     >>> check_paths(["-", "-"])
