@@ -11,24 +11,18 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ragmath._validation import check_k
-from ragmath.io._checks import _FORBIDDEN_CHARS, _INTEGER, _NUMBER, MAX_GRADE, QRELS_SCHEMA, RUN_SCHEMA
+from ragmath._validation import DECIMAL, check_k
+from ragmath.io._checks import _FORBIDDEN_CHARS, _INTEGER, MAX_GRADE, SCHEMAS
 from ragmath.io._lines import _check_header, _line_reader
 from ragmath.io._sources import _format_of, _Source
 from ragmath.ranking import order_run_table
-
-# --------------------------------------------------------------------------- the bulk reader
 
 
 def _odd_rows(table: pl.DataFrame, kind: str, questions: pl.Series | None = None) -> bool:
     """True if any row breaks a rule: then the line reader (or the row checker) names it.
 
-    Questions are checked once per block of equal neighbours (a file lists a question's results
-    together), IDs one by one. Duplicates are found through a 64-bit hash of each (question, id)
-    pair: no repeated hash means no repeated pair; a repeated hash (a duplicate, or a one-in-2^64
-    collision) sends the table to the exact check of the line reader. The hashes are sorted and
-    neighbours compared (numpy's sort: a third of the CPU time of polars' ``n_unique``, measured
-    on 16 MiB slices of a 434 MiB run).
+    Questions are checked once per block of equal neighbours, IDs one by one; pairs by their 64-bit
+    hashes, a repeat (a duplicate, or a one-in-2^64 collision) going to the line reader's exact check.
     """
     if table.height == 0:
         return False
@@ -75,9 +69,8 @@ def _trec_schema(kind: str) -> dict[str, pl.DataType]:
     return {"question": pl.String, "_iter": pl.String, "id": pl.String, "grade": pl.Int64}
 
 
-#: How polars reads a TREC file: fields split on one space, no quoting. Comment lines are left to
-#: the line-splitting read (polars' ``comment_prefix`` made every read 20 % slower, measured on
-#: a 434 MiB run): a comment shows up as a missing field, too many fields, or a question "#...".
+#: How polars reads a TREC file: fields split on one space, no quoting. A comment line shows up as
+#: a missing field, too many fields, or a question "#..." (``comment_prefix`` slows every read).
 _TREC_CSV = {"separator": " ", "has_header": False, "quote_char": None}
 
 
@@ -141,7 +134,7 @@ def _bulk_csv(src: _Source, kind: str) -> pl.DataFrame | None:
         return None
     if header != raw.columns:
         return None
-    schema = RUN_SCHEMA if kind == "run" else QRELS_SCHEMA
+    schema = SCHEMAS[kind]
     out = []
     for name, dtype in schema.items():
         if name not in raw.columns:
@@ -150,35 +143,28 @@ def _bulk_csv(src: _Source, kind: str) -> pl.DataFrame | None:
             out.append(pl.col(name))
         else:  # polars' number parser, then the ASCII pattern of the line reader
             text = pl.col(name).str.strip_chars(" ")
-            pattern = _INTEGER if dtype == pl.Int64 else _NUMBER
+            pattern = _INTEGER if dtype == pl.Int64 else DECIMAL
             number = text.cast(dtype, strict=False)
             out.append(pl.when(text.str.contains(f"^{pattern}$")).then(number).alias(name))
     table = raw.select(out)
-    present = [c for c in schema if c in raw.columns]
-    if table.select(pl.any_horizontal([pl.col(c).is_null() for c in present]).any()).item():
+    if any(table.select(c for c in schema if c in raw.columns).null_count().row(0)):
         return None
     return table
 
 
 def _read_source(src: _Source, fmt: str, kind: str) -> pl.DataFrame:
-    if fmt == "trec" and src.is_empty():
-        return pl.DataFrame(schema=RUN_SCHEMA if kind == "run" else QRELS_SCHEMA)
-    table = None
-    if fmt == "trec":
-        table = _bulk_trec(src, kind)
-    elif fmt == "csv" and not src.is_empty():
-        table = _bulk_csv(src, kind)
+    if fmt == "jsonl" or src.is_empty():  # JSONL: the line reader (a JSON ID may be 1 or "1")
+        return _line_reader(src, fmt, kind)
+    table = _bulk_trec(src, kind) if fmt == "trec" else _bulk_csv(src, kind)
     if table is not None:
-        table = table.select(list(RUN_SCHEMA if kind == "run" else QRELS_SCHEMA))
+        table = table.select(list(SCHEMAS[kind]))
         if not _odd_rows(table, kind):
             return table
     return _line_reader(src, fmt, kind)
 
 
-#: Bytes per slice when :func:`read_run_head` reads a TREC run a slice at a time. Measured on a
-#: 434 MiB run (docs/design-notes.md): 16 MiB slices, the next parsed ahead, peak at 310-340 MiB of
-#: memory, polars' own batches (``collect_batches``) at 450-770 MiB, the whole file at about 940 MiB,
-#: for about the same time.
+#: Bytes per slice when :func:`read_run_head` reads a TREC run a slice at a time (the peak memory
+#: against polars' own batches and the whole file: docs/design-notes.md).
 HEAD_SLICE_BYTES = 1 << 24
 
 
@@ -245,14 +231,11 @@ def _trec_head(src: _Source, k: int | None) -> pl.DataFrame | None:
 def read_run_head(source: Any, k: int | None, format: str | None = None) -> pl.DataFrame:
     """Each question's first ``k`` results (all if None) in the tie rule's order, as ranked lists.
 
-    What :func:`read_run_table` followed by :func:`ragmath.ranking.order_run_table` with
-    ``top=k`` gives, in a run table's columns: ``score`` null and ``rank`` the position 1..k.
-    ``ragmath.evaluate`` reads a run file with it (metrics at K need only the top K), and
-    ``ragmath.fuse_runs`` with ``k`` = its window.
-    Metrics at K <= ``k`` are the same on it as on the whole run. A TREC run whose questions each
-    come as one block of lines (what programs write) is read and checked a slice of
-    :data:`HEAD_SLICE_BYTES` bytes at a time, so memory follows ``k`` and the slice, not the file;
-    any other source is read whole. Raises as :func:`read_run_table` does.
+    What :func:`read_run_table` then ``order_run_table(..., top=k)`` give: ``score`` null, ``rank``
+    the position 1..k; metrics at K <= ``k`` are the same on it as on the whole run. A TREC run whose
+    questions each come as one block of lines is read :data:`HEAD_SLICE_BYTES` bytes at a time, so
+    memory follows ``k``, not the file; any other source is read whole. Raises as
+    :func:`read_run_table` does.
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.trec"
@@ -277,7 +260,7 @@ def read_run_table(source: Any, format: str | None = None) -> pl.DataFrame:
 
     ``format`` is taken from the extension unless given (``.csv``, ``.jsonl``/``.ndjson``, else
     TREC); ``source`` may be a path, a named pipe or ``"-"`` (standard input). Raises
-    ``ValueError`` naming file, line and field for malformed input (see the module docstring).
+    ``ValueError`` naming file, line and field for malformed input (the list: docs/design-notes.md).
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.trec"

@@ -21,26 +21,20 @@ QUOTE_LIMIT = 200
 
 FORMATS = ("trec", "csv", "jsonl")
 
-RUN_SCHEMA = {"question": pl.String, "id": pl.String, "score": pl.Float64, "rank": pl.Int64}
-QRELS_SCHEMA = {"question": pl.String, "id": pl.String, "grade": pl.Int64}
-_TREC_LAYOUT = {
-    "run": ("qid", "Q0", "docid", "rank", "score", "tag"),
-    "qrels": ("qid", "iteration", "docid", "grade"),
+SCHEMAS = {
+    "run": {"question": pl.String, "id": pl.String, "score": pl.Float64, "rank": pl.Int64},
+    "qrels": {"question": pl.String, "id": pl.String, "grade": pl.Int64},
 }
+_LIMITS = {"rank": (-(2**63), 2**63 - 1), "grade": (0, MAX_GRADE)}
 
 # One definition of each token, used by the line reader (Python re) and the bulk checks (polars).
-_NUMBER = DECIMAL
 _INTEGER = r"[+-]?[0-9]+"
 _FORBIDDEN = r"[\x00-\x1f\x7f-\x9f\s]"  # control characters and every kind of whitespace
-_NUMBER_RE, _INTEGER_RE, _FORBIDDEN_RE = map(re.compile, (_NUMBER, _INTEGER, _FORBIDDEN))
-#: The same characters listed one by one, for polars' ``str.contains_any`` (twice as fast as the
-#: regular expression on 10 million IDs); a test checks the list against ``_FORBIDDEN_RE``.
+_NUMBER_RE, _INTEGER_RE, _FORBIDDEN_RE = map(re.compile, (DECIMAL, _INTEGER, _FORBIDDEN))
+#: The same characters listed one by one, for polars' ``str.contains_any`` (faster than the pattern:
+#: docs/design-notes.md); a test checks the list against ``_FORBIDDEN_RE``.
 _FORBIDDEN_CHARS = [chr(c) for c in (*range(0x21), *range(0x7F, 0xA1), 0x1680, *range(0x2000, 0x200B),
                                      0x2028, 0x2029, 0x202F, 0x205F, 0x3000)]
-_INT64_MAX = 2**63 - 1
-
-
-# --------------------------------------------------------------------------- messages
 
 
 def _quote(text: str) -> str:
@@ -61,9 +55,13 @@ class _Where:
         return ValueError(f"{where}, {field}: {problem}" if field else f"{where}: {problem}")
 
 
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, (bool, np.bool_))
+
+
 def _check_id(value: Any, where: _Where, field: str) -> str:
     """An ID as text: str, or an int written in decimal; refuse empty, whitespace, control chars."""
-    if isinstance(value, (bool, np.bool_)):
+    if _is_bool(value):
         raise where.fail(field, f"{value!r} is a boolean, not an ID; IDs are text")
     if isinstance(value, numbers.Integral):
         value = str(int(value))
@@ -86,52 +84,34 @@ def _check_id(value: Any, where: _Where, field: str) -> str:
 def _check_score(value: Any, where: _Where, field: str) -> float:
     """A finite score: a number, or text written as a decimal with ASCII digits."""
     if isinstance(value, str):
-        text = value.strip(" ")
-        if not _NUMBER_RE.fullmatch(text):
+        if not _NUMBER_RE.fullmatch(value.strip(" ")):
             raise where.fail(field, f"{_quote(value)} is not a number; write a decimal such as 0.25 or 1e-3")
-        out = float(text)
-    elif isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+    elif _is_bool(value) or not isinstance(value, numbers.Real):
         raise where.fail(field, f"{_quote(repr(value))} is not a number; scores are decimals")
-    else:
-        out = float(value)
+    out = float(value)
     if not math.isfinite(out):
         raise where.fail(field, f"{_quote(str(value))} is not a finite number; scores must be finite")
     return out
 
 
-def _check_int(value: Any, where: _Where, field: str, what: str, low: int, high: int) -> int:
-    """An integer in [low, high]: an int, an integral float, or ASCII digits."""
+def _check_int(value: Any, where: _Where, field: str, what: str) -> int:
+    """A rank (64-bit) or a grade (0 to :data:`MAX_GRADE`): an int, an integral float, or ASCII digits."""
     if isinstance(value, str):
         text = value.strip(" ")
         if not _INTEGER_RE.fullmatch(text):
             kind = "not an integer" if _NUMBER_RE.fullmatch(text) else "not a number"
             raise where.fail(field, f"{_quote(value)} is {kind}; {what}s are whole numbers written 0-9")
-        number = int(text)
-    elif isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+    elif _is_bool(value) or not isinstance(value, numbers.Real):
         raise where.fail(field, f"{_quote(repr(value))} is not a number; {what}s are whole numbers")
-    elif isinstance(value, numbers.Integral):
-        number = int(value)
-    else:
-        as_float = float(value)
-        if not math.isfinite(as_float) or not as_float.is_integer():
-            raise where.fail(field, f"{value!r} is not an integer; {what}s are whole numbers")
-        number = int(as_float)
+    elif not isinstance(value, numbers.Integral) and not float(value).is_integer():  # NaN, inf too
+        raise where.fail(field, f"{value!r} is not an integer; {what}s are whole numbers")
+    number = int(value) if isinstance(value, (str, numbers.Integral)) else int(float(value))
+    low, high = _LIMITS[what]
     if what == "grade" and number < 0:
         problem = f"grade {_quote(str(value))} is negative; grades are 0 (not relevant) to {high}"
         raise where.fail(field, problem)
     if not low <= number <= high:
-        limit = f"from {low} to {high}" if what == "grade" else "that fits in 64 bits"
-        raise where.fail(
-            field,
-            f"{what} {_quote(str(value))} is out of range; a {what} is an integer {limit}"
-            + ("; 0 means not relevant" if what == "grade" else ""),
-        )
+        limit = f"from {low} to {high}; 0 means not relevant" if what == "grade" else "that fits in 64 bits"
+        problem = f"{what} {_quote(str(value))} is out of range; a {what} is an integer {limit}"
+        raise where.fail(field, problem)
     return number
-
-
-def _check_rank(value: Any, where: _Where, field: str) -> int:
-    return _check_int(value, where, field, "rank", -_INT64_MAX - 1, _INT64_MAX)
-
-
-def _check_grade(value: Any, where: _Where, field: str) -> int:
-    return _check_int(value, where, field, "grade", 0, MAX_GRADE)

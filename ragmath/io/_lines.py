@@ -10,27 +10,25 @@ from typing import Any
 
 import polars as pl
 
-from ragmath.io._checks import (
-    _TREC_LAYOUT,
-    QRELS_SCHEMA,
-    RUN_SCHEMA,
-    _check_grade,
-    _check_id,
-    _check_rank,
-    _check_score,
-    _quote,
-    _Where,
-)
+from ragmath.io._checks import SCHEMAS, _check_id, _check_int, _check_score, _quote, _Where
 from ragmath.io._sources import _Source
 
-# --------------------------------------------------------------------------- the line reader
+#: The fields of a TREC line, and the table's column for each field that is read.
+_TREC_LAYOUT = {
+    "run": ("qid", "Q0", "docid", "rank", "score", "tag"),
+    "qrels": ("qid", "iteration", "docid", "grade"),
+}
+_TREC_COLUMNS = {"qid": "question", "docid": "id", "rank": "rank", "score": "score", "grade": "grade"}
+#: How an error names each column of a table (``column 'score'``); a TREC line's are ``field 5 (score)``.
+COLUMN_NAMES = {c: f"column {c!r}" for c in ("question", "id", "score", "rank", "grade")}
 
 
-def _trec_records(src: _Source, kind: str) -> Iterator[tuple[_Where, list[str]]]:
-    """(where, fields) per data line of a TREC file; blank and ``#`` comment lines skipped."""
+def _trec_records(src: _Source, kind: str) -> Iterator[tuple[_Where, dict[str, str]]]:
+    """(where, record) per data line of a TREC file; blank and ``#`` comment lines skipped."""
     layout = _TREC_LAYOUT[kind]
+    read = {i: _TREC_COLUMNS[name] for i, name in enumerate(layout) if name in _TREC_COLUMNS}
     for number, text in src.lines():
-        line = text[:-1] if text.endswith("\r") else text
+        line = text.removesuffix("\r")
         stripped = line.strip(" \t")
         if not stripped or stripped.startswith("#"):
             continue
@@ -42,7 +40,7 @@ def _trec_records(src: _Source, kind: str) -> Iterator[tuple[_Where, list[str]]]
                 f"expected {len(layout)} fields '{' '.join(layout)}' separated by spaces or tabs, "
                 f"found {len(fields)}: {_quote(line)}",
             )
-        yield where, fields
+        yield where, {column: fields[i] for i, column in read.items()}
 
 
 def _csv_records(src: _Source, kind: str) -> Iterator[tuple[_Where, dict[str, str]]]:
@@ -54,22 +52,17 @@ def _csv_records(src: _Source, kind: str) -> Iterator[tuple[_Where, dict[str, st
     except StopIteration:
         raise ValueError(f"{src.name}: empty file; a CSV needs a header row") from None
     _check_header(header, src.name, kind)
-    while True:
-        try:
-            row = next(rows)
-        except StopIteration:
-            return
-        except csv.Error as exc:  # e.g. a carriage return inside an unquoted field
-            raise _Where(src.name, "line", rows.line_num).fail(None, f"not valid CSV ({exc})") from None
-        where = _Where(src.name, "line", rows.line_num)
-        if not row or all(cell.strip() == "" for cell in row):
-            continue
-        if len(row) != len(header):
-            raise where.fail(
-                None,
-                f"expected {len(header)} fields as in the header, found {len(row)}: {_quote(','.join(row))}",
-            )
-        yield where, dict(zip(header, row, strict=True))
+    try:
+        for row in rows:
+            where = _Where(src.name, "line", rows.line_num)
+            if not row or all(cell.strip() == "" for cell in row):
+                continue
+            if len(row) != len(header):
+                raise where.fail(None, f"expected {len(header)} fields as in the header, found {len(row)}: "
+                                       f"{_quote(','.join(row))}")
+            yield where, dict(zip(header, row, strict=True))
+    except csv.Error as exc:  # e.g. a carriage return inside an unquoted field
+        raise _Where(src.name, "line", rows.line_num).fail(None, f"not valid CSV ({exc})") from None
 
 
 class _RepeatedKey(Exception):
@@ -87,12 +80,10 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def jsonl_objects(src: _Source) -> Iterator[tuple[_Where, dict[str, Any]]]:
-    """(where, object) for each non-blank line of a JSONL file: the one JSONL reader.
-
-    Refused, naming file and line (``ValueError``): a line that is not valid JSON, a value that is
-    not an object, a key given twice in one object, a value nested too deeply to read (Python's
-    recursion limit, about 1,000 levels), an integer of more than 4,300 digits, bytes not UTF-8.
-    :mod:`ragmath.lab.corpus` reads the workbook's data files with it too.
+    """(where, object) for each non-blank line of a JSONL file: the one JSONL reader (the workbook's
+    data files too). Refused (``ValueError`` naming file and line): invalid JSON, a value that is not
+    an object, a key given twice, a value nested too deeply (about 1,000 levels), an integer of over
+    4,300 digits, bytes not UTF-8.
 
     >>> [(w.number, o) for w, o in jsonl_objects(_Source(b'{"a": 1}\\n\\n{"a": 2}\\n'))]
     [(1, {'a': 1}), (3, {'a': 2})]
@@ -118,8 +109,8 @@ def jsonl_objects(src: _Source) -> Iterator[tuple[_Where, dict[str, Any]]]:
         except ValueError as exc:  # an integer of more than 4,300 digits
             raise where.fail(None, f"not readable JSON ({exc})") from None
         if not isinstance(obj, dict):
-            kind = type(obj).__name__
-            raise where.fail(None, f"expected a JSON object {{...}}, got {kind}: {_quote(text)}")
+            problem = f"expected a JSON object {{...}}, got {type(obj).__name__}: {_quote(text)}"
+            raise where.fail(None, problem)
         yield where, obj
 
 
@@ -138,13 +129,9 @@ def _jsonl_records(src: _Source, kind: str) -> Iterator[tuple[_Where, dict[str, 
                     "the same fields (a run is scored on every line, or ranked on every line)",
                 )
         for key in needed:
-            if key not in obj:
-                raise where.fail(
-                    f"field {key!r}", f"missing; the first object has {needed}, every line needs them"
-                )
-            if obj[key] is None:
-                problem = f"null; give a value on every line (the fields are {needed})"
-                raise where.fail(f"field {key!r}", problem)
+            if obj.get(key) is None:
+                what = "null; give a value on every line" if key in obj else "missing; every line needs it"
+                raise where.fail(f"field {key!r}", f"{what} (the first line's fields are {needed})")
         yield where, obj
 
 
@@ -164,68 +151,51 @@ def _check_header(columns: list[str], name: str, kind: str) -> None:
         )
 
 
-#: Where each column is on a TREC line (0-based), in the layouts of ``_TREC_LAYOUT``.
-_TREC_FIELDS = {
-    "run": {"question": 0, "id": 2, "rank": 3, "score": 4},
-    "qrels": {"question": 0, "id": 2, "grade": 3},
-}
-
-
-def _records(src: _Source, fmt: str, kind: str) -> Iterator[tuple[_Where, dict[str, Any]]]:
-    if fmt == "trec":
-        for where, fields in _trec_records(src, kind):
-            yield where, {column: fields[i] for column, i in _TREC_FIELDS[kind].items()}
-        return
-    yield from (_csv_records if fmt == "csv" else _jsonl_records)(src, kind)
-
-
 def _field_names(fmt: str, kind: str) -> dict[str, str]:
     """How an error names each column: ``field 5 (score)`` on a TREC line, ``column 'score'`` in a table."""
     if fmt != "trec":
-        return {c: f"column {c!r}" for c in ("question", "id", "score", "rank", "grade")}
-    return {c: f"field {i + 1} ({_TREC_LAYOUT[kind][i]})" for c, i in _TREC_FIELDS[kind].items()}
+        return COLUMN_NAMES
+    return {_TREC_COLUMNS[name]: f"field {i + 1} ({name})"
+            for i, name in enumerate(_TREC_LAYOUT[kind]) if name in _TREC_COLUMNS}
 
 
 def _table_from_records(
     records: Iterable[tuple[_Where, Mapping[str, Any]]], kind: str, names: dict[str, str]
 ) -> pl.DataFrame:
     """Check every record, in order, and build the table: the reference for every reader."""
-    columns: dict[str, list] = {c: [] for c in (RUN_SCHEMA if kind == "run" else QRELS_SCHEMA)}
-    first: dict[tuple[str, str], _Where] = {}
-    rank_first: dict[tuple[str, int], _Where] = {}
+    columns: dict[str, list] = {c: [] for c in SCHEMAS[kind]}
+    id_first: dict[tuple[str, str], _Where] = {}  # where each (question, id) was first seen
+    rank_first: dict[tuple[str, int], _Where] = {}  # where each (question, rank) of a ranked list
     scored_first: dict[str, tuple[bool, _Where]] = {}  # is each question scored, and where first seen
     for where, record in records:
         question = _check_id(record["question"], where, names["question"])
         doc = _check_id(record["id"], where, names["id"])
-        if (question, doc) in first:
+        seen = id_first.setdefault((question, doc), where)
+        if seen is not where:
             raise where.fail(
                 names["id"],
-                f"duplicate (question {_quote(question)}, id {_quote(doc)}), first seen on "
-                f"{first[question, doc].kind} {first[question, doc].number}; each ID may appear once "
-                "per question (dedupe first, e.g. ragmath.units.dedupe)",
+                f"duplicate (question {_quote(question)}, id {_quote(doc)}), first seen on {seen.kind} "
+                f"{seen.number}; each ID may appear once per question (dedupe first, e.g. "
+                "ragmath.units.dedupe)",
             )
-        first[question, doc] = where
         columns["question"].append(question)
         columns["id"].append(doc)
         if kind == "qrels":
-            columns["grade"].append(_check_grade(record["grade"], where, names["grade"]))
+            columns["grade"].append(_check_int(record["grade"], where, names["grade"], "grade"))
             continue
-        score = record.get("score")
-        rank = record.get("rank")
-        columns["score"].append(None if score is None else _check_score(score, where, names["score"]))
-        columns["rank"].append(None if rank is None else _check_rank(rank, where, names["rank"]))
-        if score is None and rank is not None:
-            key = (question, columns["rank"][-1])
-            if key in rank_first:
-                raise where.fail(
-                    names["rank"],
-                    f"rank {key[1]} of question {_quote(question)} already used on "
-                    f"{rank_first[key].kind} {rank_first[key].number}; ranks must be distinct within a "
-                    "question (or give a score column)",
-                )
-            rank_first[key] = where
+        score, rank = record.get("score"), record.get("rank")
         if score is None and rank is None:
             raise where.fail(names["score"], "no score and no rank; give one of them")
+        columns["score"].append(None if score is None else _check_score(score, where, names["score"]))
+        columns["rank"].append(None if rank is None else _check_int(rank, where, names["rank"], "rank"))
+        if score is None:
+            seen = rank_first.setdefault((question, columns["rank"][-1]), where)
+            if seen is not where:
+                raise where.fail(
+                    names["rank"],
+                    f"rank {columns['rank'][-1]} of question {_quote(question)} already used on {seen.kind} "
+                    f"{seen.number}; ranks must be distinct within a question (or give a score column)",
+                )
         scored, seen = scored_first.setdefault(question, (score is not None, where))
         if scored != (score is not None):
             raise where.fail(
@@ -234,9 +204,10 @@ def _table_from_records(
                 f"{'one' if scored else 'none'} on {seen.kind} {seen.number}; a question is scored on "
                 "every row or ranked on every row: give every row a score",
             )
-    return pl.DataFrame(columns, schema=RUN_SCHEMA if kind == "run" else QRELS_SCHEMA)
+    return pl.DataFrame(columns, schema=SCHEMAS[kind])
 
 
 def _line_reader(src: _Source, fmt: str, kind: str) -> pl.DataFrame:
     """Read ``src`` line by line: slow, and the one place that words a file's errors."""
-    return _table_from_records(_records(src, fmt, kind), kind, _field_names(fmt, kind))
+    records = {"trec": _trec_records, "csv": _csv_records, "jsonl": _jsonl_records}[fmt](src, kind)
+    return _table_from_records(records, kind, _field_names(fmt, kind))

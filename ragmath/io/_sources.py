@@ -12,8 +12,6 @@ from typing import Any, BinaryIO
 
 from ragmath.io._checks import FORMATS, _Where
 
-# --------------------------------------------------------------------------- sources
-
 
 class _Source:
     """A file to read: its name for messages (``name``, else the path) and its data (a path, or the
@@ -54,10 +52,8 @@ class _Source:
                 yield block if block.endswith(b"\n") else block + handle.readline()
 
     def has_tab(self) -> bool:
-        """True if the data holds a tab anywhere (searched 16 MiB at a time).
-
-        Plain reads, not :meth:`slices`: completing each line costs a copy, and this search runs
-        before every whole-file TREC read (0.23 s against 0.65 s on a 434 MiB run)."""
+        """True if the data holds a tab anywhere (searched 16 MiB at a time; plain reads, as
+        :meth:`slices` costs a copy per slice: docs/design-notes.md)."""
         with self._open() as handle:
             while chunk := handle.read(1 << 24):
                 if b"\t" in chunk:
@@ -113,10 +109,10 @@ def _stdin_stat() -> os.stat_result | None:
 def check_paths(inputs: Sequence[Any], output: Any = None) -> None:
     """Refuse an input that can be read once given twice, and an output that is an input.
 
-    Standard input (``"-"``, ``/dev/stdin``, ``/proc/self/fd/0``) and a named pipe can be read
-    once; a regular file behind ``<`` reads whole by its name too, but not beside ``"-"``. Files
-    are compared by ``os.stat`` (device and inode), so a symlink or a hard link to an input, or
-    the file behind ``-`` (``< a.trec``), is that input. Raises ``ValueError`` naming them.
+    Standard input (``"-"``, ``/dev/stdin``, ...) and a named pipe can be read once (a regular file
+    behind ``<`` can be named twice, but not beside ``"-"``). Files are compared by ``os.stat``
+    (device and inode), so a symlink or a hard link to an input, or the file behind ``-``, is that
+    input. Raises ``ValueError`` naming them.
 
     >>> check_paths(["a.trec", "b.trec"], "fused.trec")
     >>> check_paths(["-", "-"])
@@ -126,7 +122,6 @@ def check_paths(inputs: Sequence[Any], output: Any = None) -> None:
     """
     stdin = _stdin_stat()
     names: dict[Any, list[str]] = {}  # identity -> the inputs naming it
-    modes: dict[Any, int] = {}
     for source in inputs:
         name = os.fspath(source)
         try:
@@ -135,20 +130,18 @@ def check_paths(inputs: Sequence[Any], output: Any = None) -> None:
             continue
         key = _identity(info) or "-"  # "-" with no file descriptor (a stand-in stream)
         names.setdefault(key, []).append(name)
-        modes[key] = info.st_mode if info is not None else 0
     for key, given in names.items():
-        if len(given) > 1 and ("-" in given or not stat.S_ISREG(modes[key])):
+        if len(given) > 1 and ("-" in given or not os.path.isfile(given[0])):
             what = "standard input" if "-" in given or key == _identity(stdin) else f"{given[0]} (a pipe)"
             raise ValueError(f"{what} is given {len(given)} times ({', '.join(map(repr, given))}); it can "
                              "be read once: save it to a file and name the file")
     if output is None or os.fspath(output) == "-":
         return
     try:
-        target = _identity(os.stat(output))
+        given = names.get(_identity(os.stat(output)))
     except OSError:  # not there yet: no input can be it
         return
-    if target in names:
-        given = names[target]
+    if given:
         what = "standard input" if "-" in given else given[0]
         raise ValueError(f"output {os.fspath(output)} is also an input ({what}); write to a new file "
                          "(e.g. -o fused.trec)")

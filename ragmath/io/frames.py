@@ -1,4 +1,4 @@
-"""DataFrames (pandas, polars) and mappings to tables and back; the order a run is written in."""
+"""DataFrames (pandas, polars) and mappings to tables and back."""
 
 from __future__ import annotations
 
@@ -12,12 +12,9 @@ import pandas as pd
 import polars as pl
 
 from ragmath.io._bulk import _odd_rows, read_qrels_table, read_run_table
-from ragmath.io._checks import QRELS_SCHEMA, RUN_SCHEMA, _check_id, _Where
-from ragmath.io._lines import _check_header, _table_from_records
+from ragmath.io._checks import SCHEMAS, _check_id, _is_bool, _Where
+from ragmath.io._lines import COLUMN_NAMES, _check_header, _table_from_records
 from ragmath.ranking import order_run_table
-
-# --------------------------------------------------------------------------- DataFrames and mappings
-
 
 _IDS = ("question", "id")
 
@@ -60,9 +57,7 @@ def _frame_columns(frame: Any, kind: str) -> dict[str, pl.Series] | None:
     names = frame.columns if polars else [str(c) for c in frame.columns]
     _check_header(names, "DataFrame", kind)  # a column named twice, a column missing
     out: dict[str, pl.Series] = {}
-    for name in RUN_SCHEMA if kind == "run" else QRELS_SCHEMA:
-        if name not in names:
-            continue
+    for name in (c for c in SCHEMAS[kind] if c in names):
         column = frame.get_column(name) if polars else frame[name]
         if len(column):  # an empty column's type says nothing (pandas makes it float)
             _refuse_dtype(name, column.dtype)
@@ -82,17 +77,15 @@ def _frame_columns(frame: Any, kind: str) -> dict[str, pl.Series] | None:
 
 
 def _frame_table(frame: Any, kind: str) -> pl.DataFrame:
-    schema = RUN_SCHEMA if kind == "run" else QRELS_SCHEMA
+    schema = SCHEMAS[kind]
     columns = _frame_columns(frame, kind)
     if columns is not None:
         try:
-            table = pl.DataFrame(
-                [
-                    columns[c].cast(dtype, strict=True).alias(c) if c in columns
-                    else pl.Series(c, [None] * len(frame), dtype)
-                    for c, dtype in schema.items()
-                ]
-            )
+            table = pl.DataFrame([
+                columns[c].cast(dtype, strict=True).alias(c) if c in columns
+                else pl.Series(c, [None] * len(frame), dtype)
+                for c, dtype in schema.items()
+            ])
             integral = [c for c in ("rank", "grade") if c in columns and columns[c].dtype.is_float()]
             exact = all(((columns[c].fill_nan(0.5).drop_nulls() % 1) == 0).all() for c in integral)
             if exact and not _odd_rows(table, kind):
@@ -102,7 +95,6 @@ def _frame_table(frame: Any, kind: str) -> pl.DataFrame:
     # Something is wrong (or unusual): check row by row, naming the first bad row.
     polars = isinstance(frame, pl.DataFrame)
     rows = frame.to_dicts() if polars else frame.to_dict("records")
-    names = {c: f"column {c!r}" for c in ("question", "id", "score", "rank", "grade")}
 
     def records() -> Iterator[tuple[_Where, dict[str, Any]]]:
         for position, row in enumerate(rows, start=1):
@@ -111,21 +103,43 @@ def _frame_table(frame: Any, kind: str) -> pl.DataFrame:
             score = record.get("score")
             # A missing score: NaN anywhere, or pandas' None; a polars null marks a ranked list.
             if "score" in record and _is_missing(score) and (score is not None or not polars):
-                raise where.fail(names["score"], "missing (NaN or null); give every row a finite score, or "
-                                 "drop the score column and give ranks for a ranked list")
+                raise where.fail(COLUMN_NAMES["score"], "missing (NaN or null); give every row a finite "
+                                 "score, or drop the score column and give ranks for a ranked list")
             if _is_missing(record.get("rank")):
                 record["rank"] = None
             yield where, record
 
-    return _table_from_records(records(), kind, names)
-
-
-def _is_bool(value: Any) -> bool:
-    return isinstance(value, (bool, np.bool_))
+    return _table_from_records(records(), kind, COLUMN_NAMES)
 
 
 def _is_missing(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _table(given: Any, kind: str, expected: str) -> pl.DataFrame:
+    """A DataFrame, or a mapping question -> {ID: score or grade} (for a run also -> [IDs, best
+    first]) checked entry by entry, as a table; ``TypeError`` naming ``expected`` for anything else."""
+    if isinstance(given, (pl.DataFrame, pd.DataFrame)):
+        return _frame_table(given, kind)
+    if not isinstance(given, Mapping):
+        raise TypeError(f"{kind} must be {expected}, got {type(given).__name__}")
+    value = "score" if kind == "run" else "grade"
+    wanted = "a list of IDs or a dict {id: score}" if kind == "run" else "a dict {id: grade}"
+
+    def records() -> Iterator[tuple[_Where, dict[str, Any]]]:
+        for question, ranking in given.items():
+            q = _check_id(question, _Where(kind, "question", None), "question")
+            entry = f"{kind}[{q!r}]"
+            if isinstance(ranking, Mapping):  # errors name the entry: run['q1'], ID 'd3', ...
+                for doc, number in ranking.items():
+                    yield _Where(entry, "ID", repr(doc)), {"question": q, "id": doc, value: number}
+            elif kind == "qrels" or isinstance(ranking, (str, bytes)) or not isinstance(ranking, Iterable):
+                raise TypeError(f"{entry} is {type(ranking).__name__}; give {wanted}")
+            else:
+                for position, doc in enumerate(ranking, start=1):
+                    yield _Where(entry, "rank", position), {"question": q, "id": doc, "rank": position}
+
+    return _table_from_records(records(), kind, {c: c for c in SCHEMAS[kind]})
 
 
 def run_table(run: Any) -> pl.DataFrame:
@@ -139,30 +153,7 @@ def run_table(run: Any) -> pl.DataFrame:
     >>> run_table({"q1": {"a": 0.5, "b": 0.75}, "q2": ["x", "y"]}).rows()
     [('q1', 'a', 0.5, None), ('q1', 'b', 0.75, None), ('q2', 'x', None, 1), ('q2', 'y', None, 2)]
     """
-    if isinstance(run, (pl.DataFrame, pd.DataFrame)):
-        return _frame_table(run, "run")
-    if not isinstance(run, Mapping):
-        raise TypeError(
-            f"run must be a mapping question -> ranking, a DataFrame or a file path, got {type(run).__name__}"
-        )
-
-    def records() -> Iterator[tuple[_Where, dict[str, Any]]]:
-        for question, ranking in run.items():
-            q = _check_id(question, _Where("run", "question", None), "question")
-            if isinstance(ranking, Mapping):  # errors name the entry: run['q1'], ID 'd3', ...
-                for doc, score in ranking.items():
-                    yield _Where(f"run[{q!r}]", "ID", repr(doc)), {"question": q, "id": doc, "score": score,
-                                                                 "rank": None}
-            elif isinstance(ranking, (str, bytes)) or not isinstance(ranking, Iterable):
-                raise TypeError(
-                    f"run[{q!r}] is {type(ranking).__name__}; give a list of IDs or a dict {{id: score}}"
-                )
-            else:
-                for position, doc in enumerate(ranking, start=1):
-                    yield _Where(f"run[{q!r}]", "rank", position), {"question": q, "id": doc, "score": None,
-                                                                    "rank": position}
-
-    return _table_from_records(records(), "run", {c: c for c in RUN_SCHEMA})
+    return _table(run, "run", "a mapping question -> ranking, a DataFrame or a file path")
 
 
 def qrels_table(qrels: Any) -> pl.DataFrame:
@@ -171,25 +162,7 @@ def qrels_table(qrels: Any) -> pl.DataFrame:
     >>> qrels_table({"q1": {"d1": 2, "d7": 0}}).rows()
     [('q1', 'd1', 2), ('q1', 'd7', 0)]
     """
-    if isinstance(qrels, (pl.DataFrame, pd.DataFrame)):
-        return _frame_table(qrels, "qrels")
-    if not isinstance(qrels, Mapping):
-        raise TypeError(
-            f"qrels must be a mapping question -> {{id: grade}} or a DataFrame, got {type(qrels).__name__}"
-        )
-
-    def records() -> Iterator[tuple[_Where, dict[str, Any]]]:
-        for question, labels in qrels.items():
-            q = _check_id(question, _Where("qrels", "question", None), "question")
-            if not isinstance(labels, Mapping):
-                raise TypeError(f"qrels[{q!r}] is {type(labels).__name__}; give a dict {{id: grade}}")
-            for doc, grade in labels.items():
-                yield _Where(f"qrels[{q!r}]", "ID", repr(doc)), {"question": q, "id": doc, "grade": grade}
-
-    return _table_from_records(records(), "qrels", {c: c for c in QRELS_SCHEMA})
-
-
-# --------------------------------------------------------------------------- mappings (views)
+    return _table(qrels, "qrels", "a mapping question -> {id: grade} or a DataFrame")
 
 
 def run_mapping(table: pl.DataFrame) -> dict[str, Any]:
@@ -199,8 +172,7 @@ def run_mapping(table: pl.DataFrame) -> dict[str, Any]:
     {'q1': {'c': 0.9, 'a': 0.5, 'b': 0.5}}
     """
     ordered = order_run_table(table)
-    scored = table["score"].null_count() < table.height or table.height == 0
-    if not scored:
+    if table.height and table["score"].null_count() == table.height:  # ranked lists
         return {q: ids for q, ids in ordered.group_by("question", maintain_order=True).agg("id").iter_rows()}
     scores = ordered.join(table.select("question", "id", "score"), on=["question", "id"], how="left",
                           maintain_order="left")
@@ -256,22 +228,3 @@ def _to_pandas(table: pl.DataFrame) -> pd.DataFrame:
     """A polars table as a pandas DataFrame, text as Python strings (no pyarrow needed)."""
     return pd.DataFrame({name: table[name].to_numpy() for name in table.columns})
 
-
-
-def _ordered_for_writing(table: pl.DataFrame) -> pl.DataFrame:
-    """(question, id, rank, score) rows as written: a table with scores and ranks row for row,
-    else in the tie rule's order with ranks 1..n; ranked lists get scores n, n-1, ..., 1."""
-    if table.height and table["score"].null_count() == 0 and table["rank"].null_count() == 0:
-        return table.select("question", "id", "rank", "score")
-    ordered = order_run_table(table).join(
-        table.select("question", "id", "score"), on=["question", "id"], how="left", maintain_order="left"
-    )
-    size = pl.len().over("question")
-    return ordered.select(
-        "question", "id", pl.col("position").alias("rank"),
-        pl.col("score").fill_null((size - pl.col("position") + 1).cast(pl.Float64)),
-    )
-
-
-def _ranked_only(table: pl.DataFrame) -> bool:
-    return table.height > 0 and table["score"].null_count() == table.height

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import errno
+import functools
 import io as _stdio
 import os
 import re
 import stat
 import sys
 import tempfile
+from collections.abc import Callable
 from typing import Any
 
 import polars as pl
 
 from ragmath.io._checks import _FORBIDDEN_RE, _quote
 from ragmath.io._sources import _format_of
-from ragmath.io.frames import _ordered_for_writing, _ranked_only, qrels_table, run_table
+from ragmath.io.frames import qrels_table, run_table
+from ragmath.ranking import order_run_table
 
 try:
     import fcntl
@@ -23,35 +26,20 @@ except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 _flock = getattr(fcntl, "flock", None)
 
-# --------------------------------------------------------------------------- writers
-
-def _check_tag(tag: Any) -> str:
-    if not isinstance(tag, str) or tag == "" or _FORBIDDEN_RE.search(tag) or tag.startswith("#"):
-        raise ValueError(f"tag {tag!r} must be non-empty text without whitespace, e.g. 'rrf'")
-    return tag
-
-
-def _refuse_comment_questions(table: pl.DataFrame) -> None:
-    hashed = table.filter(pl.col("question").str.starts_with("#"))
-    if hashed.height:
-        raise ValueError(
-            f"question {_quote(hashed['question'][0])} starts with '#', which a TREC file reads as a "
-            "comment line; rename it or write CSV/JSONL"
-        )
-
 
 #: A temporary file is named ``.NAME.ragmath-tmp-XXXXXXXX`` beside its target ``NAME``: hidden, and
 #: never ending in ``.trec``, ``.csv`` or ``.jsonl``, so that nothing takes it for an output.
 _TEMP_MARK = ".ragmath-tmp-"
 
 
-def _write_all(fd: int, data: bytes) -> None:
-    """Write every byte of ``data`` to ``fd``; a short write goes on from where it stopped (a
-    pipe after a signal, a write over 2 GiB), and the write that cannot go on raises ``OSError``."""
+def _write_all(write: Callable[[memoryview], int | None], data: bytes) -> None:
+    """Write every byte of ``data`` with ``write`` (``os.write`` on a descriptor, a binary stream's
+    ``write``); a short write goes on from where it stopped (a pipe after a signal, a write over
+    2 GiB), and the write that cannot go on raises ``OSError``."""
     view = memoryview(data)
     while view:
-        written = os.write(fd, view)
-        if written == 0:
+        written = write(view)
+        if not written:
             raise OSError(errno.EIO, "the output took no bytes")
         view = view[written:]
 
@@ -61,19 +49,14 @@ def _write_stream(stream: Any, data: bytes) -> None:
     if isinstance(stream, _stdio.TextIOBase):
         stream.write(data.decode("utf-8"))
     else:
-        view = memoryview(data)
-        while view:
-            view = view[stream.write(view):]
+        _write_all(stream.write, data)
     stream.flush()
 
 
 def write_stdout(data: bytes) -> None:
-    """Write ``data`` (UTF-8 bytes) to standard output, every byte, or raise ``OSError``.
-
-    The interpreter's own standard output is written through its file descriptor, checking each
-    write (with ``PYTHONUNBUFFERED=1`` Python's stream would drop the rest of a short write); a
-    closed pipe raises ``BrokenPipeError``; a stand-in (a notebook's, a test's) gets ``write``.
-    """
+    """Write ``data`` (UTF-8 bytes) to standard output, every byte, or raise ``OSError``
+    (``BrokenPipeError`` for a closed pipe): through its file descriptor (why: docs/design-notes.md),
+    or a stand-in's (a notebook's, a test's) ``write``."""
     stream = sys.stdout
     if stream is None:
         raise OSError(errno.EBADF, "standard output is closed; redirect it to a file")
@@ -82,7 +65,7 @@ def write_stdout(data: bytes) -> None:
         return
     stream.flush()
     try:
-        _write_all(stream.fileno(), data)
+        _write_all(functools.partial(os.write, stream.fileno()), data)
     except BrokenPipeError:
         raise
     except OSError as exc:
@@ -91,7 +74,7 @@ def write_stdout(data: bytes) -> None:
 
 
 def _atomic_write(target: Any, data: bytes) -> None:
-    """Write ``data`` to a stream, ``"-"`` (standard output) or a path (see :func:`write_run`)."""
+    """Write ``data`` to a stream, ``"-"`` (standard output) or a path (how: docs/design-notes.md)."""
     if hasattr(target, "write"):
         _write_stream(target, data)
         return
@@ -109,21 +92,15 @@ def _atomic_write(target: Any, data: bytes) -> None:
     if mode is None or stat.S_ISREG(mode):
         _replace(os.path.realpath(path), data)
     elif stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):  # a named pipe or a device: write into it, as `>` does
-        fd = os.open(path, os.O_WRONLY)
-        try:
-            _write_all(fd, data)
-        finally:
-            os.close(fd)
+        with open(os.open(path, os.O_WRONLY), "wb", buffering=0) as out:
+            _write_all(out.write, data)
     else:
         raise ValueError(f"{path}: is neither a file, a named pipe nor a character device; write to a file")
 
 
 def _replace(path: str, data: bytes) -> None:
-    """Write a regular file atomically: a temporary file beside it, renamed over it when complete.
-
-    The writer holds a lock on its temporary file until the rename; a temporary file of this
-    target that nobody holds was left by a killed write, and is removed first.
-    """
+    """Write a regular file atomically: a temporary file beside it, locked until it is renamed over
+    the target; a temporary file of this target that nobody holds was left by a killed write."""
     folder, name = os.path.split(path)
     if not os.path.isdir(folder):
         raise FileNotFoundError(f"{folder}: no such folder; create it first or write elsewhere")
@@ -137,7 +114,7 @@ def _replace(path: str, data: bytes) -> None:
     try:
         if _flock is not None:
             _flock(fd, fcntl.LOCK_EX)
-        _write_all(fd, data)
+        _write_all(functools.partial(os.write, fd), data)
         os.fsync(fd)
         if os.path.exists(path):
             os.chmod(temp, stat.S_IMODE(os.stat(path).st_mode))
@@ -175,10 +152,28 @@ def _remove_stale(folder: str, prefix: str) -> None:
             os.close(fd)
 
 
+def _ordered_for_writing(table: pl.DataFrame) -> pl.DataFrame:
+    """(question, id, rank, score) rows as written: a table with scores and ranks row for row,
+    else in the tie rule's order with ranks 1..n; ranked lists get scores n, n-1, ..., 1."""
+    if table.height and table["score"].null_count() == 0 and table["rank"].null_count() == 0:
+        return table.select("question", "id", "rank", "score")
+    ordered = order_run_table(table).join(
+        table.select("question", "id", "score"), on=["question", "id"], how="left", maintain_order="left"
+    )
+    size = pl.len().over("question")
+    return ordered.select(
+        "question", "id", pl.col("position").alias("rank"),
+        pl.col("score").fill_null((size - pl.col("position") + 1).cast(pl.Float64)),
+    )
+
+
 def _table_bytes(rows: pl.DataFrame, fmt: str) -> bytes:
     """``rows`` as written: TREC fields separated by one space, CSV with a header, or JSONL."""
     if fmt == "trec":
-        _refuse_comment_questions(rows)
+        hashed = rows.filter(pl.col("question").str.starts_with("#"))["question"]
+        if len(hashed):
+            raise ValueError(f"question {_quote(hashed[0])} starts with '#', which a TREC file reads as a "
+                             "comment line; rename it or write CSV/JSONL")
         return rows.write_csv(separator=" ", include_header=False, quote_style="never").encode("utf-8")
     if fmt == "jsonl":
         return rows.write_ndjson().encode("utf-8")
@@ -204,9 +199,11 @@ def write_run(run: Any, path: Any, format: str | None = None, tag: str = "ragmat
     table = run_table(run)
     rows = _ordered_for_writing(table)
     if fmt == "trec":
+        if not isinstance(tag, str) or tag == "" or _FORBIDDEN_RE.search(tag) or tag.startswith("#"):
+            raise ValueError(f"tag {tag!r} must be non-empty text without whitespace, e.g. 'rrf'")
         rows = rows.select("question", pl.lit("Q0").alias("q0"), "id", "rank", "score",
-                           pl.lit(_check_tag(tag)).alias("tag"))
-    elif _ranked_only(table):  # a run of ranked lists keeps no score column, so it reads back as ranked lists
+                           pl.lit(tag).alias("tag"))
+    elif table.height and table["score"].null_count() == table.height:  # ranked lists read back as such
         rows = rows.drop("score")
     _atomic_write(path, _table_bytes(rows, fmt))
 
