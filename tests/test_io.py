@@ -565,3 +565,26 @@ def test_forbidden_character_list_matches_the_pattern():
     """The bulk check (polars contains_any on a list) and the line reader (a regex) refuse the same."""
     by_pattern = [chr(c) for c in range(0x110000) if _FORBIDDEN_RE.match(chr(c))]
     assert _FORBIDDEN_CHARS == by_pattern
+
+
+class _Stuck:
+    """A binary stream whose ``write`` takes nothing (returns 0, or None as a duck-typed writer may)."""
+
+    def __init__(self, result):
+        self.result, self.calls = result, 0
+
+    def write(self, data):
+        self.calls += 1
+        return self.result
+
+    def flush(self):
+        pass
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize("result", [0, None])
+def test_a_stream_that_takes_no_bytes_is_an_error_not_a_hang(result):
+    stream = _Stuck(result)
+    with pytest.raises(OSError, match="the output took no bytes"):
+        rio.write_run({"q1": ["a", "b"]}, stream)
+    assert stream.calls == 1
