@@ -192,9 +192,18 @@ def reader_headers(table):
         return table
     if isinstance(table, pd.DataFrame):
         return table.rename(columns=_header).rename_axis(index=_header, columns=_header)
+    # a Styler formats its headers when it is rendered: the words are looked up now, in this language
+    data = table.data
+    labels = {*(part for label in data.columns for part in (label if isinstance(label, tuple) else (label,))),
+              *data.index.names, *data.columns.names}
+    words = {label: _header(label) for label in labels if isinstance(label, str)}
+
+    def shown_as(label: object) -> object:
+        return words.get(label, label) if isinstance(label, str) else label
+
     shown = copy.deepcopy(table)  # the Styler's own styles and formats, its data shared (not changed)
-    return (shown.format_index(_header, axis=1).format_index_names(_header, axis=0)
-            .format_index_names(_header, axis=1))
+    return (shown.format_index(shown_as, axis=1).format_index_names(shown_as, axis=0)
+            .format_index_names(shown_as, axis=1))
 
 
 def _display_tables_in(code: str) -> None:
