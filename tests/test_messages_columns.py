@@ -43,7 +43,7 @@ def test_known_headers_show_their_chinese_word_then_the_code_name():
     table = pd.DataFrame([[0.5, 0.4, 0.6, 30, 0.01, 0.02, "3/1/2"]],
                          columns=["mean", "low", "high", "questions", "p", "p_holm", "W/T/L"])
     assert list(_zh(table).columns) == ["均值（mean）", "下限（low）", "上限（high）", "问题数（questions）",
-                                        "p 值（p）", "Holm 校正后的 p 值（p_holm）", "胜/平/负（W/T/L）"]
+                                        "p 值（p）", "Holm 校正后 p 值（p_holm）", "胜/平/负（W/T/L）"]
 
 
 def test_every_column_word_of_the_catalogue_is_shown_with_its_name():
@@ -213,10 +213,10 @@ EXPECTED_HEADERS = {
     "06_ablation.ipynb": [
         "注意事项（caveat）", "答对数（answers correct）", "答案准确率（answer accuracy）", "版本（version）",
         "问题数（questions）", "下限（low）", "上限（high）", "符号翻转 p 值（p (sign-flip)）",
-        "Holm 校正后的符号翻转 p 值（p (sign-flip, Holm)）",
+        "Holm 校正后 p 值（p (sign-flip, Holm)）",
         "每个取值下最好的 D nDCG@5（best D nDCG@5 at each value）"],
     "08_your_own_system.ipynb": [
-        "均值及区间（mean [CI]）", "配对差值及区间（diff [CI]）", "p 值（p）", "Holm 校正后的 p 值（p_holm）",
+        "均值及区间（mean [CI]）", "配对差值及区间（diff [CI]）", "p 值（p）", "Holm 校正后 p 值（p_holm）",
         "胜/平/负（W/T/L）", "效应量（effect）", "系统（system）", "指标（metric）", "问题（question）",
         "最好名次（best rank）"],
 }
