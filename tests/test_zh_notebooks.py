@@ -135,8 +135,9 @@ def test_chinese_notebook_prints_and_reads_in_chinese(path, executed):
     every self-check verdict is a Chinese one. Tables are not read here: their headers keep the code's
     English name beside the Chinese word by design, and tests/test_messages_columns.py checks them."""
     nb = executed(path)
-    printed = [out.text for c in nb.cells if c.cell_type == "code" for out in c.get("outputs", [])
-               if out.output_type == "stream"]
+    # a cell's printed text as one string: a busy kernel may send one print() as several stream outputs
+    printed = ["".join(out.text for out in c.get("outputs", []) if out.output_type == "stream")
+               for c in nb.cells if c.cell_type == "code"]
     english = _english_runs("\n".join(printed) + "\n" + _markdown_output(nb))
     assert not english, f"zh/{_id(path)}: English in what it shows: {english[:5]}"
     verdicts = [line for text in printed for line in text.splitlines() if re.match(r"\x1b\[\d+m[✓≈✗]", line)]
