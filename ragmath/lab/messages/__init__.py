@@ -8,7 +8,8 @@ import time (both languages present, the same ``{fields}`` in each).
 
 The language is chosen once per notebook, in its first code cell (``use_language("zh")``); English is
 the default. The core (``ragmath``) never imports this package: its errors and the command line stay
-English.
+English. Its tables keep their English column names in code; in a notebook that chose Chinese, every
+table is displayed with Chinese headers beside those names (:func:`reader_headers`, words in ``columns``).
 
 >>> use_language("zh"); message("common.not_available")
 '无'
@@ -18,11 +19,17 @@ English.
 
 from __future__ import annotations
 
+import copy
+import re
 import string
+import sys
 from collections.abc import Iterable, Mapping
+
+import pandas as pd
 
 from ragmath.lab.messages import (
     cells,
+    columns,
     common,
     exercises,
     explorer,
@@ -33,7 +40,7 @@ from ragmath.lab.messages import (
 )
 
 __all__ = ["LANGUAGES", "CATALOGUE", "use_language", "language", "message", "join_names", "reader_columns",
-           "fields_of"]
+           "reader_headers", "fields_of"]
 
 #: The languages every key must have; the first is the default.
 LANGUAGES = ("en", "zh")
@@ -63,7 +70,7 @@ def _merge(*parts) -> dict[str, Mapping[str, str]]:
 
 #: Every message: key -> {language: template}, from the catalogue's parts (one module each).
 CATALOGUE: dict[str, Mapping[str, str]] = _merge(
-    common, readings, readings_late, notebook, exercises, explorer, pipeline, cells)
+    common, readings, readings_late, notebook, exercises, explorer, pipeline, cells, columns)
 
 
 def use_language(code: str) -> None:
@@ -75,6 +82,7 @@ def use_language(code: str) -> None:
     if code not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, got {code!r}")
     _language = code
+    _display_tables_in(code)
 
 
 def language() -> str:
@@ -132,3 +140,93 @@ def reader_columns(*columns: str) -> list[str]:
         if column not in shown:
             shown.append(column)
     return shown
+
+
+def _template_pattern(template: str) -> re.Pattern[str]:
+    """A header template (``best {metric} at each value``) as a pattern whose groups are its fields."""
+    parts = [re.escape(literal) + (f"(?P<{name}>.+?)" if name else "")
+             for literal, name, _, _ in string.Formatter().parse(template)]
+    return re.compile("".join(parts))
+
+
+#: The column words that are templates: (the pattern of their English text, their key).
+_HEADER_TEMPLATES = [(_template_pattern(texts["en"]), key) for key, texts in CATALOGUE.items()
+                     if key.startswith("columns.") and fields_of(texts["en"])]
+
+
+def _header(label: object) -> object:
+    """The header a reader sees for one label: in Chinese, the word and the label (``columns.HEADER``),
+    when the catalogue has a word for it; otherwise the label itself."""
+    if _language == "en" or not isinstance(label, str):
+        return label
+    key = "columns." + label
+    if key in CATALOGUE and not fields_of(CATALOGUE[key]["en"]):
+        return columns.HEADER.format(word=message(key), name=label)
+    for pattern, key in _HEADER_TEMPLATES:
+        found = pattern.fullmatch(label)
+        if found:
+            return columns.HEADER.format(word=message(key, **found.groupdict()), name=label)
+    return label
+
+
+def reader_headers(table):
+    """A table (a pandas ``DataFrame`` or its ``Styler``) as a reader sees it: in English the table itself;
+    in Chinese a copy whose column headers and index names (every level) read "中文（name）", the name
+    being the one the code uses. Labels the catalogue has no word for, and row labels (data), are left as
+    they are; the table given is not changed.
+
+    >>> table = pd.DataFrame({"mean": [0.5], "Recall@5": [0.4]}, index=pd.Index(["A"], name="version"))
+    >>> reader_headers(table) is table
+    True
+    >>> use_language("zh"); shown = reader_headers(table); use_language("en")
+    >>> list(shown.columns), shown.index.name, list(table.columns)
+    (['均值（mean）', 'Recall@5'], '版本（version）', ['mean', 'Recall@5'])
+
+    Raises ``TypeError`` for anything but a DataFrame or a Styler.
+    """
+    # a Styler exists only once pandas.io.formats.style is imported (it needs jinja2): looked up, not imported
+    styler = getattr(sys.modules.get("pandas.io.formats.style"), "Styler", None)
+    if not isinstance(table, pd.DataFrame) and not (styler is not None and isinstance(table, styler)):
+        raise TypeError(f"reader_headers takes a pandas DataFrame or Styler, got {type(table).__name__}")
+    if _language == "en":
+        return table
+    if isinstance(table, pd.DataFrame):
+        return table.rename(columns=_header).rename_axis(index=_header, columns=_header)
+    # a Styler formats its headers when it is rendered: the words are looked up now, in this language
+    data = table.data
+    labels = {*(part for label in data.columns for part in (label if isinstance(label, tuple) else (label,))),
+              *data.index.names, *data.columns.names}
+    words = {label: _header(label) for label in labels if isinstance(label, str)}
+
+    def shown_as(label: object) -> object:
+        return words.get(label, label) if isinstance(label, str) else label
+
+    shown = copy.deepcopy(table)  # the Styler's own styles and formats, its data shared (not changed)
+    return (shown.format_index(shown_as, axis=1).format_index_names(shown_as, axis=0)
+            .format_index_names(shown_as, axis=1))
+
+
+def _display_tables_in(code: str) -> None:
+    """In a notebook (an IPython shell), display every DataFrame and Styler through :func:`reader_headers`
+    when ``code`` is Chinese, and as pandas does when it is English; outside IPython, do nothing."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is None:
+        return
+    html = shell.display_formatter.formatters["text/html"]
+    plain = shell.display_formatter.formatters["text/plain"]
+    if code == "en":
+        for formatter in (html, plain):
+            formatter.pop(pd.DataFrame, None)
+            formatter.pop("pandas.io.formats.style.Styler", None)
+        return
+    def as_html(table) -> str | None:
+        return reader_headers(table)._repr_html_()
+
+    html.for_type(pd.DataFrame, as_html)
+    html.for_type_by_name("pandas.io.formats.style", "Styler", as_html)
+    def as_text(table, printer, cycle) -> None:
+        with pd.option_context("display.unicode.east_asian_width", True):  # Chinese glyphs are two wide
+            printer.text(repr(reader_headers(table)))
+
+    plain.for_type(pd.DataFrame, as_text)

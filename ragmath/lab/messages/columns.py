@@ -1,0 +1,125 @@
+"""The words of the tables' headers: each column or index name the code uses, and its Chinese word.
+
+A key is ``columns.`` + the name exactly as the code spells it (its English text is that name); a
+Chinese table shows the word and, after it, the name in full-width brackets (:data:`HEADER`), so a reader
+who types the name into code still finds it. A name may be a template: ``{metric}`` stands for the part
+of the header that is data (a metric, maybe with its version: ``best D nDCG@5 at each value``).
+
+Names that are data are not here and stay as they are: version names (A–D, Oracle), metric names
+(Recall@5, nDCG@5, Judged@K), list, tokenizer and feature names (BM25, vector, jieba, bigram, bm25,
+cosine), identities, question and chunk IDs, functions (ragmath.compare) and symbols (k, K, M, W, N, x, q).
+"""
+
+#: How a Chinese header reads: the word first, as a Chinese reader reads, then the code's name in the
+#: brackets the glossary uses for an original term (片段（chunk）); one line, so the same form serves the
+#: HTML table and its plain-text copy. English headers are the code's names themselves.
+HEADER = "{word}（{name}）"
+
+MESSAGES = {
+    # ------------------------------------------------------------------- means, intervals, comparisons
+    "columns.mean": {"en": "mean", "zh": "均值"},
+    "columns.low": {"en": "low", "zh": "下限"},
+    "columns.high": {"en": "high", "zh": "上限"},
+    "columns.questions": {"en": "questions", "zh": "问题数"},
+    "columns.metric": {"en": "metric", "zh": "指标"},
+    "columns.mean [CI]": {"en": "mean [CI]", "zh": "均值及区间"},
+    "columns.diff [CI]": {"en": "diff [CI]", "zh": "配对差值及区间"},
+    "columns.p": {"en": "p", "zh": "p 值"},
+    "columns.p_holm": {"en": "p_holm", "zh": "Holm 校正后 p 值"},
+    "columns.W/T/L": {"en": "W/T/L", "zh": "胜/平/负"},
+    "columns.effect": {"en": "effect", "zh": "效应量"},
+    "columns.system": {"en": "system", "zh": "系统"},
+    "columns.comparison": {"en": "comparison", "zh": "比较"},
+    "columns.split": {"en": "split", "zh": "划分"},
+    "columns.mean diff": {"en": "mean diff", "zh": "平均差值"},
+    "columns.difference": {"en": "difference", "zh": "差值"},
+    "columns.p (sign-flip)": {"en": "p (sign-flip)", "zh": "符号翻转 p 值"},
+    "columns.p (sign-flip, Holm)": {"en": "p (sign-flip, Holm)", "zh": "Holm 校正后 p 值"},
+    "columns.wins": {"en": "wins", "zh": "胜"},
+    "columns.ties": {"en": "ties", "zh": "平"},
+    "columns.losses": {"en": "losses", "zh": "负"},
+    "columns.excludes 0": {"en": "excludes 0", "zh": "不含 0"},
+    "columns.test": {"en": "test", "zh": "检验"},
+    "columns.rate": {"en": "rate", "zh": "比率"},
+    "columns.value": {"en": "value", "zh": "值"},
+    "columns.total": {"en": "total", "zh": "合计"},
+    # ------------------------------------------------------------------------- questions and corpus
+    "columns.question": {"en": "question", "zh": "问题"},
+    "columns.question_id": {"en": "question_id", "zh": "问题 ID"},
+    "columns.question_text": {"en": "question_text", "zh": "问题文本"},
+    "columns.text": {"en": "text", "zh": "文本"},
+    "columns.type": {"en": "type", "zh": "题型"},
+    "columns.identity": {"en": "identity", "zh": "身份"},
+    "columns.roles": {"en": "roles", "zh": "角色"},
+    "columns.description": {"en": "description", "zh": "说明"},
+    "columns.chunk_id": {"en": "chunk_id", "zh": "片段 ID"},
+    "columns.clause_id": {"en": "clause_id", "zh": "条款 ID"},
+    "columns.title": {"en": "title", "zh": "标题"},
+    "columns.edition": {"en": "edition", "zh": "版次"},
+    "columns.published_on": {"en": "published_on", "zh": "发布日期"},
+    "columns.effective_from": {"en": "effective_from", "zh": "生效日期"},
+    "columns.grade": {"en": "grade", "zh": "等级"},
+    # ----------------------------------------------------------------------- rankings, pools, runs
+    "columns.id": {"en": "id", "zh": "条目 ID"},
+    "columns.rank": {"en": "rank", "zh": "名次"},
+    "columns.best rank": {"en": "best rank", "zh": "最好名次"},
+    "columns.version": {"en": "version", "zh": "版本"},
+    "columns.versions": {"en": "versions", "zh": "排入它的版本"},
+    "columns.rrf_rank": {"en": "rrf_rank", "zh": "RRF 名次"},
+    "columns.rrf_score": {"en": "rrf_score", "zh": "RRF 得分"},
+    "columns.leader": {"en": "leader", "zh": "领先者"},
+    "columns.score": {"en": "score", "zh": "得分"},
+    "columns.runner_up": {"en": "runner_up", "zh": "第二名"},
+    "columns.margin": {"en": "margin", "zh": "领先幅度"},
+    "columns.tied": {"en": "tied", "zh": "是否并列"},
+    "columns.latency_ms": {"en": "latency_ms", "zh": "延迟 ms"},
+    "columns.results": {"en": "results", "zh": "结果数"},
+    "columns.error": {"en": "error", "zh": "错误信息"},
+    # ----------------------------------------------------------------------------------- tokenizers
+    "columns.tokenizer": {"en": "tokenizer", "zh": "分词器"},
+    "columns.entry": {"en": "entry", "zh": "词条"},
+    "columns.freq": {"en": "freq", "zh": "词频"},
+    "columns.tag": {"en": "tag", "zh": "词性"},
+    "columns.texts holding it": {"en": "texts holding it", "zh": "含该词的文本数"},
+    "columns.texts where the entry changes the cut": {"en": "texts where the entry changes the cut",
+                                                      "zh": "因该词条改变切分的文本数"},
+    "columns.plain jieba cuts it as": {"en": "plain jieba cuts it as", "zh": "原生 jieba 的切法"},
+    # -------------------------------------------------------------------------- the ablation (06, 07)
+    "columns.caveat": {"en": "caveat", "zh": "注意事项"},
+    "columns.answer accuracy": {"en": "answer accuracy", "zh": "答案准确率"},
+    "columns.answers correct": {"en": "answers correct", "zh": "答对数"},
+    "columns.answerable": {"en": "answerable", "zh": "有答案的问题数"},
+    "columns.citation support": {"en": "citation support", "zh": "引用支撑率"},
+    "columns.supported answers": {"en": "supported answers", "zh": "有引用支撑的回答数"},
+    "columns.answers given": {"en": "answers given", "zh": "给出的回答数"},
+    "columns.correct refusals": {"en": "correct refusals", "zh": "正确拒答数"},
+    "columns.no-answer": {"en": "no-answer", "zh": "无答案问题数"},
+    "columns.context chars/q": {"en": "context chars/q", "zh": "每题上下文字数"},
+    "columns.bm25 ms": {"en": "bm25 ms", "zh": "BM25 用时 ms"},
+    "columns.vector ms": {"en": "vector ms", "zh": "向量召回用时 ms"},
+    "columns.fusion ms": {"en": "fusion ms", "zh": "融合用时 ms"},
+    "columns.rerank ms": {"en": "rerank ms", "zh": "重排用时 ms"},
+    "columns.generate ms": {"en": "generate ms", "zh": "生成用时 ms"},
+    "columns.total ms": {"en": "total ms", "zh": "总用时 ms"},
+    "columns.knob": {"en": "knob", "zh": "参数"},
+    "columns.grid": {"en": "grid", "zh": "网格取值"},
+    "columns.chosen": {"en": "chosen", "zh": "选中的值"},
+    "columns.position": {"en": "position", "zh": "在网格中的位置"},
+    "columns.best {metric} at each value": {"en": "best {metric} at each value",
+                                            "zh": "每个取值下最好的 {metric}"},
+    "columns.default": {"en": "default", "zh": "默认值"},
+    "columns.diff vs default": {"en": "diff vs default", "zh": "与默认值的差值"},
+    "columns.entered": {"en": "entered", "zh": "进入前 K 名"},
+    "columns.entered relevant": {"en": "entered relevant", "zh": "进入前 K 名的相关片段"},
+    "columns.pushed out": {"en": "pushed out", "zh": "被挤出前 K 名"},
+    "columns.pushed out relevant": {"en": "pushed out relevant", "zh": "被挤出前 K 名的相关片段"},
+    # ------------------------------------------------------------------------------- leakage (07)
+    "columns.leak": {"en": "leak", "zh": "泄漏方式"},
+    "columns.seed": {"en": "seed", "zh": "随机种子"},
+    "columns.test questions": {"en": "test questions", "zh": "测试问题数"},
+    "columns.test questions with a twin in fitting": {"en": "test questions with a twin in fitting",
+                                                      "zh": "拟合部分含其近重复问题的测试问题数"},
+    "columns.twins in fitting": {"en": "twins in fitting", "zh": "拟合部分中的近重复问题数"},
+    "columns.clean: {metric}": {"en": "clean: {metric}", "zh": "无泄漏：{metric}"},
+    "columns.leaky: {metric}": {"en": "leaky: {metric}", "zh": "有泄漏：{metric}"},
+}
