@@ -30,11 +30,13 @@ or on the command line, e.g. ``--ClassroomKernelManager.max_kernels=60``.
 """
 
 import asyncio
+import functools
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import voila.app
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
 from traitlets import Float, Integer
@@ -67,12 +69,16 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         """Kernels that count against the cap: running, starting or being stopped."""
         return len(set(self.list_kernel_ids()) | self._starting)
 
-    async def start_kernel(self, *args, kernel_id=None, **kwargs):
+    async def start_kernel(self, *args, kernel_id=None, pooled=False, **kwargs):
+        """Start a kernel within the cap; ``pooled`` (a preheated kernel for the pool) never evicts."""
         if kernel_id is not None and kernel_id in self:  # an existing kernel: nothing starts
             return await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
         kernel_id = kernel_id or self.new_kernel_id()
-        await self._make_room()
-        self._starting.add(kernel_id)  # no await since _make_room's last check: one step
+        if pooled:
+            self._refuse_if_full()
+        else:
+            await self._make_room()
+        self._starting.add(kernel_id)  # no await since the last check of the cap: one step
         try:
             return await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
         finally:
@@ -110,6 +116,9 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             evict = self._abandoned()[:excess]
             why = f"max_kernels={self.max_kernels} reached"
             await asyncio.gather(*(self._stop(kernel_id, why, "abandoned") for kernel_id in evict))
+        self._refuse_if_full()
+
+    def _refuse_if_full(self) -> None:
         if self._occupied() >= self.max_kernels:
             raise web.HTTPError(  # the page (classroom/503.html) shows each line of the message
                 503,
@@ -133,10 +142,78 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             await self._stop(kernel_id, f"page closed {self.release_after_seconds:g} s ago", "unused")
 
 
+class ClassroomPool:
+    """The preheated pool's rules, over Voila's own pool (``voila_kernel_manager.VoilaKernelManager``).
+
+    Voila builds its pool class on top of ``ClassroomKernelManager``, so its methods hide ours; this
+    class goes on top of Voila's (``_classroom_factory``) and changes three things:
+
+    * a pool kernel counts against the cap and never evicts: a refill the cap has no room for is
+      not started (Voila refills one kernel for every page it serves, so with a cap above the pool
+      the server would hold up to twice the class);
+    * a pool entry that failed (a refused refill, a kernel that did not start) leaves the pool at
+      once, so no page is served from it (Voila keeps it, and the next page gets its error);
+    * the notebook is registered as preheated as soon as the server starts, not when the first pool
+      kernel has started: a page requested meanwhile waits for a pool kernel instead of starting a
+      kernel of its own, which the pool has already taken the room of.
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        if self.notebook_path is not None:
+            asyncio.get_event_loop().create_task(self._register(self.notebook_path))
+
+    async def _register(self, notebook_name: str) -> None:
+        renderer = self._notebook_renderer_factory(notebook_name)
+        await renderer.initialize()
+        self.notebook_data.setdefault(renderer.notebook_path, {
+            "notebook": renderer.notebook, "template": renderer.template_name, "theme": renderer.theme,
+            "kernel_name": renderer.notebook.metadata.kernelspec.name, "kernel_ids": set(),
+        })
+
+    async def _initialize(self, notebook_path, kernel_id=None, **kwargs):
+        if kernel_id is None:  # a new pool kernel (not a restart)
+            self._refuse_if_full()  # before rendering anything; start_kernel checks again
+            kwargs["pooled"] = True
+        return await super()._initialize(notebook_path, kernel_id, **kwargs)
+
+    def fill_if_needed(self, delay=None, notebook_name=None, **kwargs):
+        known = set(self._pools.get(notebook_name, []))
+        super().fill_if_needed(delay=delay, notebook_name=notebook_name, **kwargs)
+        pool = self._pools[notebook_name]
+        for entry in pool:
+            if entry not in known:
+                entry.add_done_callback(functools.partial(self._drop_failed, pool))
+
+    def _drop_failed(self, pool: list, entry: asyncio.Future) -> None:
+        if not entry.cancelled() and entry.exception() is None:
+            return
+        if entry in pool:
+            pool.remove(entry)
+        error = "cancelled" if entry.cancelled() else entry.exception()
+        why = error.reason if isinstance(error, web.HTTPError) else error
+        self.log.info("a kernel for the pool was not started (%s); %d left in the pool", why, len(pool))
+
+
+def _classroom_factory(base_class, preheat_kernel, default_pool_size, page_config_hook=None):
+    """Voila's factory of its kernel manager class, with ``ClassroomPool`` on top when preheating."""
+    made = _voila_factory(base_class, preheat_kernel, default_pool_size, page_config_hook)
+    return type("ClassroomPoolManager", (ClassroomPool, made), {}) if preheat_kernel else made
+
+
+# Voila 0.5 makes its kernel manager class with this factory when the server starts (after reading
+# this file); a Voila without it fails here, loudly, rather than serving the pool without the rules.
+_voila_factory = voila.app.voila_kernel_manager_factory
+voila.app.voila_kernel_manager_factory = _classroom_factory
+
 c = get_config()  # noqa: F821 - traitlets provides get_config() to config files
 
 c.VoilaConfiguration.multi_kernel_manager_class = ClassroomKernelManager
 c.ClassroomKernelManager.max_kernels = 30
+# Preheated kernels: 30 kernels start and run the explorer when the server starts, one per student
+# to come; the pool counts against max_kernels (ClassroomPool), so the server never holds more.
+c.VoilaConfiguration.preheat_kernel = True
+c.VoilaConfiguration.default_pool_size = 30
 c.ClassroomKernelManager.evict_idle_seconds = 60
 c.ClassroomKernelManager.release_after_seconds = 5
 # Idle culling: kernels with no page connected and no activity for 10 minutes are shut down.

@@ -11,6 +11,7 @@ under ``CI=true``). Every wait is bounded in time; no test asserts on how long a
 from __future__ import annotations
 
 import contextlib
+import re
 import secrets
 import sys
 import threading
@@ -22,6 +23,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+import websocket  # websocket-client, a dependency of jupyter_server
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import test_browser as browser  # noqa: E402 - the browser tests' server and Chromium helpers
@@ -127,6 +129,47 @@ def test_the_default_cap_is_thirty_kernels():
 
     config = PyFileConfigLoader("voila.py", path=str(CONFIG_DIR)).load_config()
     assert config.ClassroomKernelManager.max_kernels == 30
+
+
+# ---------------------------------------------------------------------------------- the pool
+def _pool(size: int, cap: int, *more: str) -> tuple[str, ...]:
+    """Command-line settings: preheated kernels, a pool of ``size`` and a cap of ``cap``."""
+    return ("--VoilaConfiguration.preheat_kernel=True", f"--VoilaConfiguration.default_pool_size={size}",
+            f"--ClassroomKernelManager.max_kernels={cap}", *more)
+
+
+def test_pages_requested_while_the_pool_starts_get_its_kernels(workdir, tmp_path):
+    """A pool as large as the cap has taken all the room before its kernels have started: pages
+    requested then (here the moment the port opens) wait for the pool's kernels, not for room."""
+    port, token = _free_port(), secrets.token_hex(16)
+    cmd = _voila_cmd(workdir, port, token, *_pool(2, 2))
+    log = tmp_path / "voila.log"
+    with _server(cmd, port, _isolated_env(tmp_path / "home"), log) as server_pid:
+        with _most_kernels(server_pid) as most:
+            kinds = _loads_at_once(f"http://127.0.0.1:{port}/?token={token}", 2)
+    assert kinds == ["explorer"] * 2, kinds
+    assert most[0] <= 2, most[0]
+    assert not _server_tracebacks(log.read_text())
+
+
+def test_a_refill_the_cap_refused_is_never_served(workdir, tmp_path):
+    """Pool 1, cap 1: the first page takes the pool's kernel and its refill finds no room. Once that
+    page is closed and its kernel gone, the next page gets a kernel, not the refused refill's error."""
+    port, token = _free_port(), secrets.token_hex(16)
+    cmd = _voila_cmd(workdir, port, token, *_pool(1, 1), "--VoilaKernelManager.fill_delay=0",
+                     "--ClassroomKernelManager.release_after_seconds=0.5")
+    url = f"http://127.0.0.1:{port}/?token={token}"
+    with _server(cmd, port, _isolated_env(tmp_path / "home"), tmp_path / "voila.log") as server_pid:
+        status, body = _load(url)
+        first = _kind(status, body)
+        time.sleep(2)  # the refill (no delay) is refused while the first page holds the only room
+        kernel_id = re.search(rb'"kernelId": "([0-9a-f-]{36})"', body).group(1).decode()
+        socket = websocket.create_connection(f"ws://127.0.0.1:{port}/api/kernels/{kernel_id}/channels"
+                                             f"?token={token}", timeout=30)
+        socket.close()  # the page's websocket closes: its kernel is released
+        gone = _wait_for_kernels(server_pid, 0, timeout=30)
+        second = _kind(*_load(url))
+    assert (first, gone, second) == ("explorer", 0, "explorer")
 
 
 # ---------------------------------------------------------------------------------- in Chromium
