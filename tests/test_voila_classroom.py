@@ -107,6 +107,12 @@ def _wait_for_kernels(server_pid: int, wanted: int, timeout: float) -> int:
     return count
 
 
+def _wait_for_log(log: Path, text: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while text not in log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.25)
+
+
 # ---------------------------------------------------------------------------- concurrent loads
 def test_eight_loads_at_once_with_a_cap_of_three_start_three_kernels_and_refuse_five(workdir, tmp_path):
     port, token, cap = _free_port(), secrets.token_hex(16), 3
@@ -160,6 +166,7 @@ def test_a_refill_the_cap_refused_is_never_served(workdir, tmp_path):
                      "--ClassroomKernelManager.release_after_seconds=0.5")
     url = f"http://127.0.0.1:{port}/?token={token}"
     with _server(cmd, port, _isolated_env(tmp_path / "home"), tmp_path / "voila.log") as server_pid:
+        _wait_for_log(tmp_path / "voila.log", "is filled with 1 kernel", timeout=120)
         status, body = _load(url)
         first = _kind(status, body)
         time.sleep(2)  # the refill (no delay) is refused while the first page holds the only room
