@@ -1,7 +1,7 @@
 """Voila settings for serving the RRF k explorer to a classroom (`make explorer` reads this file).
 
-Voila starts one kernel (a Python process of about 150 MB) for every page load. Four rules keep
-their number bounded and the page offline:
+Voila gives every page load a kernel (a Python process of about 110 MB once it has run the explorer).
+Five rules keep their number bounded, the wait short and the page offline:
 
 1. A page's kernel goes when the page goes: when the last websocket of a kernel closes (the tab
    was closed, reloaded, or its browser crashed) and no page reconnects within
@@ -19,14 +19,22 @@ their number bounded and the page offline:
 4. The page template ``classroom`` (``config/jupyter/voila/templates/classroom``) is Voila's
    ``lab`` template without its two links to Font Awesome on cdn.jsdelivr.net; the icons are
    already in Voila's own bundle, so an offline classroom loads everything from the server.
+5. Preheated kernels, when switched on (``make explorer`` does, with a pool of 30:
+   ``--VoilaConfiguration.preheat_kernel=True --VoilaConfiguration.default_pool_size=30``): when
+   the server starts, Voila starts that many kernels and runs the explorer in them, and a page is
+   served from one at once. The pool counts against the cap, its kernels never evict, a kernel for
+   the pool that the cap has no room for is not started, a pool entry that failed leaves the pool,
+   and a kernel shut down gives its room back to the pool (``ClassroomPool``). With a pool as large
+   as the cap (30 and 30) the server holds 30 kernels, whether or not students come.
 
 Matplotlib's list of the system's fonts is built once, when the server starts: a kernel that finds no
 list (a new machine or a fresh ``MPLCONFIGDIR``) scans the fonts itself, 0.3 s of CPU, and a class
 of kernels starting together would each scan. A child process builds it, so the server itself never
 imports matplotlib; the kernels, started with the server's environment, read it.
 
-Change the numbers here for a bigger or smaller machine (each kernel needs about 150 MB of memory),
-or on the command line, e.g. ``--ClassroomKernelManager.max_kernels=60``.
+Change the numbers here for a bigger or smaller machine (each kernel needs about 110 MB of memory),
+or on the command line, e.g. ``--ClassroomKernelManager.max_kernels=60`` (and ``make explorer
+EXPLORER_POOL=60``; ``EXPLORER_POOL=0`` starts a kernel per page instead).
 """
 
 import asyncio
@@ -146,7 +154,7 @@ class ClassroomPool:
     """The preheated pool's rules, over Voila's own pool (``voila_kernel_manager.VoilaKernelManager``).
 
     Voila builds its pool class on top of ``ClassroomKernelManager``, so its methods hide ours; this
-    class goes on top of Voila's (``_classroom_factory``) and changes three things:
+    class goes on top of Voila's (``_classroom_factory``) and changes four things:
 
     * a pool kernel counts against the cap and never evicts: a refill the cap has no room for is
       not started (Voila refills one kernel for every page it serves, so with a cap above the pool
@@ -155,10 +163,13 @@ class ClassroomPool:
       once, so no page is served from it (Voila keeps it, and the next page gets its error);
     * the notebook is registered as preheated as soon as the server starts, not when the first pool
       kernel has started: a page requested meanwhile waits for a pool kernel instead of starting a
-      kernel of its own, which the pool has already taken the room of.
+      kernel of its own, which the pool has already taken the room of;
+    * the room a kernel leaves when it is shut down (its page closed, or culled) goes back to the
+      pool (Voila refills only when it serves a page, so a pool the cap had emptied stayed empty).
     """
 
     def __init__(self, **kwargs):
+        self._closing = False  # shutdown_all has begun: nothing refills the pool
         super().__init__(**kwargs)
         if self.notebook_path is not None:
             asyncio.get_event_loop().create_task(self._register(self.notebook_path))
@@ -191,8 +202,19 @@ class ClassroomPool:
         if entry in pool:
             pool.remove(entry)
         error = "cancelled" if entry.cancelled() else entry.exception()
-        why = error.reason if isinstance(error, web.HTTPError) else error
-        self.log.info("a kernel for the pool was not started (%s); %d left in the pool", why, len(pool))
+        full = isinstance(error, web.HTTPError) and error.status_code == 503  # no room: the usual case
+        (self.log.debug if full else self.log.warning)(
+            "a kernel for the pool was not started (%s); %d left in the pool", error, len(pool))
+
+    async def shutdown_kernel(self, kernel_id, *args, **kwargs):
+        """Shut a kernel down; the room it leaves goes back to the pool (unless the server is stopping)."""
+        await super().shutdown_kernel(kernel_id, *args, **kwargs)
+        if not self._closing and self.notebook_path is not None:
+            self.fill_if_needed(notebook_name=self.notebook_path)
+
+    async def shutdown_all(self, *args, **kwargs):
+        self._closing = True
+        await super().shutdown_all(*args, **kwargs)
 
 
 def _classroom_factory(base_class, preheat_kernel, default_pool_size, page_config_hook=None):
@@ -210,10 +232,6 @@ c = get_config()  # noqa: F821 - traitlets provides get_config() to config files
 
 c.VoilaConfiguration.multi_kernel_manager_class = ClassroomKernelManager
 c.ClassroomKernelManager.max_kernels = 30
-# Preheated kernels: 30 kernels start and run the explorer when the server starts, one per student
-# to come; the pool counts against max_kernels (ClassroomPool), so the server never holds more.
-c.VoilaConfiguration.preheat_kernel = True
-c.VoilaConfiguration.default_pool_size = 30
 c.ClassroomKernelManager.evict_idle_seconds = 60
 c.ClassroomKernelManager.release_after_seconds = 5
 # Idle culling: kernels with no page connected and no activity for 10 minutes are shut down.

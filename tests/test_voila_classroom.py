@@ -13,6 +13,8 @@ from __future__ import annotations
 import contextlib
 import re
 import secrets
+import shutil
+import subprocess
 import sys
 import threading
 import time
@@ -107,9 +109,10 @@ def _wait_for_kernels(server_pid: int, wanted: int, timeout: float) -> int:
     return count
 
 
-def _wait_for_log(log: Path, text: str, timeout: float) -> None:
+def _wait_for_log(log: Path, text: str, timeout: float, count: int = 1) -> None:
+    """Poll until ``text`` is ``count`` times in the server's log, or ``timeout`` s pass."""
     deadline = time.monotonic() + timeout
-    while text not in log.read_text() and time.monotonic() < deadline:
+    while log.read_text().count(text) < count and time.monotonic() < deadline:
         time.sleep(0.25)
 
 
@@ -137,6 +140,25 @@ def test_the_default_cap_is_thirty_kernels():
     assert config.ClassroomKernelManager.max_kernels == 30
 
 
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_explorer_preheats_a_pool_as_large_as_the_cap():
+    """`make explorer` switches Voila's preheated kernels on with a pool of the cap's size (the pool
+    counts against the cap, so the server holds no more); EXPLORER_POOL=0 switches them off."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = PyFileConfigLoader("voila.py", path=str(CONFIG_DIR)).load_config()
+    cap = config.ClassroomKernelManager.max_kernels
+
+    def dry_run(*settings: str) -> str:
+        return subprocess.run(["make", "-n", "explorer", *settings], cwd=CONFIG_DIR.parent,
+                              capture_output=True, text=True, timeout=60, check=True).stdout
+
+    shipped, off = dry_run(), dry_run("EXPLORER_POOL=0")
+    assert "--VoilaConfiguration.preheat_kernel=True" in shipped
+    assert f"--VoilaConfiguration.default_pool_size={cap} " in shipped
+    assert "preheat_kernel" not in off and "pool_size" not in off
+
+
 # ---------------------------------------------------------------------------------- the pool
 def _pool(size: int, cap: int, *more: str) -> tuple[str, ...]:
     """Command-line settings: preheated kernels, a pool of ``size`` and a cap of ``cap``."""
@@ -158,15 +180,16 @@ def test_pages_requested_while_the_pool_starts_get_its_kernels(workdir, tmp_path
     assert not _server_tracebacks(log.read_text())
 
 
-def test_a_refill_the_cap_refused_is_never_served(workdir, tmp_path):
+def test_a_refill_the_cap_refused_is_never_served_and_a_closed_page_refills_the_pool(workdir, tmp_path):
     """Pool 1, cap 1: the first page takes the pool's kernel and its refill finds no room. Once that
-    page is closed and its kernel gone, the next page gets a kernel, not the refused refill's error."""
+    page is closed and its kernel gone, the room goes back to the pool, and the next page is served
+    from it, not from the refused refill (Voila kept it, and the page got its "full" error)."""
     port, token = _free_port(), secrets.token_hex(16)
     cmd = _voila_cmd(workdir, port, token, *_pool(1, 1), "--VoilaKernelManager.fill_delay=0",
                      "--ClassroomKernelManager.release_after_seconds=0.5")
-    url = f"http://127.0.0.1:{port}/?token={token}"
-    with _server(cmd, port, _isolated_env(tmp_path / "home"), tmp_path / "voila.log") as server_pid:
-        _wait_for_log(tmp_path / "voila.log", "is filled with 1 kernel", timeout=120)
+    url, log = f"http://127.0.0.1:{port}/?token={token}", tmp_path / "voila.log"
+    with _server(cmd, port, _isolated_env(tmp_path / "home"), log):
+        _wait_for_log(log, "is filled with 1 kernel", timeout=120)
         status, body = _load(url)
         first = _kind(status, body)
         time.sleep(2)  # the refill (no delay) is refused while the first page holds the only room
@@ -174,9 +197,10 @@ def test_a_refill_the_cap_refused_is_never_served(workdir, tmp_path):
         socket = websocket.create_connection(f"ws://127.0.0.1:{port}/api/kernels/{kernel_id}/channels"
                                              f"?token={token}", timeout=30)
         socket.close()  # the page's websocket closes: its kernel is released
-        gone = _wait_for_kernels(server_pid, 0, timeout=30)
+        _wait_for_log(log, "Kernel started", timeout=30, count=2)  # the pool's new kernel
         second = _kind(*_load(url))
-    assert (first, gone, second) == ("explorer", 0, "explorer")
+        served = log.read_text().count("Using pre-heated kernel")
+    assert (first, second, served) == ("explorer", "explorer", 2)
 
 
 # ---------------------------------------------------------------------------------- in Chromium
