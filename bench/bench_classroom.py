@@ -10,17 +10,17 @@ Each setting is measured in the same run on a fresh server with the repository's
 with ``--rounds 2`` or more, the settings take turns and every other round runs them in reverse order
 (the shared machine drifts within minutes):
 
-* ``shipped``: the committed configuration (preheated kernels, a pool as large as the cap, the class
-  size here); the bench waits until the pool's kernels have run the notebook (and prints how long
-  that took), then the class arrives;
-* ``shipped, class during the fill``: the same, but the class arrives ``--early`` seconds (5) after
-  the server opens its port, while the pool's kernels are still starting and running the notebook;
-* ``preheat off``: the previous default (``--VoilaConfiguration.preheat_kernel=False``): a kernel
-  starts when its page is requested;
-* ``committed cap``: the committed configuration unchanged, one student more than its cap
-  (``max_kernels``), after the pool is filled: every student but one gets the explorer, the last
-  the "explorer is full" page (the bench exits 1 otherwise). This is the load the test suite leaves
-  to the bench.
+* ``make explorer``: the committed configuration with the preheated kernels ``make explorer``
+  switches on (a pool as large as the cap, both the class size here); the bench waits until the
+  pool's kernels have run the notebook (and prints how long that took), then the class arrives;
+* ``make explorer, class during the fill``: the same, but the class arrives ``--early`` seconds (5)
+  after the server opens its port, while the pool's kernels are still starting and running;
+* ``preheat off``: ``config/voila.py`` alone (``make explorer EXPLORER_POOL=0``, the default before
+  the pool): a kernel starts when its page is requested;
+* ``committed cap``: ``make explorer``'s settings unchanged (its ``EXPLORER_POOL``, the config's
+  ``max_kernels``), one student more than the cap, after the pool is filled: every student but one
+  gets the explorer, the last the "explorer is full" page (the bench exits 1 otherwise). This is the
+  load the test suite leaves to the bench.
 
 It prints, per setting, the median and the slowest wait for the page and for the live kernel, the
 page loads that failed, the kernels alive once the class is in and their memory (proportional set
@@ -164,6 +164,19 @@ def committed_cap() -> int:
     return config.ClassroomKernelManager.max_kernels
 
 
+def make_explorer_pool() -> int:
+    """``EXPLORER_POOL`` in the repository's Makefile: the pool ``make explorer`` preheats."""
+    for line in (ROOT / "Makefile").read_text(encoding="utf-8").splitlines():
+        if line.startswith("EXPLORER_POOL ?="):
+            return int(line.split("=", 1)[1])
+    raise SystemExit("the Makefile sets no EXPLORER_POOL")
+
+
+def preheat_flags(pool: int) -> list[str]:
+    """What ``make explorer`` adds to the command line for a pool of ``pool`` kernels."""
+    return ["--VoilaConfiguration.preheat_kernel=True", f"--VoilaConfiguration.default_pool_size={pool}"]
+
+
 def tree_cpu_seconds(pid: int) -> float:
     """CPU seconds (user + system) used so far by a process and its children (the kernels)."""
     tick = os.sysconf("SC_CLK_TCK")
@@ -264,18 +277,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds after start at which the class arrives during the fill (5)")
     args = parser.parse_args(argv)
     n = args.students
-    class_ = [f"--ClassroomKernelManager.max_kernels={n}", f"--VoilaConfiguration.default_pool_size={n}"]
+    cap_n = f"--ClassroomKernelManager.max_kernels={n}"
     settings = [
-        ("shipped", class_, True, None),
-        (f"shipped, class {args.early:g} s after start", class_, True, args.early),
-        ("preheat off", [*class_, "--VoilaConfiguration.preheat_kernel=False"], False, None),
+        ("make explorer", [cap_n, *preheat_flags(n)], True, None),
+        (f"make explorer, class {args.early:g} s after start", [cap_n, *preheat_flags(n)], True, args.early),
+        ("preheat off", [cap_n], False, None),
     ]
-    cap = committed_cap()
+    cap, pool = committed_cap(), make_explorer_pool()
     print(f"{n} students load the explorer at once; {os.cpu_count()} cores; server work only, no browser")
     failed = False
     for round_ in range(1, args.rounds + 1):
         print(f"round {round_}")
-        m = measure(f"committed cap ({cap + 1} students, cap {cap})", [], cap + 1, True)
+        m = measure(f"committed cap ({cap + 1} students, cap {cap}, pool {pool})", preheat_flags(pool), cap + 1,
+                    pool > 0)
         full = sum(1 for r in m["results"] if r.get("full"))
         failed |= full != 1 or any("error" in r for r in m["results"])
         print("\n".join(report(m)), flush=True)
