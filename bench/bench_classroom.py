@@ -288,8 +288,8 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     for round_ in range(1, args.rounds + 1):
         print(f"round {round_}")
-        m = measure(f"committed cap ({cap + 1} students, cap {cap}, pool {pool})", preheat_flags(pool), cap + 1,
-                    pool > 0)
+        m = measure(f"committed cap ({cap + 1} students, cap {cap}, pool {pool})", preheat_flags(pool),
+                    cap + 1, pool > 0)
         full = sum(1 for r in m["results"] if r.get("full"))
         failed |= full != 1 or any("error" in r for r in m["results"])
         print("\n".join(report(m)), flush=True)
