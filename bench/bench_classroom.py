@@ -15,8 +15,9 @@ with ``--rounds 2`` or more, the settings take turns and every other round runs 
   pool's kernels have run the notebook (and prints how long that took), then the class arrives;
 * ``make explorer, class during the fill``: the same, but the class arrives ``--early`` seconds (5)
   after the server opens its port, while the pool's kernels are still starting and running;
-* ``preheat off``: ``config/voila.py`` alone (``make explorer EXPLORER_POOL=0``, the default before
-  the pool): a kernel starts when its page is requested;
+* ``preheat off (before)``: the settings before the pool: ``config/voila.py`` alone (as ``make
+  explorer EXPLORER_POOL=0``) with Voila's own 60 s kernel startup timeout: a kernel starts when its
+  page is requested;
 * ``committed cap``: ``make explorer``'s settings unchanged (its ``EXPLORER_POOL``, the config's
   ``max_kernels``), one student more than the cap, after the pool is filled: every student but one
   gets the explorer, the last the "explorer is full" page (the bench exits 1 otherwise). This is the
@@ -281,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = [
         ("make explorer", [cap_n, *preheat_flags(n)], True, None),
         (f"make explorer, class {args.early:g} s after start", [cap_n, *preheat_flags(n)], True, args.early),
-        ("preheat off", [cap_n], False, None),
+        ("preheat off (before)", [cap_n, "--VoilaExecutor.startup_timeout=60"], False, None),
     ]
     cap, pool = committed_cap(), make_explorer_pool()
     print(f"{n} students load the explorer at once; {os.cpu_count()} cores; server work only, no browser")

@@ -234,6 +234,9 @@ c.VoilaConfiguration.multi_kernel_manager_class = ClassroomKernelManager
 c.ClassroomKernelManager.max_kernels = 30
 c.ClassroomKernelManager.evict_idle_seconds = 60
 c.ClassroomKernelManager.release_after_seconds = 5
+# A kernel may take over a minute to answer when a class's worth start on 2 cores (the pool's 30 at
+# the server's start, 30 pages at once without it); Voila's 60 s then ends the page without the explorer.
+c.VoilaExecutor.startup_timeout = 300
 # Idle culling: kernels with no page connected and no activity for 10 minutes are shut down.
 c.MappingKernelManager.cull_idle_timeout = 600
 c.MappingKernelManager.cull_interval = 60
