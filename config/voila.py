@@ -48,6 +48,7 @@ import voila.app
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
 from traitlets import Float, Integer
+from voila.voila_kernel_manager import voila_kernel_manager_factory as _voila_factory  # the original
 
 
 class ClassroomKernelManager(AsyncMappingKernelManager):
@@ -224,8 +225,9 @@ def _classroom_factory(base_class, preheat_kernel, default_pool_size, page_confi
 
 
 # Voila 0.5 makes its kernel manager class with this factory when the server starts (after reading
-# this file); a Voila without it fails here, loudly, rather than serving the pool without the rules.
-_voila_factory = voila.app.voila_kernel_manager_factory
+# this file); a Voila without it stops here, rather than serving the pool without the rules above.
+if not hasattr(voila.app, "voila_kernel_manager_factory"):
+    raise RuntimeError("config/voila.py needs Voila 0.5's voila.app.voila_kernel_manager_factory")
 voila.app.voila_kernel_manager_factory = _classroom_factory
 
 c = get_config()  # noqa: F821 - traitlets provides get_config() to config files
