@@ -73,10 +73,16 @@ lint: venv-test
 EXPLORER_NOTEBOOK_en := notebooks/rrf_explorer.ipynb
 EXPLORER_NOTEBOOK_zh := notebooks/zh/rrf_explorer.ipynb
 
+# Preheated kernels (config/voila.py, rule 5): EXPLORER_POOL kernels start and run the explorer when
+# the server starts, within the cap (30); EXPLORER_POOL=0 starts a kernel per page load instead.
+EXPLORER_POOL ?= 30
+EXPLORER_PREHEAT := $(if $(filter-out 0,$(EXPLORER_POOL)),--VoilaConfiguration.preheat_kernel=True \
+  --VoilaConfiguration.default_pool_size=$(EXPLORER_POOL))
+
 explorer: venv
 	$(if $(EXPLORER_NOTEBOOK_$(EXPLORER_LANG)),,$(error EXPLORER_LANG must be en or zh, got '$(EXPLORER_LANG)'))
 	$(BIN)/voila $(EXPLORER_NOTEBOOK_$(EXPLORER_LANG)) --no-browser --Voila.ip=$(HOST) --Voila.port=$(EXPLORER_PORT) \
-	  --Voila.config_file_paths=config $(EXPLORER_OPTS)
+	  --Voila.config_file_paths=config $(EXPLORER_PREHEAT) $(EXPLORER_OPTS)
 
 html: venv-test
 	$(BIN)/python tools/build_html.py

@@ -6,23 +6,30 @@ page's own script, opens the kernel's websocket and waits for the reply to a ``k
 from then on the student's k slider talks to a live kernel. No browser runs, so the figures are the
 server's work alone (in a classroom the browsers run on the students' machines, not on the server).
 
-Each setting is measured in the same run, one after the other, on a fresh server with the
-repository's ``config/voila.py``:
+Each setting is measured in the same run on a fresh server with the repository's ``config/voila.py``;
+with ``--rounds 2`` or more, the settings take turns and every other round runs them in reverse order
+(the shared machine drifts within minutes):
 
-* ``preheat off``: the committed configuration (a kernel starts when its page is requested);
-* ``committed cap``: the committed configuration unchanged, one student more than its cap
-  (``max_kernels``): every student but one gets the explorer, the last the "explorer is full" page
-  (the bench exits 1 otherwise). This is the load the test suite leaves to the bench;
-* ``preheat on``:  Voila's preheated kernels (``--VoilaConfiguration.preheat_kernel=True`` and
-  ``default_pool_size`` = the class size): the server starts and runs the notebook in that many
-  kernels before the class arrives (the bench waits until the pool's kernels have run the notebook,
-  and prints how long that took); the cap is raised to class size + pool, as the pool refills.
+* ``make explorer``: the committed configuration with the preheated kernels ``make explorer``
+  switches on (a pool as large as the cap, both the class size here); the bench waits until the
+  pool's kernels have run the notebook (and prints how long that took), then the class arrives;
+* ``make explorer, class during the fill``: the same, but the class arrives ``--early`` seconds (5)
+  after the server opens its port, while the pool's kernels are still starting and running;
+* ``preheat off (before)``: the settings before the pool: ``config/voila.py`` alone (as ``make
+  explorer EXPLORER_POOL=0``) with Voila's own 60 s kernel startup timeout: a kernel starts when its
+  page is requested;
+* ``committed cap``: ``make explorer``'s settings unchanged (its ``EXPLORER_POOL``, the config's
+  ``max_kernels``), one student more than the cap, after the pool is filled: every student but one
+  gets the explorer, the last the "explorer is full" page (the bench exits 1 otherwise). This is the
+  load the test suite leaves to the bench.
 
 It prints, per setting, the median and the slowest wait for the page and for the live kernel, the
-page loads that failed, and the load average (the machines are shared). A benchmark, not a test:
-it never fails on time. It exits 1 if any student got something other than the explorer.
+page loads that failed, the kernels alive once the class is in and their memory (proportional set
+size, PSS: shared pages split between the processes that share them), and the load average (the
+machines are shared). A benchmark, not a test: it never fails on time. It exits 1 if any student got
+something other than the explorer (or, past the cap, the full page).
 
-Usage: ``python bench/bench_classroom.py [--students 30] [--rounds 1]``
+Usage: ``python bench/bench_classroom.py [--students 30] [--rounds 1] [--early 5]``
 """
 
 from __future__ import annotations
@@ -158,6 +165,19 @@ def committed_cap() -> int:
     return config.ClassroomKernelManager.max_kernels
 
 
+def make_explorer_pool() -> int:
+    """``EXPLORER_POOL`` in the repository's Makefile: the pool ``make explorer`` preheats."""
+    for line in (ROOT / "Makefile").read_text(encoding="utf-8").splitlines():
+        if line.startswith("EXPLORER_POOL ?="):
+            return int(line.split("=", 1)[1])
+    raise SystemExit("the Makefile sets no EXPLORER_POOL")
+
+
+def preheat_flags(pool: int) -> list[str]:
+    """What ``make explorer`` adds to the command line for a pool of ``pool`` kernels."""
+    return ["--VoilaConfiguration.preheat_kernel=True", f"--VoilaConfiguration.default_pool_size={pool}"]
+
+
 def tree_cpu_seconds(pid: int) -> float:
     """CPU seconds (user + system) used so far by a process and its children (the kernels)."""
     tick = os.sysconf("SC_CLK_TCK")
@@ -193,11 +213,33 @@ def wait_for_pool(log: Path, pid: int, timeout: float = 600) -> float:
     raise TimeoutError(f"the pooled kernels were still busy after {timeout} s")
 
 
-def measure(name: str, overrides: list[str], students: int, preheat: bool) -> dict:
+def kernel_memory(server_pid: int) -> tuple[int, float]:
+    """(number, total PSS in GB) of the server's kernel processes (its children running ipykernel)."""
+    count, kib = 0, 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            if parent != server_pid or b"ipykernel" not in (entry / "cmdline").read_bytes():
+                continue
+            for line in (entry / "smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    count, kib = count + 1, kib + int(line.split()[1])
+    return count, kib / 2**20
+
+
+def measure(name: str, overrides: list[str], students: int, preheat: bool,
+            early: float | None = None) -> dict:
+    """One class on a fresh server: after the pool is filled (``preheat``), or ``early`` s after start."""
     with tempfile.TemporaryDirectory(prefix="bench-classroom-") as tmp, \
             voila(overrides, Path(tmp)) as (host, token, log, pid):
-        fill = wait_for_pool(log, pid) if preheat else None
-        time.sleep(2)  # let the server settle after filling
+        fill = None
+        if early is not None:
+            time.sleep(early)
+        else:
+            fill = wait_for_pool(log, pid) if preheat else None
+            time.sleep(2)  # let the server settle after filling
         start = threading.Barrier(students)
         results = [{} for _ in range(students)]
         threads = [threading.Thread(target=one_student, args=(host, token, start, r)) for r in results]
@@ -206,7 +248,9 @@ def measure(name: str, overrides: list[str], students: int, preheat: bool) -> di
             thread.start()
         for thread in threads:
             thread.join(timeout=600)
-        return {"name": name, "results": results, "fill": fill, "load": load}
+        kernels, memory = kernel_memory(pid)
+        return {"name": name, "results": results, "fill": fill, "load": load, "kernels": kernels,
+                "memory": memory}
 
 
 def report(m: dict) -> list[str]:
@@ -222,6 +266,7 @@ def report(m: dict) -> list[str]:
     full = sum(1 for r in m["results"] if r.get("full"))
     lines.append(f"  full page  {full} of {len(m['results'])}")
     lines.append(f"  failed     {len(errors)} of {len(m['results'])}" + (f": {errors[:3]}" if errors else ""))
+    lines.append(f"  kernels    {m['kernels']} alive after the class, {m['memory']:.2f} GB (PSS)")
     return lines
 
 
@@ -229,25 +274,28 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=30, help="page loads at the same moment (30)")
     parser.add_argument("--rounds", type=int, default=1, help="times each setting is measured (1)")
+    parser.add_argument("--early", type=float, default=5,
+                        help="seconds after start at which the class arrives during the fill (5)")
     args = parser.parse_args(argv)
     n = args.students
+    cap_n = f"--ClassroomKernelManager.max_kernels={n}"
     settings = [
-        ("preheat off", [f"--ClassroomKernelManager.max_kernels={n}"], False),
-        ("preheat on", [f"--ClassroomKernelManager.max_kernels={2 * n}",
-                        "--VoilaConfiguration.preheat_kernel=True",
-                        f"--VoilaConfiguration.default_pool_size={n}"], True),
+        ("make explorer", [cap_n, *preheat_flags(n)], True, None),
+        (f"make explorer, class {args.early:g} s after start", [cap_n, *preheat_flags(n)], True, args.early),
+        ("preheat off (before)", [cap_n, "--VoilaExecutor.startup_timeout=60"], False, None),
     ]
-    cap = committed_cap()
+    cap, pool = committed_cap(), make_explorer_pool()
     print(f"{n} students load the explorer at once; {os.cpu_count()} cores; server work only, no browser")
     failed = False
     for round_ in range(1, args.rounds + 1):
         print(f"round {round_}")
-        m = measure(f"committed cap ({cap + 1} students, cap {cap})", [], cap + 1, False)
+        m = measure(f"committed cap ({cap + 1} students, cap {cap}, pool {pool})", preheat_flags(pool),
+                    cap + 1, pool > 0)
         full = sum(1 for r in m["results"] if r.get("full"))
         failed |= full != 1 or any("error" in r for r in m["results"])
         print("\n".join(report(m)), flush=True)
-        for name, overrides, preheat in settings:
-            m = measure(name, overrides, n, preheat)
+        for name, overrides, preheat, early in settings if round_ % 2 else settings[::-1]:
+            m = measure(name, overrides, n, preheat, early)
             failed |= any("error" in r or r.get("full") for r in m["results"])
             print("\n".join(report(m)), flush=True)
     return 1 if failed else 0

@@ -1,7 +1,7 @@
 """Voila settings for serving the RRF k explorer to a classroom (`make explorer` reads this file).
 
-Voila starts one kernel (a Python process of about 150 MB) for every page load. Four rules keep
-their number bounded and the page offline:
+Voila gives every page load a kernel (a Python process of about 110 MB once it has run the explorer).
+Five rules keep their number bounded, the wait short and the page offline:
 
 1. A page's kernel goes when the page goes: when the last websocket of a kernel closes (the tab
    was closed, reloaded, or its browser crashed) and no page reconnects within
@@ -19,25 +19,36 @@ their number bounded and the page offline:
 4. The page template ``classroom`` (``config/jupyter/voila/templates/classroom``) is Voila's
    ``lab`` template without its two links to Font Awesome on cdn.jsdelivr.net; the icons are
    already in Voila's own bundle, so an offline classroom loads everything from the server.
+5. Preheated kernels, when switched on (``make explorer`` does, with a pool of 30:
+   ``--VoilaConfiguration.preheat_kernel=True --VoilaConfiguration.default_pool_size=30``): when
+   the server starts, Voila starts that many kernels and runs the explorer in them, and a page is
+   served from one at once. The pool counts against the cap, its kernels never evict, a kernel for
+   the pool that the cap has no room for is not started, a pool entry that failed leaves the pool,
+   and a kernel shut down gives its room back to the pool (``ClassroomPool``). With a pool as large
+   as the cap (30 and 30) the server holds 30 kernels, whether or not students come.
 
 Matplotlib's list of the system's fonts is built once, when the server starts: a kernel that finds no
 list (a new machine or a fresh ``MPLCONFIGDIR``) scans the fonts itself, 0.3 s of CPU, and a class
 of kernels starting together would each scan. A child process builds it, so the server itself never
 imports matplotlib; the kernels, started with the server's environment, read it.
 
-Change the numbers here for a bigger or smaller machine (each kernel needs about 150 MB of memory),
-or on the command line, e.g. ``--ClassroomKernelManager.max_kernels=60``.
+Change the numbers here for a bigger or smaller machine (each kernel needs about 110 MB of memory),
+or on the command line, e.g. ``--ClassroomKernelManager.max_kernels=60`` (and ``make explorer
+EXPLORER_POOL=60``; ``EXPLORER_POOL=0`` starts a kernel per page instead).
 """
 
 import asyncio
+import functools
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import voila.app
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
 from traitlets import Float, Integer
+from voila.voila_kernel_manager import voila_kernel_manager_factory as _voila_factory  # the original
 
 
 class ClassroomKernelManager(AsyncMappingKernelManager):
@@ -67,12 +78,16 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         """Kernels that count against the cap: running, starting or being stopped."""
         return len(set(self.list_kernel_ids()) | self._starting)
 
-    async def start_kernel(self, *args, kernel_id=None, **kwargs):
+    async def start_kernel(self, *args, kernel_id=None, pooled=False, **kwargs):
+        """Start a kernel within the cap; ``pooled`` (a preheated kernel for the pool) never evicts."""
         if kernel_id is not None and kernel_id in self:  # an existing kernel: nothing starts
             return await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
         kernel_id = kernel_id or self.new_kernel_id()
-        await self._make_room()
-        self._starting.add(kernel_id)  # no await since _make_room's last check: one step
+        if pooled:
+            self._refuse_if_full()
+        else:
+            await self._make_room()
+        self._starting.add(kernel_id)  # no await since the last check of the cap: one step
         try:
             return await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
         finally:
@@ -110,6 +125,9 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             evict = self._abandoned()[:excess]
             why = f"max_kernels={self.max_kernels} reached"
             await asyncio.gather(*(self._stop(kernel_id, why, "abandoned") for kernel_id in evict))
+        self._refuse_if_full()
+
+    def _refuse_if_full(self) -> None:
         if self._occupied() >= self.max_kernels:
             raise web.HTTPError(  # the page (classroom/503.html) shows each line of the message
                 503,
@@ -133,12 +151,94 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             await self._stop(kernel_id, f"page closed {self.release_after_seconds:g} s ago", "unused")
 
 
+class ClassroomPool:
+    """The preheated pool's rules, over Voila's own pool (``voila_kernel_manager.VoilaKernelManager``).
+
+    Voila builds its pool class on top of ``ClassroomKernelManager``, so its methods hide ours; this
+    class goes on top of Voila's (``_classroom_factory``) and changes four things:
+
+    * a pool kernel counts against the cap and never evicts: a refill the cap has no room for is
+      not started (Voila refills one kernel for every page it serves, so with a cap above the pool
+      the server would hold up to twice the class);
+    * a pool entry that failed (a refused refill, a kernel that did not start) leaves the pool at
+      once, so no page is served from it (Voila keeps it, and the next page gets its error);
+    * the notebook is registered as preheated as soon as the server starts, not when the first pool
+      kernel has started: a page requested meanwhile waits for a pool kernel instead of starting a
+      kernel of its own, which the pool has already taken the room of;
+    * the room a kernel leaves when it is shut down (its page closed, or culled) goes back to the
+      pool (Voila refills only when it serves a page, so a pool the cap had emptied stayed empty).
+    """
+
+    def __init__(self, **kwargs):
+        self._closing = False  # shutdown_all has begun: nothing refills the pool
+        super().__init__(**kwargs)
+        if self.notebook_path is not None:
+            asyncio.get_event_loop().create_task(self._register(self.notebook_path))
+
+    async def _register(self, notebook_name: str) -> None:
+        renderer = self._notebook_renderer_factory(notebook_name)
+        await renderer.initialize()
+        self.notebook_data.setdefault(renderer.notebook_path, {
+            "notebook": renderer.notebook, "template": renderer.template_name, "theme": renderer.theme,
+            "kernel_name": renderer.notebook.metadata.kernelspec.name, "kernel_ids": set(),
+        })
+
+    async def _initialize(self, notebook_path, kernel_id=None, **kwargs):
+        if kernel_id is None:  # a new pool kernel (not a restart)
+            self._refuse_if_full()  # before rendering anything; start_kernel checks again
+            kwargs["pooled"] = True
+        return await super()._initialize(notebook_path, kernel_id, **kwargs)
+
+    def fill_if_needed(self, delay=None, notebook_name=None, **kwargs):
+        known = set(self._pools.get(notebook_name, []))
+        super().fill_if_needed(delay=delay, notebook_name=notebook_name, **kwargs)
+        pool = self._pools[notebook_name]
+        for entry in pool:
+            if entry not in known:
+                entry.add_done_callback(functools.partial(self._drop_failed, pool))
+
+    def _drop_failed(self, pool: list, entry: asyncio.Future) -> None:
+        if not entry.cancelled() and entry.exception() is None:
+            return
+        if entry in pool:
+            pool.remove(entry)
+        error = "cancelled" if entry.cancelled() else entry.exception()
+        full = isinstance(error, web.HTTPError) and error.status_code == 503  # no room: the usual case
+        (self.log.debug if full else self.log.warning)(
+            "a kernel for the pool was not started (%s); %d left in the pool", error, len(pool))
+
+    async def shutdown_kernel(self, kernel_id, *args, **kwargs):
+        """Shut a kernel down; the room it leaves goes back to the pool (unless the server is stopping)."""
+        await super().shutdown_kernel(kernel_id, *args, **kwargs)
+        if not self._closing and self.notebook_path is not None:
+            self.fill_if_needed(notebook_name=self.notebook_path)
+
+    async def shutdown_all(self, *args, **kwargs):
+        self._closing = True
+        await super().shutdown_all(*args, **kwargs)
+
+
+def _classroom_factory(base_class, preheat_kernel, default_pool_size, page_config_hook=None):
+    """Voila's factory of its kernel manager class, with ``ClassroomPool`` on top when preheating."""
+    made = _voila_factory(base_class, preheat_kernel, default_pool_size, page_config_hook)
+    return type("ClassroomPoolManager", (ClassroomPool, made), {}) if preheat_kernel else made
+
+
+# Voila 0.5 makes its kernel manager class with this factory when the server starts (after reading
+# this file); a Voila without it stops here, rather than serving the pool without the rules above.
+if not hasattr(voila.app, "voila_kernel_manager_factory"):
+    raise RuntimeError("config/voila.py needs Voila 0.5's voila.app.voila_kernel_manager_factory")
+voila.app.voila_kernel_manager_factory = _classroom_factory
+
 c = get_config()  # noqa: F821 - traitlets provides get_config() to config files
 
 c.VoilaConfiguration.multi_kernel_manager_class = ClassroomKernelManager
 c.ClassroomKernelManager.max_kernels = 30
 c.ClassroomKernelManager.evict_idle_seconds = 60
 c.ClassroomKernelManager.release_after_seconds = 5
+# A kernel may take over a minute to answer when a class's worth start on 2 cores (the pool's 30 at
+# the server's start, 30 pages at once without it); Voila's 60 s then ends the page without the explorer.
+c.VoilaExecutor.startup_timeout = 300
 # Idle culling: kernels with no page connected and no activity for 10 minutes are shut down.
 c.MappingKernelManager.cull_idle_timeout = 600
 c.MappingKernelManager.cull_interval = 60

@@ -11,7 +11,10 @@ under ``CI=true``). Every wait is bounded in time; no test asserts on how long a
 from __future__ import annotations
 
 import contextlib
+import re
 import secrets
+import shutil
+import subprocess
 import sys
 import threading
 import time
@@ -22,6 +25,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+import websocket  # websocket-client, a dependency of jupyter_server
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import test_browser as browser  # noqa: E402 - the browser tests' server and Chromium helpers
@@ -105,6 +109,13 @@ def _wait_for_kernels(server_pid: int, wanted: int, timeout: float) -> int:
     return count
 
 
+def _wait_for_log(log: Path, text: str, timeout: float, count: int = 1) -> None:
+    """Poll until ``text`` is ``count`` times in the server's log, or ``timeout`` s pass."""
+    deadline = time.monotonic() + timeout
+    while log.read_text().count(text) < count and time.monotonic() < deadline:
+        time.sleep(0.25)
+
+
 # ---------------------------------------------------------------------------- concurrent loads
 def test_eight_loads_at_once_with_a_cap_of_three_start_three_kernels_and_refuse_five(workdir, tmp_path):
     port, token, cap = _free_port(), secrets.token_hex(16), 3
@@ -127,6 +138,78 @@ def test_the_default_cap_is_thirty_kernels():
 
     config = PyFileConfigLoader("voila.py", path=str(CONFIG_DIR)).load_config()
     assert config.ClassroomKernelManager.max_kernels == 30
+
+
+def test_a_kernel_slow_to_start_is_waited_for_five_minutes():
+    """Voila's 60 s ends a page without the explorer; 30 kernels starting on 2 shared cores took
+    longer (bench/RESULTS.md), so the configuration waits up to 300 s."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = PyFileConfigLoader("voila.py", path=str(CONFIG_DIR)).load_config()
+    assert config.VoilaExecutor.startup_timeout == 300
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_explorer_preheats_a_pool_as_large_as_the_cap():
+    """`make explorer` switches Voila's preheated kernels on with a pool of the cap's size (the pool
+    counts against the cap, so the server holds no more); EXPLORER_POOL=0 switches them off."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = PyFileConfigLoader("voila.py", path=str(CONFIG_DIR)).load_config()
+    cap = config.ClassroomKernelManager.max_kernels
+
+    def dry_run(*settings: str) -> str:
+        return subprocess.run(["make", "-n", "explorer", *settings], cwd=CONFIG_DIR.parent,
+                              capture_output=True, text=True, timeout=60, check=True).stdout
+
+    shipped, off = dry_run(), dry_run("EXPLORER_POOL=0")
+    assert "--VoilaConfiguration.preheat_kernel=True" in shipped
+    assert f"--VoilaConfiguration.default_pool_size={cap} " in shipped
+    assert "preheat_kernel" not in off and "pool_size" not in off
+
+
+# ---------------------------------------------------------------------------------- the pool
+def _pool(size: int, cap: int, *more: str) -> tuple[str, ...]:
+    """Command-line settings: preheated kernels, a pool of ``size`` and a cap of ``cap``."""
+    return ("--VoilaConfiguration.preheat_kernel=True", f"--VoilaConfiguration.default_pool_size={size}",
+            f"--ClassroomKernelManager.max_kernels={cap}", *more)
+
+
+def test_pages_requested_while_the_pool_starts_get_its_kernels(workdir, tmp_path):
+    """A pool as large as the cap has taken all the room before its kernels have started: pages
+    requested then (here the moment the port opens) wait for the pool's kernels, not for room."""
+    port, token = _free_port(), secrets.token_hex(16)
+    cmd = _voila_cmd(workdir, port, token, *_pool(2, 2))
+    log = tmp_path / "voila.log"
+    with _server(cmd, port, _isolated_env(tmp_path / "home"), log) as server_pid:
+        with _most_kernels(server_pid) as most:
+            kinds = _loads_at_once(f"http://127.0.0.1:{port}/?token={token}", 2)
+    assert kinds == ["explorer"] * 2, kinds
+    assert most[0] <= 2, most[0]
+    assert not _server_tracebacks(log.read_text())
+
+
+def test_a_refill_the_cap_refused_is_never_served_and_a_closed_page_refills_the_pool(workdir, tmp_path):
+    """Pool 1, cap 1: the first page takes the pool's kernel and its refill finds no room. Once that
+    page is closed and its kernel gone, the room goes back to the pool, and the next page is served
+    from it, not from the refused refill (Voila kept it, and the page got its "full" error)."""
+    port, token = _free_port(), secrets.token_hex(16)
+    cmd = _voila_cmd(workdir, port, token, *_pool(1, 1), "--VoilaKernelManager.fill_delay=0",
+                     "--ClassroomKernelManager.release_after_seconds=0.5")
+    url, log = f"http://127.0.0.1:{port}/?token={token}", tmp_path / "voila.log"
+    with _server(cmd, port, _isolated_env(tmp_path / "home"), log):
+        _wait_for_log(log, "is filled with 1 kernel", timeout=120)
+        status, body = _load(url)
+        first = _kind(status, body)
+        time.sleep(2)  # the refill (no delay) is refused while the first page holds the only room
+        kernel_id = re.search(rb'"kernelId": "([0-9a-f-]{36})"', body).group(1).decode()
+        socket = websocket.create_connection(f"ws://127.0.0.1:{port}/api/kernels/{kernel_id}/channels"
+                                             f"?token={token}", timeout=30)
+        socket.close()  # the page's websocket closes: its kernel is released
+        _wait_for_log(log, "Kernel started", timeout=30, count=2)  # the pool's new kernel
+        second = _kind(*_load(url))
+        served = log.read_text().count("Using pre-heated kernel")
+    assert (first, second, served) == ("explorer", "explorer", 2)
 
 
 # ---------------------------------------------------------------------------------- in Chromium
