@@ -18,7 +18,7 @@ import pandas as pd
 
 from ragmath import io
 from ragmath._validation import check_k, is_source
-from ragmath.evaluation import _finite, by_group, evaluate
+from ragmath.evaluation import _finite, _keys, by_group, evaluate
 from ragmath.ranking import order_run_table
 from ragmath.registry import METRICS, parse_metrics
 from ragmath.stats import bootstrap_interval, paired_bootstrap
@@ -74,7 +74,7 @@ def pool(runs: Mapping[str, Any], depth: int, qrels: Any = None) -> pd.DataFrame
 def _ranked(run: Any) -> dict[str, list[str]]:
     """A run (a mapping, a DataFrame or a file) as question -> ranked IDs (text), the tie rule applied."""
     table = order_run_table(io.read_run_table(run) if is_source(run) else io.run_table(run))
-    ranked = {str(q): [] for q in run} if isinstance(run, Mapping) else {}  # a mapping's empty questions
+    ranked: dict[str, list[str]] = {q: [] for q in _keys(run) or ()}  # a mapping's empty questions
     ranked.update(table.group_by("question", maintain_order=True).agg("id").iter_rows())
     return ranked
 
@@ -82,7 +82,7 @@ def _ranked(run: Any) -> dict[str, list[str]]:
 def _labels(qrels: Any) -> dict[str, dict[str, int]]:
     """Labels (a mapping, a DataFrame or a file) as question -> {ID: grade}, IDs as text."""
     table = io.read_qrels_table(qrels) if is_source(qrels) else io.qrels_table(qrels)
-    labels = {str(q): {} for q in qrels} if isinstance(qrels, Mapping) else {}
+    labels: dict[str, dict[str, int]] = {q: {} for q in _keys(qrels) or ()}
     labels.update(io.qrels_mapping(table))
     return labels
 

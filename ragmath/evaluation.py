@@ -187,7 +187,7 @@ def evaluate(
     run_table = io.read_run_head(run, depth) if is_source(run) else io.run_table(run)
     qrels_table = io.read_qrels_table(qrels) if is_source(qrels) else io.qrels_table(qrels)
     table = evaluate_tables(run_table, qrels_table, parsed, gain,
-                            run_questions=_keys(run, "run"), labelled=_keys(qrels, "qrels"))
+                            run_questions=_keys(run), labelled=_keys(qrels))
     names = tuple(f"{name}@{cutoff}" for name, cutoff in parsed)
 
     def members(group: str) -> list:
@@ -231,15 +231,14 @@ def _exact_columns(per_question: pd.DataFrame, parsed: list[tuple[str, int]], ru
     return out
 
 
-def _keys(value: Any, name: str) -> list[str] | None:
-    """A mapping's questions as text (None for a table or a file, whose questions are its rows')."""
+def _keys(value: Any) -> list[str] | None:
+    """A mapping's questions as text (None for a table or a file, whose questions are its rows').
+
+    The mapping has been read by :mod:`ragmath.io` first, which refuses an ID that is neither text
+    nor an integer and a question given as both (``1`` and ``"1"``)."""
     if not isinstance(value, Mapping):
         return None
-    keys = [q if isinstance(q, str) else str(int(q)) for q in value]  # checked by io: str or int
-    if len(set(keys)) != len(keys):
-        raise ValueError(f"{name} holds a question twice, as an integer and as text (e.g. 1 and '1'); "
-                         "IDs are text, so they are one question: merge them")
-    return keys
+    return [q if isinstance(q, str) else str(int(q)) for q in value]
 
 
 def _finite(values: Mapping) -> dict:

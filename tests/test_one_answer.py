@@ -207,6 +207,24 @@ def test_a_question_twice_as_integer_and_text_is_refused():
         evaluate({"1": ["a"]}, {1: {"a": 1}, "1": {"b": 1}}, ["Hit@1"])
 
 
+def test_every_reader_of_a_mapping_refuses_a_question_as_integer_and_text():
+    from ragmath import io
+    from ragmath.comparison import at_units, compare, pool
+
+    twice = {1: {"a": 1}, "1": {"b": 1}}
+    runs = {"A": {"1": ["a", "b"]}, "B": {"1": ["b"]}}
+    with pytest.raises(ValueError, match="qrels holds a question twice"):
+        io.qrels_table(twice)
+    with pytest.raises(ValueError, match="run holds a question twice"):
+        io.run_table({1: ["a"], "1": ["b"]})
+    with pytest.raises(ValueError, match="qrels holds a question twice"):
+        compare(runs, twice, ["Hit@1"])
+    with pytest.raises(ValueError, match="qrels holds a question twice"):
+        pool(runs, 2, twice)
+    with pytest.raises(ValueError, match="run holds a question twice"):
+        at_units({1: ["a"], "1": ["b"]}, {"1": {"a": 1}}, {"a": "A", "b": "B"})
+
+
 @pytest.mark.parametrize("padded", [False, True])
 def test_an_empty_ranking_is_in_the_run_at_every_size(padded):
     # q1 retrieved nothing: scored (0), not missing; q2 has no labels at all ({}): no-answer.

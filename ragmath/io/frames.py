@@ -127,8 +127,13 @@ def _table(given: Any, kind: str, expected: str) -> pl.DataFrame:
     wanted = "a list of IDs or a dict {id: score}" if kind == "run" else "a dict {id: grade}"
 
     def records() -> Iterator[tuple[_Where, dict[str, Any]]]:
+        questions: set[str] = set()
         for question, ranking in given.items():
             q = _check_id(question, _Where(kind, "question", None), "question")
+            if q in questions:  # a dict holds each key once: this is an integer beside its text
+                raise ValueError(f"{kind} holds a question twice, as an integer and as text (e.g. 1 and "
+                                 "'1'); IDs are text, so they are one question: merge them")
+            questions.add(q)
             entry = f"{kind}[{q!r}]"
             if isinstance(ranking, Mapping):  # errors name the entry: run['q1'], ID 'd3', ...
                 for doc, number in ranking.items():
