@@ -174,7 +174,9 @@ def make_explorer_pool() -> int:
 
 
 def preheat_flags(pool: int) -> list[str]:
-    """What ``make explorer`` adds to the command line for a pool of ``pool`` kernels."""
+    """What ``make explorer`` adds to the command line for a pool of ``pool`` kernels (none for 0)."""
+    if pool == 0:
+        return []
     return ["--VoilaConfiguration.preheat_kernel=True", f"--VoilaConfiguration.default_pool_size={pool}"]
 
 
