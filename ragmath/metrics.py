@@ -174,14 +174,13 @@ def ndcg_at_k(ranking: Ranking, grades: Grades, k: int, gain: str = "exp") -> fl
     Raises ``ValueError`` when IDCG@K is 0 (no labelled grade above 0): nDCG is undefined there, and
     :func:`ragmath.evaluate` lists such questions apart instead of scoring them.
     """
-    top, checked, to_gain = _top_k(ranking, k), check_grades(grades), _gain_function(gain)
-    ideal = _dcg(sorted(checked.values(), reverse=True)[:k], to_gain)
+    dcg, ideal = dcg_at_k(ranking, grades, k, gain), ideal_dcg_at_k(grades, k, gain)
     if ideal == 0:
         raise ValueError(
             "ndcg_at_k: IDCG is 0 because no labelled item has a grade above 0, so nDCG is undefined "
             "(0/0). Treat the question as a no-answer question and list it apart; evaluate() does"
         )
-    return _dcg([checked.get(item, 0) for item in top], to_gain) / ideal
+    return dcg / ideal
 
 
 def judged_at_k(ranking: Ranking, grades: Grades, k: int, *, exact: bool = False) -> float | Fraction:
