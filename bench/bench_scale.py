@@ -211,8 +211,9 @@ def _timed(function, repeats: int) -> tuple[dict, object]:
 
 
 def worker_ragmath(task: str, paths: dict, repeats: int, sample: list) -> dict:
-    from ragmath import evaluate, fuse_runs, io
     from ragmath.engine import evaluate_tables, fuse_tables
+
+    from ragmath import evaluate, fuse_runs, io
     from ragmath.registry import parse_metric
 
     out: dict = {"import_rss_mb": _rss_mb()}

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from ragmath._validation import parse_argument
-from ragmath.io._sources import check_paths
+from ragmath.io import check_paths
 from ragmath.io.writers import write_stdout
 from ragmath.registry import METRICS, known_names
+from ragmath.validation import parse_argument
 
 __all__ = ["main", "build_parser", "CONVENTIONS", "DEFAULT_METRICS"]
 
@@ -60,7 +60,7 @@ class _UsageError(Exception):
 
 
 def _argument(name: str):
-    """An argparse type for argument ``name``: its one check (:func:`ragmath._validation.parse_argument`)."""
+    """An argparse type for argument ``name``: its one check (:func:`ragmath.validation.parse_argument`)."""
     def parse(text: str):
         try:
             return parse_argument(name, text)
@@ -174,7 +174,7 @@ def _read_pairs(path: str, key: str, value: str) -> dict[str, str]:
 def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """evaluate and compare: read, map to units (--unit-map), score, break down (--groups), print."""
     from ragmath.comparison import at_units, compare, markdown, name_runs
-    from ragmath.evaluation import _finite, evaluate
+    from ragmath.evaluation import evaluate, json_numbers
     from ragmath.io import read_qrels
 
     comparing = args.command == "compare"
@@ -214,7 +214,7 @@ def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         else:
             payload = result.to_dict(per_question=per_question)
         if groups is not None:
-            payload["groups"] = {str(g): _finite(row) for g, row in groups.to_dict("index").items()}
+            payload["groups"] = {str(g): json_numbers(row) for g, row in groups.to_dict("index").items()}
         _emit(out, json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
     elif args.format == "markdown":
         _emit(out, result.to_markdown() + ("" if groups is None else "\n" + markdown(groups.reset_index())))

@@ -17,12 +17,12 @@ import numpy as np
 import pandas as pd
 
 from ragmath import io
-from ragmath._validation import check_k, is_source
-from ragmath.evaluation import _finite, _keys, by_group, evaluate
+from ragmath.evaluation import by_group, evaluate, json_numbers, mapping_questions
 from ragmath.ranking import order_run_table
 from ragmath.registry import METRICS, parse_metrics
 from ragmath.stats import bootstrap_interval, paired_bootstrap
 from ragmath.units import lift_labels, to_units
+from ragmath.validation import check_k, is_source
 
 __all__ = ["compare", "Comparison", "pool", "sign_flip_p", "holm", "plan_questions", "name_runs", "at_units",
            "by_group", "markdown", "EXACT_UP_TO"]
@@ -74,7 +74,7 @@ def pool(runs: Mapping[str, Any], depth: int, qrels: Any = None) -> pd.DataFrame
 def _ranked(run: Any) -> dict[str, list[str]]:
     """A run (a mapping, a DataFrame or a file) as question -> ranked IDs (text), the tie rule applied."""
     table = order_run_table(io.read_run_table(run) if is_source(run) else io.run_table(run))
-    ranked: dict[str, list[str]] = {q: [] for q in _keys(run) or ()}  # a mapping's empty questions
+    ranked: dict[str, list[str]] = {q: [] for q in mapping_questions(run) or ()}  # empty ones too
     ranked.update(table.group_by("question", maintain_order=True).agg("id").iter_rows())
     return ranked
 
@@ -82,7 +82,7 @@ def _ranked(run: Any) -> dict[str, list[str]]:
 def _labels(qrels: Any) -> dict[str, dict[str, int]]:
     """Labels (a mapping, a DataFrame or a file) as question -> {ID: grade}, IDs as text."""
     table = io.read_qrels_table(qrels) if is_source(qrels) else io.qrels_table(qrels)
-    labels: dict[str, dict[str, int]] = {q: {} for q in _keys(qrels) or ()}
+    labels: dict[str, dict[str, int]] = {q: {} for q in mapping_questions(qrels) or ()}
     labels.update(io.qrels_mapping(table))
     return labels
 
@@ -293,7 +293,7 @@ class Comparison:
         """The JSON form: ``{"systems": [...], "comparisons": [...], "missing", "no_answer", "unjudged"}``."""
         def with_ci(row: dict) -> dict:
             row["ci"] = [row.pop("low"), row.pop("high")]
-            return _finite(row)
+            return json_numbers(row)
 
         return {"systems": [with_ci(row) for row in self.systems.to_dict("records")],
                 "comparisons": [with_ci(row) for row in self.comparisons.to_dict("records")],

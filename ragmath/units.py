@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
-from ragmath._validation import check_grades, check_ranking
+from ragmath.validation import check_grades, check_ranking
 
 __all__ = ["LEVELS", "dedupe", "to_units", "lift_labels", "check_levels", "to_level", "at_level"]
 

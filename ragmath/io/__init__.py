@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from ragmath.io._bulk import read_qrels_table, read_run_head, read_run_table
 from ragmath.io._checks import MAX_GRADE
+from ragmath.io._lines import read_jsonl
+from ragmath.io._sources import check_paths
 from ragmath.io.frames import (
     qrels_mapping,
     qrels_table,
@@ -34,6 +36,7 @@ from ragmath.io.frames import (
     read_run_frame,
     run_mapping,
     run_table,
+    to_pandas,
 )
 from ragmath.io.writers import write_qrels, write_run
 
@@ -43,5 +46,6 @@ __all__ = [
     "run_table", "qrels_table",  # DataFrames and mappings -> tables
     "run_mapping", "qrels_mapping", "read_run", "read_qrels",  # tables and files -> mappings
     "write_run", "write_qrels",  # -> files
-    "read_run_frame", "read_qrels_frame",  # files -> pandas DataFrames
+    "read_jsonl", "check_paths",  # any JSONL file; inputs and outputs of one command
+    "read_run_frame", "read_qrels_frame", "to_pandas",  # -> pandas DataFrames
 ]
