@@ -1,4 +1,4 @@
-"""The glossary: one file of terms (``docs/glossary.csv``), the tables drawn from it, and the checks on zh text.
+"""The glossary: one file of terms (``docs/glossary.csv``), the tables drawn from it, the checks on zh text.
 
 ``docs/glossary.csv`` holds one term a row: ``zh`` (the word the Chinese edition uses: the article's own
 where it names the idea, else the workbook's), ``en``, ``variants`` (the words it replaces, separated by
@@ -49,7 +49,8 @@ def load(path: Path = GLOSSARY) -> list[Term]:
     terms = []
     with open(path, encoding="utf-8", newline="") as handle:
         for line, row in enumerate(csv.DictReader(handle), start=2):
-            if row["source"] not in SOURCES or not all(row[f] for f in ("zh", "en", "meaning_zh", "meaning_en")):
+            filled = all(row[f] for f in ("zh", "en", "meaning_zh", "meaning_en"))
+            if row["source"] not in SOURCES or not filled:
                 raise ValueError(f"{path.name}, line {line}: needs zh, en, both meanings and a known source")
             variants = tuple(v.strip() for v in row["variants"].split("、") if v.strip())
             terms.append(Term(row["zh"], row["en"], variants, row["source"], row["readme"] == "1",
@@ -136,7 +137,7 @@ _STYLE = [
 
 
 def style_problems(text: str) -> list[tuple[str, str]]:
-    """``(what was found, why)`` for each place ``text`` departs from the article's punctuation and numbers."""
+    """``(where, why)`` for each place ``text`` departs from the article's punctuation and numbers."""
     problems = []
     for line in text.splitlines():
         for pattern, why in _STYLE:
