@@ -153,3 +153,22 @@ def test_the_chinese_pages_link_chinese_pages_wherever_one_exists():
                     and not text.startswith("English"):
                 wrong.append(f"{page.name}: [{text}]({target})")
     assert wrong == []
+
+
+def test_the_notebooks_links_into_the_readmes_and_docs_resolve():
+    """The notebooks end with a link back to the notebook map; the headings they name must stay."""
+    import json
+
+    wrong = []
+    for notebook in sorted((ROOT / "notebooks").rglob("*.ipynb")):
+        cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+        text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        for target in (m["target"] for m in _LINK.finditer(_without_code(text))):
+            file_part, _, anchor = target.partition("#")
+            resolved = (notebook.parent / file_part).resolve()
+            ours = resolved.name.startswith("README") or resolved.parent.name == "docs"
+            if resolved.suffix != ".md" or not ours:
+                continue
+            if not resolved.exists() or (anchor and anchor not in anchors(resolved)):
+                wrong.append(f"{notebook.relative_to(ROOT)}: {target}")
+    assert wrong == []
