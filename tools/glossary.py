@@ -63,7 +63,11 @@ def _cell(text: str) -> str:
 
 
 def table(terms: list[Term], which: str) -> str:
-    """A Markdown table of ``terms``: ``zh`` or ``en`` (every column) or ``readme`` (short, in Chinese)."""
+    """A Markdown table of ``terms``: ``zh`` or ``en`` (every column) or ``readme`` (short, in Chinese).
+
+    The article's terms come first, in the file's order, then the workbook's own.
+    """
+    terms = sorted(terms, key=lambda t: t.source != "article")
     if which == "readme":
         rows = ["| 术语 | English | 含义 |", "|---|---|---|"]
         rows += [f"| {t.zh} | {_cell(t.en)} | {_cell(t.meaning_zh)} |" for t in terms if t.readme]
