@@ -151,7 +151,8 @@ COMPARE_NOTES = """what compare reports (questions are the unit of sampling):
 
 
 def _read_pairs(path: str, key: str, value: str) -> dict[str, str]:
-    """A two-column CSV (header naming ``key`` and ``value``) as a dict; a repeated key is refused."""
+    """A two-column CSV (header naming ``key`` and ``value``) as a dict; a repeated key and a row with
+    more fields than the header are refused."""
     import csv
 
     pairs: dict[str, str] = {}
@@ -161,6 +162,10 @@ def _read_pairs(path: str, key: str, value: str) -> dict[str, str]:
             raise ValueError(f"{path}: needs a header with the columns {key},{value}; "
                              f"got {reader.fieldnames}")
         for line, row in enumerate(reader, start=2):
+            if None in row:  # csv puts the fields beyond the header's under None
+                raise ValueError(f"{path} line {line}: {len(reader.fieldnames) + len(row[None])} fields "
+                                 f"where the header has {len(reader.fieldnames)}; give one {value} per row "
+                                 f"(extra: {', '.join(row[None])})")
             k, v = (row[key] or "").strip(), (row[value] or "").strip()
             if not k or not v:
                 raise ValueError(f"{path} line {line}: empty {key if not k else value}; every row needs both")

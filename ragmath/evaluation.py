@@ -22,6 +22,7 @@ trec_eval drops missing questions silently (which inflates its mean); ranx raise
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -100,8 +101,8 @@ class Evaluation:
         """One line per group of :meth:`groups`: what it is, how many, the first 20 members."""
         lines = []
         for key, members in self.groups().items():
-            shown = ", ".join(map(str, members[:20])) + (" ..." if len(members) > 20 else "")
-            lines.append(f"{_GROUP_TITLES[key]}: {len(members)}" + (f" [{shown}]" if members else ""))
+            shown = f" [{name_list(members)}]" if members else ""
+            lines.append(f"{_GROUP_TITLES[key]}: {len(members)}{shown}")
         return "\n".join(lines)
 
     def to_dict(self, per_question: bool = False) -> dict:
@@ -121,20 +122,62 @@ class Evaluation:
         return self.report()
 
 
+#: The group of the questions a group mapping does not name (a real group of that name is refused).
+UNGROUPED = "(no group)"
+
+
 def by_group(per_question: pd.DataFrame, groups: Mapping[Hashable, Hashable]) -> pd.DataFrame:
     """Per-group means of a per-question table, with each group's question count and a warning below 10.
 
-    Questions the mapping does not name form the group ``"(no group)"``.
+    Questions are read from ``groups`` by the rule of every question ID (``1`` and ``"1"`` are one
+    question); questions the mapping does not name form the group ``"(no group)"``.
 
     >>> table = pd.DataFrame({"Hit@3": [1.0, 0.0, 1.0]}, index=["q1", "q2", "q3"])
     >>> by_group(table, {"q1": "how", "q2": "how", "q3": "why"}).to_dict("index")["how"]
     {'questions': 2, 'Hit@3': 0.5, 'warning': 'fewer than 10 questions'}
+
+    Raises ``ValueError`` for a question given twice (as ``1`` and ``"1"``) and for a group named
+    ``"(no group)"``, which would merge with the unmapped questions; ``TypeError`` for a question that
+    is neither text nor an integer.
     """
-    keys = pd.Series([groups.get(q, "(no group)") for q in per_question.index], index=per_question.index)
+    named: dict[str, Hashable] = {}
+    for question, group in groups.items():
+        text = question_id(question)
+        if text in named:
+            raise ValueError(f"groups names question {text!r} twice (as {text} and {text!r}); name it once")
+        if group == UNGROUPED:
+            raise ValueError(f"groups: question {text!r} is in a group named {UNGROUPED!r}, the name of the "
+                             f"questions no group names; rename that group")
+        named[text] = group
+    keys = pd.Series([named.get(str(q), UNGROUPED) for q in per_question.index], index=per_question.index)
     table = per_question.groupby(keys.rename("group"), sort=True).mean()
     table.insert(0, "questions", keys.value_counts().reindex(table.index).astype(int))
     table["warning"] = np.where(table["questions"] < 10, "fewer than 10 questions", "")
     return table
+
+
+def question_id(value: Any) -> str:
+    """A question or item ID as text: a string as it is, an integer in decimal (``1`` is ``"1"``).
+
+    >>> question_id(7), question_id("q7")
+    ('7', 'q7')
+
+    Raises ``TypeError`` for anything else (a float, a boolean, None).
+    """
+    if isinstance(value, str):
+        return value
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        return str(int(value))
+    raise TypeError(f"an ID is text or an integer, got {value!r} ({type(value).__name__})")
+
+
+def name_list(members: Sequence[Any], shown: int = 20) -> str:
+    """The first ``shown`` names, comma-separated, then " ..." when there are more.
+
+    >>> name_list(["q1", "q2", "q3"], shown=2)
+    'q1, q2 ...'
+    """
+    return ", ".join(map(str, members[:shown])) + (" ..." if len(members) > shown else "")
 
 
 def evaluate(
@@ -260,7 +303,7 @@ def mapping_questions(value: Any) -> list[str] | None:
     """
     if not isinstance(value, Mapping):
         return None
-    return [q if isinstance(q, str) else str(int(q)) for q in value]
+    return [question_id(q) for q in value]
 
 
 def json_numbers(values: Mapping) -> dict:
