@@ -157,8 +157,8 @@ def _finite_values(values: Sequence[float], name: str) -> np.ndarray:
     array = np.asarray(values, dtype=float).reshape(-1)
     bad = np.flatnonzero(~np.isfinite(array))
     if len(bad):
-        raise ValueError(f"{name} holds {float(array[bad[0]])!r} at position {int(bad[0])} (counting from 0); "
-                         f"every per-question difference must be a finite number")
+        raise ValueError(f"{name} holds {float(array[bad[0]])!r} at position {int(bad[0])} (counting from "
+                         f"0); every per-question difference must be a finite number")
     return array
 
 
@@ -216,8 +216,8 @@ def plan_questions(diffs: Sequence[float], d: float, *, power: float = 0.8, alph
     spread = float(values.std(ddof=1))
     if spread == 0:
         raise ValueError(
-            f"every difference of the pilot is {float(values[0])!r}: their standard deviation is 0, so this formula "
-            f"would promise any difference with 2 questions. A pilot whose versions never disagree says "
+            f"every difference of the pilot is {float(values[0])!r}: their standard deviation is 0, so this "
+            f"formula would promise any difference with 2 questions. A pilot whose versions never disagree says "
             f"nothing about how they vary; run a larger pilot or questions where they differ")
     z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
     return max(2, math.ceil((z * spread / abs(d)) ** 2))
