@@ -217,8 +217,8 @@ def plan_questions(diffs: Sequence[float], d: float, *, power: float = 0.8, alph
     if spread == 0:
         raise ValueError(
             f"every difference of the pilot is {float(values[0])!r}: their standard deviation is 0, so this "
-            f"formula would promise any difference with 2 questions. A pilot whose versions never disagree says "
-            f"nothing about how they vary; run a larger pilot or questions where they differ")
+            f"formula would promise any difference with 2 questions. A pilot whose versions never disagree "
+            f"says nothing about how they vary; run a larger pilot or questions where they differ")
     z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
     return max(2, math.ceil((z * spread / abs(d)) ** 2))
 
