@@ -27,7 +27,9 @@ conventions (the workbook's, stated once):
   files     TREC run: qid Q0 docid rank score tag; TREC qrels: qid 0 docid grade;
             .csv / .jsonl: columns question,id,score (or rank) / question,id,grade.
             A line starting with # is a comment. A malformed line is refused, naming
-            file, line and field; nothing is skipped. '-' reads standard input, once.
+            file, line and field; nothing is skipped. A TREC run line with more than six
+            fields is refused (trec_eval ignores fields after the run tag); remove them.
+            '-' reads standard input, once.
   output    UTF-8. -o FILE replaces a file (or a symlink's target) whole once complete,
             from a temporary .FILE.ragmath-tmp-* beside it; a named pipe or a device is
             written into; an input is never an output.

@@ -12,8 +12,9 @@ Formats: a TREC run ``qid Q0 docid rank score tag`` (the rank must be an integer
 trec_eval, the order comes from the score); TREC qrels ``qid 0 docid grade``; CSV (header row) or
 JSONL (one object a line) with the table's columns (others ignored); pandas or polars DataFrames;
 mappings (:func:`run_table`). TREC fields are split on spaces or tabs; blank lines and ``#``
-comment lines are skipped. Files are UTF-8. A source is a path, a named pipe or ``"-"`` (standard
-input, read once).
+comment lines are skipped. A TREC run line with more than six fields is refused (trec_eval ignores
+fields after the run tag; ragmath will not guess that the extra field is not a mistake): remove
+them. Files are UTF-8. A source is a path, a named pipe or ``"-"`` (standard input, read once).
 
 Refused input is a ``ValueError`` naming file, line and field (the list: docs/design-notes.md,
 "Reading and writing files"); nothing is skipped silently. Writers write IDs exactly as read and
