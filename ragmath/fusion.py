@@ -95,18 +95,21 @@ def fuse(ranks: np.ndarray, ids: pl.Series, k: float,
     ``ranks`` is an integer matrix items × lists (0 where a list lacks the item; see :func:`fused_scores`),
     ``ids`` the items' IDs as text, ``questions`` (optional) an integer code per row: rows are ordered
     by question code, then by the tie rule of :mod:`ragmath.ranking` on the exact fused scores —
-    score descending, then ID ascending in code-point order. Rows of one question with equal tiers
-    are exactly tied. ``k`` is assumed checked (> 0, finite).
+    score descending, then ID ascending in code-point order (one polars sort on question, tier and
+    ID). Rows of one question with equal tiers are exactly tied. ``k`` is assumed checked (> 0, finite).
 
     >>> import polars as pl
     >>> fuse(np.array([[1, 0], [0, 1], [2, 2]]), pl.Series(["b", "a", "c"]), 1)[0].tolist()
     [2, 1, 0]
     """
+    import polars as pl
+
     tier, score = fused_scores(ranks, k)
-    primary = tier.copy()
-    if questions is not None and len(tier):
-        primary += questions.astype(np.int64) * (int(tier.max()) + 1)
-    return _tie_rule_order(primary, ids), tier, score
+    keys = {"tier": tier, "id": ids}
+    if questions is not None:
+        keys = {"question": questions, **keys}
+    order = pl.DataFrame(keys).select(pl.arg_sort_by(list(keys))).to_series().to_numpy()
+    return order, tier, score
 
 
 def named_lists(rankings: Any) -> dict[str, Any]:
@@ -365,32 +368,3 @@ def _group_pairs(question: np.ndarray, ids: pl.Series) -> tuple[np.ndarray, np.n
     same = (question[order][1:] == question[order][:-1]) & (sorted_ids.slice(1) == sorted_ids.slice(
         0, len(order) - 1)).to_numpy()
     return order, same
-
-
-def _tie_rule_order(primary: np.ndarray, ids: pl.Series) -> np.ndarray:
-    """The order by ``primary`` ascending, then ID ascending (code-point order) among equal ones.
-
-    Equal neighbours are put in ID order in bulk: pairs by one comparison, larger runs by a sort.
-    """
-    import polars as pl
-
-    order = np.argsort(primary, kind="stable")
-    sorted_primary = primary[order]
-    tie = np.flatnonzero(sorted_primary[1:] == sorted_primary[:-1])  # positions i tied with i + 1
-    if not len(tie):
-        return order
-    run_start = np.concatenate(([True], np.diff(tie) != 1))  # runs of consecutive tied positions
-    run_id = np.cumsum(run_start) - 1
-    run_length = np.bincount(run_id) + 1  # rows in each run of equal primary values
-    two = run_length[run_id] == 2
-    first = tie[two]  # runs of exactly two rows: swap when the IDs are out of order
-    swap = (ids.gather(order[first]) > ids.gather(order[first + 1])).to_numpy()
-    swapped = first[swap]
-    order[swapped], order[swapped + 1] = order[swapped + 1], order[swapped].copy()
-    longer = tie[~two]
-    if len(longer):  # runs of three or more rows: sort each run's rows by ID
-        positions = np.unique(np.concatenate((longer, longer + 1)))
-        runs = pl.DataFrame({"primary": sorted_primary[positions], "id": ids.gather(order[positions])})
-        within = runs.select(pl.arg_sort_by(["primary", "id"])).to_series().to_numpy()
-        order[positions] = order[positions][within]
-    return order
