@@ -357,3 +357,47 @@ def test_hash_collisions_never_merge_two_items(monkeypatch):
     expected = _reference_fusion(runs, k=60)
     monkeypatch.setattr(pl.Series, "hash", lambda self, seed=0: pl.Series([7] * len(self), dtype=pl.UInt64))
     _same_fused(fuse_runs(runs, k=60), expected)
+
+
+# ---------------------------------------------------------------- one place each
+
+
+def _computations(predicate) -> dict[str, int]:
+    """Files of the package (workbook included) with a code node matching ``predicate``, and how many."""
+    import ast
+    from pathlib import Path
+
+    import ragmath
+
+    root = Path(ragmath.__file__).parent
+    found: dict[str, int] = {}
+    for path in sorted(root.rglob("*.py")):
+        hits = sum(1 for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if predicate(node))
+        if hits:
+            found[str(path.relative_to(root))] = hits
+    return found
+
+
+def test_the_position_discount_is_computed_in_metrics_only():
+    import ast
+
+    def is_log2(node) -> bool:
+        return isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "log2"
+
+    assert _computations(is_log2) == {"metrics.py": 1}  # _discounted_sum: DCG and IDCG alike
+
+
+def test_the_rrf_sum_is_computed_in_fusion_only():
+    import ast
+
+    def names_k(node) -> bool:  # k, exact_k, self.k, rrf_k, ...
+        name = getattr(node, "id", getattr(node, "attr", ""))
+        return name == "k" or name.endswith("_k") or name == "smoothing"
+
+    def is_reciprocal_of_a_sum(node) -> bool:  # 1 / (k + rank), in any spelling
+        return (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)
+                and isinstance(node.left, ast.Constant) and node.left.value == 1
+                and isinstance(node.right, ast.BinOp) and isinstance(node.right.op, ast.Add)
+                and (names_k(node.right.left) or names_k(node.right.right)))
+
+    assert _computations(is_reciprocal_of_a_sum) == {"fusion.py": 2}  # exact (rrf_score) and its float
