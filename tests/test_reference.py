@@ -382,7 +382,8 @@ def test_the_position_discount_is_computed_in_metrics_only():
     import ast
 
     def is_log2(node) -> bool:
-        return isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "log2"
+        called = getattr(node, "func", None)
+        return isinstance(node, ast.Call) and getattr(called, "attr", getattr(called, "id", "")) == "log2"
 
     assert _computations(is_log2) == {"metrics.py": 1}  # _discounted_sum: DCG and IDCG alike
 
