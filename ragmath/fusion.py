@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ragmath.validation import check_ranking, check_rrf_k, check_window, is_source
+from ragmath.validation import check_ranking, check_rrf_k, check_weights, check_window, is_source
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -24,28 +24,33 @@ if TYPE_CHECKING:
 __all__ = ["rrf", "fuse_runs", "fuse", "rrf_score", "fused_scores", "named_lists"]
 
 
-def rrf_score(ranks: Iterable[int], k: float) -> Fraction:
+def rrf_score(ranks: Iterable[int], k: float, weights: Sequence[float] | None = None) -> Fraction:
     """An item's exact fused score from its ranks in the lists that hold it (0 or None: a list lacking it).
 
-    RRF(d) = Σ_{j : d ∈ L_j} 1 / (k + rank_j(d))
+    RRF(d) = Σ_{j : d ∈ L_j} w_j / (k + rank_j(d))
 
-    where rank_j(d) is the 1-based position of d in list L_j and k > 0 the smoothing constant.
-    Summed as fractions (a float k is an exact rational), so mathematically equal scores are equal
-    and the tie rule decides, never a rounding residue of 1e-17.
+    where rank_j(d) is the 1-based position of d in list L_j, k > 0 the smoothing constant and w_j
+    list j's weight (1 without ``weights``: plain RRF; weighted RRF as Elasticsearch 9.2's ``rrf``
+    retriever). Summed as fractions (a float is an exact rational), so mathematically equal scores
+    are equal and the tie rule decides, never a rounding residue of 1e-17.
 
     >>> rrf_score([1, 0, 3], 1)
     Fraction(3, 4)
+    >>> rrf_score([1, 3], 1, weights=[0.5, 1])
+    Fraction(1, 2)
     """
-    exact_k = Fraction(k)
-    return sum((1 / (exact_k + int(r)) for r in ranks if r), Fraction(0))
+    exact_k, ranks = Fraction(k), [int(r or 0) for r in ranks]
+    weight = [Fraction(1)] * len(ranks) if weights is None else [Fraction(w) for w in weights]
+    return sum((weight[j] / (exact_k + r) for j, r in enumerate(ranks) if r), Fraction(0))
 
 
-def fused_scores(ranks: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
+def fused_scores(ranks: np.ndarray, k: float,
+                 weights: Sequence[float] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Every row's fused score as a tier of its exact value (:func:`rrf_score`) and as a float.
 
     ``ranks`` is an integer matrix items × lists, 0 where a list lacks the item. Tier 0 is the highest
     exact score and rows with mathematically equal scores share a tier. Each distinct combination of
-    ranks is scored once: in floating point (Σ 1 / (k + rank), terms smallest first, so the float
+    ranks is scored once: in floating point (Σ w / (k + rank), terms smallest first, so the float
     does not depend on the order of the lists; within a few ulps of the exact score),
     and, where two neighbouring floats lie within 1e-9 of each other, exactly as fractions, which
     decide their order. (Fractions for every combination cost 4.4 s for 200 values of k on 1,000
@@ -70,7 +75,8 @@ def fused_scores(ranks: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
         inverse = inverse.reshape(-1)
     with np.errstate(divide="ignore"):
         # terms summed smallest first: the float depends on the ranks, not on the order of the lists
-        floats = np.sort(np.where(combos > 0, 1.0 / (k + combos), 0.0), axis=1).sum(axis=1)
+        weight = np.ones(n_lists) if weights is None else np.asarray(weights, dtype=float)
+        floats = np.sort(np.where(combos > 0, weight / (k + combos), 0.0), axis=1).sum(axis=1)
     order = np.argsort(-floats, kind="stable")
     near = np.flatnonzero(floats[order][:-1] - floats[order][1:] <= 1e-9 * floats[order][:-1])
     new_tier = np.ones(len(order), dtype=np.int64)
@@ -78,7 +84,7 @@ def fused_scores(ranks: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
         run_start = np.concatenate(([True], np.diff(near) != 1))
         for run in np.split(near, np.flatnonzero(run_start)[1:]):
             members = order[run[0]: run[-1] + 2]
-            exact = sorted(((rrf_score(row, k), member) for row, member in
+            exact = sorted(((rrf_score(row, k, weights), member) for row, member in
                             zip(combos[members].tolist(), members.tolist(), strict=True)), reverse=True)
             order[run[0]: run[-1] + 2] = [member for _, member in exact]
             values = [value for value, _ in exact]
@@ -88,15 +94,16 @@ def fused_scores(ranks: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
     return tiers[inverse], floats[inverse]
 
 
-def fuse(ranks: np.ndarray, ids: pl.Series, k: float,
-         questions: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def fuse(ranks: np.ndarray, ids: pl.Series, k: float, questions: np.ndarray | None = None,
+         weights: Sequence[float] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """RRF of ranked lists given as ranks: the rows' order best first, their tiers and float scores.
 
     ``ranks`` is an integer matrix items × lists (0 where a list lacks the item; see :func:`fused_scores`),
     ``ids`` the items' IDs as text, ``questions`` (optional) an integer code per row: rows are ordered
     by question code, then by the tie rule of :mod:`ragmath.ranking` on the exact fused scores —
     score descending, then ID ascending in code-point order (one polars sort on question, tier and
-    ID). Rows of one question with equal tiers are exactly tied. ``k`` is assumed checked (> 0, finite).
+    ID). Rows of one question with equal tiers are exactly tied. ``k`` and ``weights`` (one per list,
+    or None) are assumed checked.
 
     >>> import polars as pl
     >>> fuse(np.array([[1, 0], [0, 1], [2, 2]]), pl.Series(["b", "a", "c"]), 1)[0].tolist()
@@ -104,7 +111,7 @@ def fuse(ranks: np.ndarray, ids: pl.Series, k: float,
     """
     import polars as pl
 
-    tier, score = fused_scores(ranks, k)
+    tier, score = fused_scores(ranks, k, weights)
     keys = {"tier": tier, "id": ids}
     if questions is not None:
         keys = {"question": questions, **keys}
@@ -150,15 +157,17 @@ def rrf(
     rankings: Mapping[str, Sequence[Hashable]] | Sequence[Sequence[Hashable]],
     k: float = 60,
     window: int | None = None,
+    weights: Sequence[float] | None = None,
 ) -> pd.DataFrame:
     """Fuse one question's ranked lists with Reciprocal Rank Fusion; one row per item, best first.
 
-    RRF(d) = Σ_{j : d ∈ L_j} 1 / (k + rank_j(d))
+    RRF(d) = Σ_{j : d ∈ L_j} w_j / (k + rank_j(d))
 
     where
       - L_j are the input lists (each cut to its top ``window`` first, when given),
       - rank_j(d) is the 1-based position of d in L_j; a list lacking d adds nothing for it,
-      - k > 0 is the smoothing constant (60 by default; unrelated to the K of top-K).
+      - k > 0 is the smoothing constant (60 by default; unrelated to the K of top-K),
+      - w_j is list j's weight, ``weights`` in the order of the lists (without it every w_j is 1).
 
     Items are ordered by :func:`fuse`: exact score descending, then ID ascending (IDs compare as text).
     The fused score orders items; it is not a probability of being relevant.
@@ -171,8 +180,9 @@ def rrf(
     >>> table[["id", "rrf_score"]].round(4).values.tolist()
     [['4.2', 0.75], ['6.1', 0.6667], ['5.3', 0.5], ['3.5', 0.25]]
 
-    Raises ``ValueError`` for k <= 0 (with the reason), a window below 1, an empty ``rankings`` or a
-    list repeating an ID; ``TypeError`` for a string in place of a list or a non-numeric k.
+    Raises ``ValueError`` for k <= 0 (with the reason), a window below 1, an empty ``rankings``, a
+    list repeating an ID or bad weights (:func:`ragmath.validation.check_weights`); ``TypeError`` for a
+    string in place of a list or a non-numeric k.
     """
     import pandas as pd
     import polars as pl
@@ -180,6 +190,7 @@ def rrf(
     smoothing, window = check_rrf_k(k), check_window(window)
     lists = {name: check_ranking(ranking, f"rankings[{name!r}]")[:window]
              for name, ranking in named_lists(rankings).items()}
+    weights = check_weights(weights, len(lists))
     row_of: dict[Hashable, int] = {}
     for ranking in lists.values():
         for item in ranking:
@@ -189,29 +200,36 @@ def rrf(
     for j, ranking in enumerate(lists.values()):
         ranks[[row_of[item] for item in ranking], j] = np.arange(1, len(ranking) + 1)
     ids = pl.Series([item if isinstance(item, str) else str(item) for item in items], dtype=pl.String)
-    order, _, score = fuse(ranks, ids, smoothing)
+    order, _, score = fuse(ranks, ids, smoothing, weights=weights)
 
     table = pd.DataFrame({"id": pd.Series([items[i] for i in order], dtype=object),
                           "rrf_rank": np.arange(1, len(order) + 1), "rrf_score": score[order]})
-    for j, name in enumerate(lists):
+    for j, name in enumerate(lists):  # each list's rank and contribution, beside the fused score
         rank = ranks[order, j].astype(float)
         table[f"rank[{name}]"] = np.where(rank > 0, rank, np.nan)
-        table[f"contrib[{name}]"] = [float(rrf_score([r], smoothing)) for r in ranks[order, j].tolist()]
+        weight = None if weights is None else [weights[j]]
+        list_ranks = ranks[order, j].tolist()
+        table[f"contrib[{name}]"] = [float(rrf_score([r], smoothing, weight)) for r in list_ranks]
     return table
 
 
 def fuse_runs(
     runs: Mapping[str, Any] | Sequence[Any],
-    k: float = 60,
+    k: float | None = None,
     window: int | None = None,
     *,
+    weights: Sequence[float] | None = None,
+    norm: str | None = None,
     as_frame: bool | str = False,
 ) -> dict[Hashable, dict[Hashable, float]] | pd.DataFrame | pl.DataFrame:
     """Fuse whole runs with RRF, question by question: question -> {ID: fused score}, best first.
 
     Each question's rankings in the runs that have it (``{ID: score}`` ordered by the tie rule) are
-    fused by :func:`fuse`, as :func:`rrf` fuses one question's lists, with the same ``k`` and
-    ``window``. Questions come in order of first appearance across the runs. ``runs`` is a mapping
+    fused by :func:`fuse`, as :func:`rrf` fuses one question's lists, with the same ``k`` (60 when
+    not given), ``window`` and ``weights`` (one per run, in their order: weighted RRF). With ``norm``
+    (``"min-max"``, ``"z-score"`` or ``"l2"``) the runs' scores are fused instead, by a weighted sum
+    of normalised scores (:func:`ragmath.score_fusion.fuse_score_tables`); ``k`` belongs to RRF and
+    is refused there. Questions come in order of first appearance across the runs. ``runs`` is a mapping
     name -> run or a list of runs; a run is a mapping question -> ranking, a DataFrame (pandas or
     polars; columns question, id, score or rank) or a run file (TREC, CSV or JSONL; each question's
     top ``window`` is read: :func:`ragmath.io.read_run_head`). IDs are text (``1`` and ``"1"`` are one
@@ -222,17 +240,26 @@ def fuse_runs(
     >>> fuse_runs([{"q1": ["a", "b"]}, {"q1": ["b", "c"]}], k=1)
     {'q1': {'b': 0.8333333333333333, 'a': 0.5, 'c': 0.3333333333333333}}
 
-    Raises like :func:`rrf` (k <= 0, window < 1, duplicate IDs) and ``TypeError`` when a run is
-    neither a mapping, a DataFrame nor a file.
+    Raises like :func:`rrf` (k <= 0, window < 1, duplicate IDs, bad weights), ``ValueError`` for ``k``
+    given with ``norm`` or an unknown ``norm``, and ``TypeError`` when a run is neither a mapping, a
+    DataFrame nor a file.
     """
     from ragmath import io
+    from ragmath.score_fusion import check_norm, fuse_score_tables
 
-    smoothing, window = check_rrf_k(k), check_window(window)
+    if norm is not None and k is not None:
+        raise ValueError("k is RRF's constant and score fusion (norm) has none: give k or norm, not both")
+    smoothing, window = check_rrf_k(60 if k is None else k), check_window(window)
     if as_frame not in (False, True, "pandas", "polars"):
         raise ValueError(f"as_frame must be False, True, 'pandas' or 'polars', got {as_frame!r}")
     named = _named_runs(runs)
+    weights = check_weights(weights, len(named))
     # A generator, so each file is read, ordered and let go before the next one (memory).
-    fused = _fuse_tables((_read_run(name, run, window) for name, run in named.items()), smoothing, window)
+    tables = (_read_run(name, run, window) for name, run in named.items())
+    if norm is not None:
+        fused = fuse_score_tables(tables, check_norm(norm), weights, window)
+    else:
+        fused = _fuse_tables(tables, smoothing, window, weights)
     if as_frame == "polars":
         return fused
     if as_frame:
@@ -273,7 +300,8 @@ def _read_run(name: str, run: Any, window: int | None) -> pl.DataFrame:
         raise TypeError(f"runs[{name!r}]: {exc}") from None
 
 
-def _fuse_tables(tables: Iterable[pl.DataFrame], k: float, window: int | None) -> pl.DataFrame:
+def _fuse_tables(tables: Iterable[pl.DataFrame], k: float, window: int | None,
+                 weights: Sequence[float] | None = None) -> pl.DataFrame:
     """The fused run (question, id, rank, score) of run tables, by :func:`fuse` on one rank matrix.
 
     Each table is ordered by the tie rule and cut to ``window`` (:func:`ragmath.ranking.order_run_table`),
@@ -323,7 +351,7 @@ def _fuse_tables(tables: Iterable[pl.DataFrame], k: float, window: int | None) -
     pair_question = question[first].astype(np.int64)
     pair_ids = ids.gather(first)
     del question, ids, first
-    order, _, score = fuse(ranks, pair_ids, k, pair_question)
+    order, _, score = fuse(ranks, pair_ids, k, pair_question, weights)
     del ranks
     pair_question = pair_question[order]
     starts = np.flatnonzero(np.concatenate(([True], pair_question[1:] != pair_question[:-1])))

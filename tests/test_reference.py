@@ -395,9 +395,8 @@ def test_the_rrf_sum_is_computed_in_fusion_only():
         name = getattr(node, "id", getattr(node, "attr", ""))
         return name == "k" or name.endswith("_k") or name == "smoothing"
 
-    def is_reciprocal_of_a_sum(node) -> bool:  # 1 / (k + rank), in any spelling
+    def is_reciprocal_of_a_sum(node) -> bool:  # 1 / (k + rank) or w / (k + rank), in any spelling
         return (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)
-                and isinstance(node.left, ast.Constant) and node.left.value == 1
                 and isinstance(node.right, ast.BinOp) and isinstance(node.right.op, ast.Add)
                 and (names_k(node.right.left) or names_k(node.right.right)))
 
