@@ -461,11 +461,17 @@
     return table;
   }
 
+  // A chart's drawing width: its box's width on a narrow screen, so that its text is not shrunk.
+  function panelWidth() {
+    return Math.round(Math.max(320, Math.min(520, $("chart").clientWidth || 520)));
+  }
+
   // Left chart: each list's share of the fused score (stacked grey bars) for the top items at this k.
   function barsChart(rows, names, colours) {
     const shown = rows.slice(0, SETTINGS.topDrawn);
-    const labelWidth = 12 + 7 * Math.max(3, ...shown.map((row) => Array.from(short(row.id)).length));
-    const width = 520;
+    const width = panelWidth();
+    const labelLimit = width < 480 ? 12 : 24; // characters of an ID beside its bar
+    const labelWidth = 12 + 7 * Math.max(3, ...shown.map((row) => Array.from(short(row.id, labelLimit)).length));
     const rowHeight = 22;
     const top = 48;
     const height = top + rowHeight * shown.length + 40;
@@ -487,7 +493,7 @@
     shown.forEach((row, i) => {
       const y = top + i * rowHeight;
       svg.append(svgElement("text", { x: labelWidth - 6, y: y + 15, "text-anchor": "end", fill: colours.get(row.id) || "#000" },
-        short(row.id)));
+        short(row.id, labelLimit)));
       let x = labelWidth;
       names.forEach((name, column) => {
         const w = row.contributions[name] * scale;
@@ -505,7 +511,7 @@
 
   // Right chart: every drawn item's score ÷ the leader's, against k (log scale); a line at this k.
   function curvesChart(scan, colours) {
-    const width = 520;
+    const width = panelWidth();
     const height = 300;
     const left = 52;
     const right = width - 12;
@@ -662,6 +668,13 @@
       input.value = String(state.k);
     }
     $("k-range").addEventListener("input", (event) => setK(event.target.value));
+    let drawnWidth = panelWidth();
+    window.addEventListener("resize", () => {
+      if (panelWidth() !== drawnWidth && state.error === null) {
+        drawnWidth = panelWidth();
+        update();
+      }
+    });
     $("k-number").addEventListener("change", (event) => setK(event.target.value));
     $("window").addEventListener("change", (event) => {
       state.window = Number(event.target.value) || null;

@@ -155,7 +155,7 @@ def browser():
 class OfflinePage:
     """A fresh browser context that loads files only: every other request is refused and recorded."""
 
-    def __init__(self, browser, width: int = 1280, height: int = 1100):
+    def __init__(self, browser, width: int = 1280, height: int = 800):
         self.context = browser.new_context(viewport={"width": width, "height": height})
         self.refused: list[str] = []
         self.errors: list[str] = []
