@@ -498,3 +498,19 @@ def test_a_400_pixel_wide_screen_needs_no_sideways_scrolling(built, offline):
     page.keyboard.press("Home")
     page.locator('.rrf-table[data-k="1"]').wait_for()
     assert _screenshot(page, "k1_zh_400px").stat().st_size > 20_000
+
+
+@pytest.mark.browser
+def test_a_score_halfway_between_two_shown_values_rounds_as_the_notebook_rounds_it(built, offline):
+    """1/32 = 0.03125 exactly: Python's format (the notebook's) shows 0.0312, JavaScript's toFixed 0.0313."""
+    page = offline().open(built)
+    for box, text in (("#list-0", "x"), ("#list-1", "y")):
+        page.locator(box).fill(text)
+        page.locator(box).press("Enter")
+    page.locator("#k-number").fill("31")
+    page.locator("#k-number").press("Enter")
+    page.locator('.rrf-table[data-k="31"]').wait_for()
+    assert _table_rows(page, 31) == expected_rows({"BM25": ["x"], "vector": ["y"]}, 31) == [
+        ["x", "0.0312"], ["y", "0.0312"]]
+    assert page.locator("#lead").text_content().startswith("At k = 31, x and y tie at 0.0312;")
+    assert page.evaluate("(0.03125).toFixed(4)") == "0.0313"
