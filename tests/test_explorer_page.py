@@ -137,6 +137,15 @@ def _unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
+def test_without_a_browser_the_page_tests_fail_on_ci_and_skip_elsewhere(monkeypatch):
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI=true but the browser tests cannot run: x"):
+        _unavailable("x")
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="x"):
+        _unavailable("x")
+
+
 @pytest.fixture(scope="module")
 def browser():
     if not CHROMIUM.is_file():
