@@ -462,14 +462,18 @@
   }
 
   // A chart's drawing width: its box's width on a narrow screen, so that its text is not shrunk.
-  function panelWidth() {
+  // Measured when the page starts and when the window is resized, never while the page is being
+  // rebuilt (reading a width then lays out a table of up to 1,000 rows again).
+  let chartWidth = 520;
+
+  function measureChartWidth() {
     return Math.round(Math.max(320, Math.min(520, $("chart").clientWidth || 520)));
   }
 
   // Left chart: each list's share of the fused score (stacked grey bars) for the top items at this k.
   function barsChart(rows, names, colours) {
     const shown = rows.slice(0, SETTINGS.topDrawn);
-    const width = panelWidth();
+    const width = chartWidth;
     const labelLimit = width < 480 ? 12 : 24; // characters of an ID beside its bar
     const labelWidth = 12 + 7 * Math.max(3, ...shown.map((row) => Array.from(short(row.id, labelLimit)).length));
     const rowHeight = 22;
@@ -511,7 +515,7 @@
 
   // Right chart: every drawn item's score ÷ the leader's, against k (log scale); a line at this k.
   function curvesChart(scan, colours) {
-    const width = panelWidth();
+    const width = chartWidth;
     const height = 300;
     const left = 52;
     const right = width - 12;
@@ -668,11 +672,12 @@
       input.value = String(state.k);
     }
     $("k-range").addEventListener("input", (event) => setK(event.target.value));
-    let drawnWidth = panelWidth();
+    chartWidth = measureChartWidth();
     window.addEventListener("resize", () => {
-      if (panelWidth() !== drawnWidth && state.error === null) {
-        drawnWidth = panelWidth();
-        update();
+      const width = measureChartWidth();
+      if (width !== chartWidth) {
+        chartWidth = width;
+        if (state.error === null) update();
       }
     });
     $("k-number").addEventListener("change", (event) => setK(event.target.value));

@@ -523,3 +523,45 @@ def test_a_score_halfway_between_two_shown_values_rounds_as_the_notebook_rounds_
         ["x", "0.0312"], ["y", "0.0312"]]
     assert page.locator("#lead").text_content().startswith("At k = 31, x and y tie at 0.0312;")
     assert page.evaluate("(0.03125).toFixed(4)") == "0.0313"
+
+
+SENTENCE_CASES = [  # (lists, k, window, language): the lead line and the table, as the notebook words them
+    (ARTICLE, 60, None, "en"),
+    ({"BM25": ["A", "B"], "vector": ["A", "X", "B"], "L3": ["Y", "Z", "B"]}, 2, None, "en"),  # lead changes
+    ({"BM25": ["a", "b", "c"], "vector": ["c", "b", "a"]}, 5, None, "en"),  # a tie for the lead
+    (ARTICLE, 1, 2, "en"),  # a window
+    ({"BM25": ["x"], "vector": ["x"]}, 1, None, "en"),  # a single item
+    ({"BM25": ["A", "B"], "vector": ["A", "X", "B"], "L3": ["Y", "Z", "B"]}, 7, 2, "zh"),
+]
+
+
+@pytest.mark.parametrize(("lists", "k", "window", "language"), SENTENCE_CASES)
+@pytest.mark.browser
+def test_the_lead_line_and_the_table_read_as_the_notebooks_explorer_writes_them(
+    built, offline, lists, k, window, language
+):
+    import html
+
+    from ragmath.lab.notebook.widgets import describe_lead, fused_table, render_table_html
+
+    page = offline().open(built, "?lang=zh" if language == "zh" else "")
+    if len(lists) == 3:
+        page.locator("#add-list").click()
+    for index, ids in enumerate(lists.values()):
+        page.locator(f"#list-{index}").fill(", ".join(ids))
+        page.locator(f"#list-{index}").press("Enter")
+    if window is not None:
+        page.select_option("#window", str(window))
+    page.locator("#k-number").fill(str(k))
+    page.locator("#k-number").press("Enter")
+    page.locator(f'.rrf-table[data-k="{k}"][data-window="{window or "all"}"]').wait_for()
+    use_language(language)
+    try:
+        lead = describe_lead(lists, k, window)
+        markup = render_table_html(fused_table(lists, k, window), k, window)
+    finally:
+        use_language("en")
+    cells = [html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<t[dh]>(.*?)</t[dh]>", markup)]
+    assert len(cells) >= 3 * (len(lists) * 2 + 4) and lead
+    assert page.locator("#lead").text_content() == lead
+    assert _texts(page, ".rrf-table th, .rrf-table td") == cells
