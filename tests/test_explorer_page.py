@@ -562,6 +562,6 @@ def test_the_lead_line_and_the_table_read_as_the_notebooks_explorer_writes_them(
     finally:
         use_language("en")
     cells = [html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<t[dh]>(.*?)</t[dh]>", markup)]
-    assert len(cells) >= 3 * (len(lists) * 2 + 4) and lead
+    assert len(cells) >= 2 * (len(lists) * 2 + 4) and lead  # the header and at least one row
     assert page.locator("#lead").text_content() == lead
     assert _texts(page, ".rrf-table th, .rrf-table td") == cells
