@@ -583,6 +583,9 @@
   function renderStaticTexts() {
     document.documentElement.lang = language === "zh" ? "zh-CN" : "en";
     for (const node of document.querySelectorAll("[data-msg]")) node.textContent = message(node.dataset.msg);
+    for (const node of document.querySelectorAll("[data-msg-label]")) {
+      node.setAttribute("aria-label", message(node.dataset.msgLabel));
+    }
     document.title = message("explorer.page.title");
     $("help").textContent = message("explorer.help", { max_ids: SETTINGS.maxIds, top: SETTINGS.topDrawn });
     for (const button of document.querySelectorAll("[data-lang]")) {

@@ -105,7 +105,7 @@ def test_the_page_carries_every_explorer_message_in_both_languages(built):
 def test_every_key_the_page_asks_for_is_in_the_catalogue():
     code = (ROOT / "explorer" / "explorer.js").read_text(encoding="utf-8")
     page = (ROOT / "explorer" / "index.html").read_text(encoding="utf-8")
-    asked = set(re.findall(r'message\("([\w.]+)"', code)) | set(re.findall(r'data-msg="([\w.]+)"', page))
+    asked = {*re.findall(r'message\("([\w.]+)"', code), *re.findall(r'data-msg(?:-label)?="([\w.]+)"', page)}
     assert len(asked) >= 30
     assert sorted(asked - set(CATALOGUE)) == []
 

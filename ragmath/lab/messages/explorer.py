@@ -170,6 +170,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "explorer.page.add_list": {"en": "Add a list", "zh": "添加一个列表"},
     "explorer.page.remove_list": {"en": "Remove list {name}", "zh": "删除列表 {name}"},
     "explorer.page.lists": {"en": "Ranked lists", "zh": "排序列表"},
+    "explorer.page.table": {"en": "Fused table", "zh": "融合结果表"},
     "explorer.page.noscript": {
         "en": "This page computes RRF with JavaScript: turn JavaScript on to use it.",
         "zh": "本页面用 JavaScript 计算 RRF：请启用 JavaScript 后再使用。",
