@@ -185,7 +185,7 @@ def test_numbered_notebooks_have_consecutive_sections_and_end_with_exercises():
 
 # ---------------------------------------------------------------- the dependency split
 
-_LAB_ONLY = ("matplotlib", "jieba", "ipywidgets", "rank_bm25", "voila", "jupyterlab")
+_LAB_ONLY = ("matplotlib", "jieba", "ipywidgets", "rank_bm25", "jupyterlab")
 
 
 def test_base_install_needs_only_numpy_pandas_and_polars():
@@ -193,7 +193,8 @@ def test_base_install_needs_only_numpy_pandas_and_polars():
     base = {_split_requirement(r)[0] for r in project["dependencies"]}
     assert base == {"numpy", "pandas", "polars"}
     lab = {_split_requirement(r)[0] for r in project["optional-dependencies"]["lab"]}
-    assert {"jupyterlab", "ipywidgets", "matplotlib", "rank-bm25", "jieba", "voila"} <= lab
+    assert {"jupyterlab", "ipywidgets", "matplotlib", "rank-bm25", "jieba"} <= lab
+    assert "voila" not in lab  # the classroom page is static (make explorer)
 
 
 def test_make_lab_installs_the_lab_extra_and_make_test_adds_the_test_extra():

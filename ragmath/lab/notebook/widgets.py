@@ -3,7 +3,8 @@
 Everything the explorer shows is computed by :func:`ragmath.rrf`; the functions here only parse
 input, arrange :func:`ragmath.rrf` results for display and draw them. The builder renders one
 matplotlib figure (never registered with pyplot) to PNG bytes in an ``ipywidgets.Image``, so each
-move of the k slider updates the same figure in place, in JupyterLab and in Voila alike.
+move of the k slider updates the same figure in place, in JupyterLab. For a classroom, the same
+explorer is a static page that computes in the browser: ``explorer/`` (``make explorer``, docs/classroom.md).
 
 Lead rule: at a given k the *leader* is the first row of ``rrf(lists, k, window)``, so ties in the
 fused score go to the smaller ID (compared as strings), exactly as in :func:`ragmath.rrf`.
