@@ -255,7 +255,7 @@ def fuse_runs(
     named = _named_runs(runs)
     weights = check_weights(weights, len(named))
     # A generator, so each file is read, ordered and let go before the next one (memory).
-    tables = (_read_run(name, run, window) for name, run in named.items())
+    tables = (_read_run(name, run, window, scores=norm is not None) for name, run in named.items())
     if norm is not None:
         fused = fuse_score_tables(tables, check_norm(norm), weights, window)
     else:
@@ -288,12 +288,15 @@ def _named_runs(runs: Any) -> dict[str, Any]:
     return named  # each run's form is checked where it is read (io.run_table), naming the run
 
 
-def _read_run(name: str, run: Any, window: int | None) -> pl.DataFrame:
-    """One run as a table (a file: each question's top ``window``), errors naming the run."""
+def _read_run(name: str, run: Any, window: int | None, scores: bool = False) -> pl.DataFrame:
+    """One run as a table (a file: each question's top ``window``, or whole with its ``scores``),
+    errors naming the run."""
     from ragmath import io
 
     try:
-        return io.read_run_head(run, window) if is_source(run) else io.run_table(run)
+        if is_source(run):
+            return io.read_run_table(run) if scores else io.read_run_head(run, window)
+        return io.run_table(run)
     except ValueError as exc:
         raise ValueError(f"runs[{name!r}]: {exc}") from None
     except TypeError as exc:
