@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from ragmath.io.writers import _atomic_write
+from ragmath.io.writers import atomic_write
 
 __all__ = ["seal", "open_seal", "show_seal", "Opening", "content_sha256", "write_results", "read_results"]
 
@@ -66,7 +66,7 @@ def seal(path: str | os.PathLike, *, questions: Any, labels: Any, note: str = ""
         raise FileExistsError(f"{target}: already sealed; a seal is written once (choose another path)")
     sealed = {"questions_sha256": content_sha256(questions), "labels_sha256": content_sha256(labels),
               **_stamp(target), "note": note}
-    _atomic_write(target, (json.dumps({"sealed": sealed, "openings": []}, ensure_ascii=False, indent=2)
+    atomic_write(target, (json.dumps({"sealed": sealed, "openings": []}, ensure_ascii=False, indent=2)
                            + "\n").encode("utf-8"))
     return sealed
 
@@ -100,7 +100,7 @@ def write_results(frame: pd.DataFrame, path: str | os.PathLike) -> str:
 
     lines = [json.dumps(header, ensure_ascii=False)]
     lines += [json.dumps([plain(v) for v in row], ensure_ascii=False) for row in flat.itertuples(index=False)]
-    _atomic_write(path, ("\n".join(lines) + "\n").encode("utf-8"))
+    atomic_write(path, ("\n".join(lines) + "\n").encode("utf-8"))
     return content_sha256(path)
 
 
@@ -188,5 +188,5 @@ def open_seal(path: str | os.PathLike, run: Callable[[Any], pd.DataFrame], desig
              "design_sha256": fingerprint, "results_file": results_file,
              "results_sha256": write_results(results, target.with_name(results_file))}
     record["openings"].append(entry)
-    _atomic_write(target, (json.dumps(record, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+    atomic_write(target, (json.dumps(record, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
     return _opening(target, entry, number, ran=True)

@@ -24,7 +24,7 @@ from typing import Any
 import polars as pl
 
 from ragmath.io import qrels_mapping, read_qrels_table, write_qrels
-from ragmath.io.writers import _atomic_write
+from ragmath.io.writers import atomic_write
 from ragmath.lab.messages import message
 
 __all__ = ["JudgementFile", "pool_items", "write_template", "read_labels"]
@@ -126,7 +126,7 @@ def write_template(pool: Any, path: Any, *, questions: Mapping[str, str] | None 
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(list(columns))
     writer.writerows(zip(*columns.values(), strict=True))
-    _atomic_write(path, buffer.getvalue().encode("utf-8"))
+    atomic_write(path, buffer.getvalue().encode("utf-8"))
 
 
 def _values(column: Any) -> list[Any]:

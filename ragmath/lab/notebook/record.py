@@ -30,7 +30,7 @@ import pandas as pd
 import polars as pl
 
 from ragmath.io import run_table, write_run
-from ragmath.io.writers import _atomic_write
+from ragmath.io.writers import atomic_write
 from ragmath.lab.messages import message
 
 __all__ = ["record", "latency_path_for"]
@@ -139,7 +139,7 @@ def record(system: Callable[[Any], Any], questions: Mapping[str, Any], path: Any
     table = pd.DataFrame(rows, columns=list(LATENCY_COLUMNS))
     schema = {"question": pl.String, "latency_ms": pl.Float64, "results": pl.Int64, "error": pl.String}
     latency = pl.DataFrame(rows, schema=schema, orient="row").write_csv(quote_style="necessary")
-    _atomic_write(latency_path, latency.encode("utf-8"))
+    atomic_write(latency_path, latency.encode("utf-8"))
     written = [p for p in parts if p.height]
     if not written:
         failed = table[table["error"] != ""]
