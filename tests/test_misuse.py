@@ -4,10 +4,25 @@ taken from scipy, never from ragmath's own output."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import subprocess
+import sys
 import tempfile
+import threading
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import pytest
 
 from ragmath.io import write_run
+from ragmath.seal import content_sha256, open_seal, seal, show_seal
+
+ROOT = Path(__file__).resolve().parent.parent
+
 
 # ---------------------------------------------------------------- atomic writes
 
@@ -38,3 +53,220 @@ def test_another_writers_cleanup_cannot_delete_a_new_temporary_file(tmp_path, mo
     assert len(cleaned) == 1  # the first temporary file was taken away before its writer locked it
     assert path.read_text() == "q1 Q0 a 1 1.0 t\n"
     assert [p.name for p in tmp_path.iterdir()] == ["run.trec"]
+
+
+@pytest.fixture
+def sealed(tmp_path):
+    questions, labels = tmp_path / "questions.jsonl", tmp_path / "qrels.csv"
+    questions.write_text('{"question_id": "h1"}\n', encoding="utf-8")
+    labels.write_text("question,id,grade\nh1,d1,2\n", encoding="utf-8")
+    path = tmp_path / "seal.json"
+    seal(path, questions=questions, labels=labels)
+    return path, {"questions": questions, "labels": labels}
+
+
+def _table(design):
+    return pd.DataFrame({"question": ["h1"], "Hit@3": [1.0]}).set_index("question")
+
+
+# ---------------------------------------------------------------- seal: recorded before it runs
+
+
+def test_the_opening_is_on_record_while_the_design_runs(sealed):
+    path, files = sealed
+    seen = []
+
+    def run(design):
+        seen.append(json.loads(path.read_text(encoding="utf-8"))["openings"])
+        return _table(design)
+
+    open_seal(path, run, {"k": 3}, **files)
+    assert len(seen[0]) == 1 and seen[0][0]["number"] == 1 and seen[0][0]["design"] == {"k": 3}
+
+
+def test_a_design_that_cannot_be_recorded_is_refused_before_it_runs(sealed):
+    path, files = sealed
+    calls = []
+    with pytest.raises(TypeError, match="object"):
+        open_seal(path, lambda d: calls.append(d) or _table(d), {"k": object()}, **files)
+    assert calls == [] and json.loads(path.read_text(encoding="utf-8"))["openings"] == []
+
+
+def test_numpy_numbers_and_sets_in_a_design_are_recorded_and_opened_once(sealed):
+    path, files = sealed
+    calls = []
+
+    def run(design):
+        calls.append(design)
+        return _table(design)
+
+    design = {"k": np.int64(60), "split": {"holdout", "dev"}, "l2": np.float32(0.5)}
+    for _ in range(3):
+        open_seal(path, run, design, **files)
+    entries = json.loads(path.read_text(encoding="utf-8"))["openings"]
+    assert len(calls) == 1 and len(entries) == 1
+    assert entries[0]["design"] == {"k": 60, "split": ["dev", "holdout"], "l2": 0.5}
+
+
+def test_timestamps_in_the_results_are_stored_and_shown(sealed):
+    path, files = sealed
+    stamps = [pd.Timestamp("2026-01-02 03:04:05"), pd.Timestamp("2026-12-31 23:59:59.5")]
+    frame = pd.DataFrame({"question": ["h1", "h2"], "asked": stamps}).set_index("question")
+    open_seal(path, lambda d: frame, {"k": 3}, **files)
+    pd.testing.assert_frame_equal(show_seal(path).results, frame)
+
+
+def test_a_failed_run_counts_as_an_opening_and_is_not_run_again(sealed):
+    path, files = sealed
+    calls = []
+
+    def run(design):
+        calls.append(design)
+        raise ZeroDivisionError("bug in my design")
+
+    with pytest.raises(ZeroDivisionError):
+        open_seal(path, run, {"k": 3}, **files)
+    with pytest.raises(RuntimeError, match=r"opening 1 .*failed.*ZeroDivisionError"):
+        open_seal(path, run, {"k": 3}, **files)
+    assert len(calls) == 1
+    entry = json.loads(path.read_text(encoding="utf-8"))["openings"][0]
+    assert entry["number"] == 1 and "ZeroDivisionError" in entry["state"]
+
+
+# ---------------------------------------------------------------- seal: hashes of values
+
+
+def _canonical_json_sha(value):
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def test_plain_json_hashes_exactly_as_its_sorted_json():
+    value = {"b": [1, 2.5, None, "中"], "a": True, "c": {"y": 0.1, "x": -3}}
+    assert content_sha256(value) == _canonical_json_sha(value)
+
+
+def test_the_workbooks_sealed_design_keeps_its_fingerprint():
+    record = json.loads((ROOT / "data" / "holdout_openings.json").read_text(encoding="utf-8"))
+    opening = record["openings"][0]
+    assert content_sha256(opening["design"]) == opening["design_sha256"]
+
+
+def test_a_frame_hashes_by_every_row_not_by_its_printout():
+    frame = pd.DataFrame({"question": [f"q{i}" for i in range(200)], "grade": [1] * 200})
+    changed = frame.copy()
+    changed.loc[100, "grade"] = 2
+    assert content_sha256(frame) != content_sha256(changed)
+    before = content_sha256(frame)
+    with pd.option_context("display.max_rows", 5):
+        assert content_sha256(frame) == before
+    polars = pl.DataFrame({"question": frame["question"].tolist(), "grade": frame["grade"].tolist()})
+    assert content_sha256(polars) == before  # the same rows and columns: the same content
+    assert content_sha256(polars.with_columns(pl.col("grade").shift(1, fill_value=1))) == before
+    assert content_sha256(polars.with_columns(grade=changed["grade"].tolist())) != before
+    assert content_sha256(frame.set_index("question")) == before  # a named index is a column
+
+
+def test_a_set_hashes_the_same_in_every_process():
+    code = ("from ragmath.seal import content_sha256; "
+            "print(content_sha256({'q' + str(i) for i in range(50)}))")
+    found = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
+    assert found == {_canonical_json_sha(sorted(f"q{i}" for i in range(50))) + "\n"}
+
+
+def test_numpy_scalars_and_timestamps_hash_as_their_values():
+    numbers = {"k": np.int64(60), "on": np.bool_(True)}
+    assert content_sha256(numbers) == _canonical_json_sha({"k": 60, "on": True})
+    stamp = pd.Timestamp("2026-01-02 03:04:05")
+    assert content_sha256([stamp]) == _canonical_json_sha(["2026-01-02T03:04:05"])
+
+
+def test_what_has_no_value_to_hash_is_refused():
+    with pytest.raises(TypeError, match="object"):
+        content_sha256({"k": object()})
+
+
+# ---------------------------------------------------------------- seal: one at a time
+
+
+def test_two_openings_at_once_run_once_and_the_other_is_refused_naming_it(sealed):
+    path, files = sealed
+    started, finish = threading.Event(), threading.Event()
+    runs = []
+
+    def slow(design):
+        runs.append(design)
+        started.set()
+        finish.wait(20)
+        return _table(design)
+
+    first = threading.Thread(target=open_seal, args=(path, slow, {"k": 3}), kwargs=files)
+    first.start()
+    try:
+        assert started.wait(20)
+        with pytest.raises(BlockingIOError, match=r"opening 1 .*in progress"):
+            open_seal(path, slow, {"k": 5}, **files, new_opening=True)
+    finally:
+        finish.set()
+        first.join(20)
+    assert runs == [{"k": 3}]
+    assert show_seal(path).number == 1 and show_seal(path).times_opened == 1
+
+
+def test_second_seal_on_same_path_refused_even_at_once(tmp_path, monkeypatch):
+    import ragmath.seal as seal_module
+
+    meet = threading.Barrier(2)
+    stamp = seal_module._stamp
+
+    def slow_stamp(path):  # both calls meet here when nothing keeps them apart
+        try:
+            meet.wait(1)
+        except threading.BrokenBarrierError:
+            pass
+        return stamp(path)
+
+    monkeypatch.setattr(seal_module, "_stamp", slow_stamp)
+    path, outcomes = tmp_path / "seal.json", []
+
+    def attempt(note):
+        try:
+            seal(path, questions={"q": note}, labels={}, note=note)
+            outcomes.append(("sealed", note))
+        except FileExistsError:
+            outcomes.append(("refused", note))
+
+    threads = [threading.Thread(target=attempt, args=(n,)) for n in ("one", "two")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(o for o, _ in outcomes) == ["refused", "sealed"]
+    winner = next(n for o, n in outcomes if o == "sealed")
+    assert json.loads(path.read_text(encoding="utf-8"))["sealed"]["note"] == winner
+
+
+def test_results_files_are_named_after_the_whole_seal_name(tmp_path):
+    files = {"questions": {"h1": "?"}, "labels": {"h1": {"d": 1}}}
+    for name, value in (("hold.json", 1.0), ("hold.txt", 0.0)):
+        seal(tmp_path / name, **files)
+        frame = pd.DataFrame({"score": [value]})
+        open_seal(tmp_path / name, lambda d, f=frame: f, {"k": 1}, **files)
+    assert show_seal(tmp_path / "hold.json").results["score"].tolist() == [1.0]
+    assert show_seal(tmp_path / "hold.txt").results["score"].tolist() == [0.0]
+
+
+def test_an_existing_opening_under_the_old_results_name_is_still_shown(tmp_path):
+    for name in ("holdout_openings.json", "holdout_openings.opening-1.jsonl"):
+        (tmp_path / name).write_bytes((ROOT / "data" / name).read_bytes())
+    shown = show_seal(tmp_path / "holdout_openings.json")
+    assert shown.number == 1 and len(shown.results) > 0
+
+
+def test_an_accidental_edit_of_the_record_is_detected(sealed):
+    path, files = sealed
+    open_seal(path, _table, {"k": 3}, **files)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('"k": 3', '"k": 4'), encoding="utf-8")
+    with pytest.raises(ValueError, match="edited"):
+        show_seal(path)
