@@ -1,4 +1,5 @@
-"""Honest uncertainty: Wilson intervals, bootstrap over questions, and a grouped dev/holdout split.
+"""Honest uncertainty: Wilson intervals, bootstrap over questions, the paired sign-flip test, how many
+questions to plan, and a grouped dev/holdout split.
 
 The unit of sampling is the question. Three generations of one question are one sample, not three:
 resample questions, never generations.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -15,19 +17,33 @@ from statistics import NormalDist
 from typing import Any, TypeVar
 
 import numpy as np
-import pandas as pd
 
-from ragmath._validation import check_k
-
-__all__ = ["wilson_interval", "bootstrap_interval", "paired_bootstrap", "PairedBootstrap", "grouped_split"]
+__all__ = ["wilson_interval", "bootstrap_interval", "paired_bootstrap", "PairedBootstrap", "sign_flip_p",
+           "plan_questions", "grouped_split", "EXACT_UP_TO", "MAX_RESAMPLES"]
 
 T = TypeVar("T")
+
+#: Up to this many non-zero differences the sign-flip test enumerates every assignment (2^20 ≈ 10^6).
+EXACT_UP_TO = 20
+#: The most resamples (or random sign vectors) accepted: each resample's mean is kept, 8 bytes each.
+MAX_RESAMPLES = 10_000_000
+_BLOCK = 1_000_000  # picks drawn at a time (8 MB), whatever the resamples and the questions
 
 
 def _fraction(value: Any, name: str, example: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < value < 1:
         raise ValueError(f"{name} must be a fraction strictly between 0 and 1, e.g. {example}, got {value!r}")
     return float(value)
+
+
+def _whole(value: Any, name: str, low: int, high: int | None = None, why: str = "") -> int:
+    """``value`` as an int from ``low`` to ``high`` (None: no limit), else an error stating the range."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be a whole number, got {value!r} of type {type(value).__name__}")
+    if value < low or (high is not None and value > high):
+        limit = f"at least {low:,}" if high is None else f"from {low:,} to at most {high:,}{why}"
+        raise ValueError(f"{name} must be {limit}, got {value!r}")
+    return int(value)
 
 
 def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -45,13 +61,10 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
     >>> round(low, 3), round(high, 3)
     (0.627, 0.905)
 
-    Raises ``ValueError`` unless 0 <= successes <= n, n >= 1 and 0 < confidence < 1.
+    Raises ``ValueError`` unless 0 <= successes <= n, n >= 1 (no upper limit) and 0 < confidence < 1.
     """
-    check_k(n, "n")
-    if isinstance(successes, bool) or not isinstance(successes, numbers.Integral):
-        raise TypeError(f"successes must be a whole number, got {successes!r}")
-    if not 0 <= successes <= n:
-        raise ValueError(f"successes must lie between 0 and n={n}, got {successes!r}")
+    n = _whole(n, "n", 1)
+    successes = _whole(successes, "successes", 0, n, " (n, the number of trials)")
     z = NormalDist().inv_cdf(1 - (1 - _fraction(confidence, "confidence", "0.95")) / 2)
     p = successes / n
     denominator = 1 + z * z / n
@@ -64,26 +77,34 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
 
 
 def _as_values(values: Any, name: str) -> np.ndarray:
-    if isinstance(values, (str, bytes)) or isinstance(values, Mapping):
+    """A new float array of per-question values; NaN and ±inf refused with their position."""
+    if isinstance(values, (str, bytes, Mapping)):
         raise TypeError(f"{name} must be a sequence of per-question numbers, got {type(values).__name__}")
-    if not isinstance(values, (np.ndarray, pd.Series)):
-        values = list(values)
-    array = np.asarray(values, dtype=float)
+    array = np.array(values if hasattr(values, "__array__") else list(values), dtype=float)
     if array.ndim != 1 or array.size == 0:
         raise ValueError(f"{name} must be a non-empty 1-D sequence of per-question numbers")
-    if np.isnan(array).any():
-        raise ValueError(
-            f"{name} holds NaN; drop undefined questions (e.g. no-answer ones) before resampling, and say so"
-        )
+    bad = np.flatnonzero(~np.isfinite(array))
+    if bad.size:
+        at, word = int(bad[0]), "NaN" if math.isnan(array[bad[0]]) else repr(float(array[bad[0]]))
+        label = "" if callable(getattr(values, "index", len)) else f" (question {values.index[at]!r})"
+        raise ValueError(f"{name} holds {word} at position {at}{label}, counting from 0: each value must "
+                         "be a finite number; drop undefined questions (e.g. no-answer ones) first, and say "
+                         "so")
     return array
 
 
 def _bootstrap(values: np.ndarray, n_resamples: Any, confidence: Any, seed: int) -> tuple:
-    """The means of resamples with replacement (``default_rng(seed)``) and their percentile interval."""
+    """The means of resamples with replacement (``default_rng(seed)``) and their percentile interval.
+
+    Drawn a block of resamples at a time from one generator: the same numbers as one draw of
+    ``(n_resamples, n)`` picks, in memory that does not grow with resamples × questions.
+    """
     level = _fraction(confidence, "confidence", "0.95")
-    size = (check_k(n_resamples, "n_resamples"), values.size)
-    picks = np.random.default_rng(seed).integers(0, values.size, size=size)
-    means = values[picks].mean(axis=1)
+    total = _whole(n_resamples, "n_resamples", 1, MAX_RESAMPLES, " (each resampled mean is kept: 8 bytes)")
+    rng, means, step = np.random.default_rng(seed), np.empty(total), max(1, _BLOCK // values.size)
+    for start in range(0, total, step):
+        picks = rng.integers(0, values.size, size=(min(step, total - start), values.size))
+        means[start:start + len(picks)] = values[picks].mean(axis=1)
     low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
     return means, float(low), float(high)
 
@@ -104,7 +125,8 @@ def bootstrap_interval(
     >>> mean, low <= mean <= high
     (0.75, True)
 
-    Raises ``ValueError`` for an empty sequence or NaN values.
+    Raises ``ValueError`` for an empty sequence, NaN or infinite values (naming the first's position),
+    or more than :data:`MAX_RESAMPLES` resamples.
     """
     array = _as_values(values, "values")
     _, low, high = _bootstrap(array, n_resamples, confidence, seed)
@@ -136,19 +158,25 @@ def paired_bootstrap(
 ) -> PairedBootstrap:
     """Paired bootstrap of the difference b − a over the same questions.
 
-    Each resample draws questions with replacement and takes mean(b − a) over them; the interval is the
-    percentile interval of those means, and p_value = min(1, 2 · min(share ≤ 0, share ≥ 0)).
+    p_value = max(min(1, 2^(1 − m)), min(1, 2 · min(share ≤ 0, share ≥ 0)))
+
+    where
+      - each of ``n_resamples`` resamples draws questions with replacement and takes mean(b − a) over
+        them; the interval is the percentile interval of those means, the shares are theirs,
+      - m is the number of non-zero differences: 2^(1 − m) is the smallest p the paired sign-flip test
+        (:func:`sign_flip_p`) can give, so one question gives p = 1, never 0.
 
     ``a`` and ``b`` are per-question values in the same question order, or two pandas Series, aligned
     on their index (which must hold the same questions).
 
     >>> result = paired_bootstrap([0, 0, 1, 1], [1, 1, 1, 1], n_resamples=2000)
-    >>> result.mean_diff
-    0.5
+    >>> result.mean_diff, result.p_value
+    (0.5, 0.5)
 
-    Raises ``ValueError`` when the lengths or the Series' questions differ, or for NaN values.
+    Raises ``ValueError`` when the lengths or the Series' questions differ, or for NaN or infinite values.
     """
-    if isinstance(a, pd.Series) and isinstance(b, pd.Series):
+    pandas = sys.modules.get("pandas")
+    if pandas is not None and isinstance(a, pandas.Series) and isinstance(b, pandas.Series):
         if set(a.index) != set(b.index) or len(a) != len(b):
             raise ValueError("a and b must hold the same questions (their Series indexes differ)")
         b = b.loc[a.index]
@@ -157,8 +185,84 @@ def paired_bootstrap(
         raise ValueError(f"a and b must score the same questions: {first.size} values vs {second.size}")
     diff = second - first
     means, low, high = _bootstrap(diff, n_resamples, confidence, seed)
-    p_value = min(1.0, 2 * min(float(np.mean(means <= 0)), float(np.mean(means >= 0))))
-    return PairedBootstrap(float(diff.mean()), low, high, p_value, int(diff.size))
+    share = min(float(np.mean(means <= 0)), float(np.mean(means >= 0)))
+    floor = min(1.0, math.ldexp(1.0, 1 - int(np.count_nonzero(diff))))
+    return PairedBootstrap(float(diff.mean()), low, high, max(floor, min(1.0, 2 * share)), int(diff.size))
+
+
+def sign_flip_p(diffs: Sequence[float], *, n_resamples: int = 10_000, seed: int = 0) -> tuple[float, str]:
+    """Two-sided paired randomization test of mean difference 0: ``(p, how it was computed)``.
+
+    p = |{s : |Σ s_i d_i| ≥ |Σ d_i|}| / |S|
+
+    where
+      - d_i is question i's difference (a zero flips to itself: it adds nothing but counts in n),
+      - s runs over every sign vector in {-1, +1}^m of the m non-zero differences when m ≤ EXACT_UP_TO
+        (exact; the identity counts, so p ≥ 2^-m), else over ``n_resamples`` seeded random sign
+        vectors plus the observed one, p = (1 + hits) / (1 + n_resamples).
+
+    >>> sign_flip_p([0.5, 0.25, 0.0])
+    (0.5, 'exact: all 4 sign flips of 2 non-zero differences')
+
+    Raises ``ValueError`` for no difference, a NaN or infinite one (naming its position), or more than
+    :data:`MAX_RESAMPLES` random sign vectors.
+    """
+    d = _as_values(diffs, "diffs")
+    d = d[d != 0]
+    observed = abs(d.sum()) - 1e-9  # a tolerance: floating noise must not drop a sum equal to the observed
+    if d.size <= EXACT_UP_TO:  # sums of both halves' sign vectors, combined: 2^m totals in 2 * 2^(m/2) work
+        half = d.size // 2
+        parts = [_all_sums(d[:half]), _all_sums(d[half:])]
+        hits = int((np.abs(parts[0][:, None] + parts[1][None, :]) >= observed).sum())
+        total = 2 ** d.size
+        return hits / total, f"exact: all {total:,} sign flips of {d.size} non-zero differences"
+    n_resamples = _whole(n_resamples, "n_resamples", 1, MAX_RESAMPLES)
+    rng, hits = np.random.default_rng(seed), 0
+    for start in range(0, n_resamples, 2_000):  # 2,000 sign vectors at a time
+        signs = rng.choice([-1.0, 1.0], size=(min(2_000, n_resamples - start), d.size))
+        hits += int((np.abs(signs @ d) >= observed).sum())
+    return (1 + hits) / (1 + n_resamples), f"{n_resamples:,} random sign flips (seed {seed})"
+
+
+def _all_sums(values: np.ndarray) -> np.ndarray:
+    sums = np.zeros(1)
+    for v in values:
+        sums = np.concatenate([sums + v, sums - v])
+    return sums
+
+
+def plan_questions(diffs: Sequence[float], d: float, *, power: float = 0.8, alpha: float = 0.05) -> int:
+    """How many questions a paired comparison needs to detect a mean difference ``d``.
+
+    n = ⌈((z_{1−α/2} + z_{power}) · σ_d / d)²⌉
+
+    where
+      - σ_d is the standard deviation (n − 1) of a pilot's per-question paired differences ``diffs``,
+      - z_p is the standard normal quantile, α the two-sided level, ``power`` = 1 − β.
+
+    Assumptions: new questions are drawn like the pilot's (σ_d carries over) and independently, and the
+    mean difference is near normal (a z test with σ_d known; a t test needs a question or two more).
+    Skewed differences (many zeros, a few large gains) can move the power reached by several points,
+    and a pilot of a few dozen questions estimates σ_d loosely: read n as an order of magnitude.
+
+    >>> plan_questions([0.2, -0.1, 0.3, 0.0, 0.1], 0.1)
+    20
+
+    Raises ``ValueError`` unless d ≠ 0, 0 < alpha, power < 1 and the pilot has two or more finite values
+    that are not all equal (σ_d = 0 leaves nothing to plan by).
+    """
+    values = _as_values(diffs, "diffs")
+    if values.size < 2:
+        raise ValueError("diffs must hold at least two finite per-question differences from a pilot")
+    if not (0 < alpha < 1 and 0 < power < 1) or not d or not math.isfinite(d):
+        raise ValueError(f"need d != 0 and 0 < alpha, power < 1; got d={d!r}, alpha={alpha!r}, "
+                         f"power={power!r}")
+    if (values == values[0]).all():
+        raise ValueError(f"every pilot question has the same difference ({values[0]:g}), so σ_d = 0: "
+                         "the pilot shows no spread to plan by (the formula's answer would hold only if "
+                         "every new question moved by exactly as much); pilot more, or more varied, ones")
+    z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
+    return max(2, math.ceil((z * float(values.std(ddof=1)) / abs(d)) ** 2))
 
 
 def grouped_split(

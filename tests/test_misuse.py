@@ -6,20 +6,24 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import subprocess
 import sys
 import tempfile
 import threading
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
+from scipy import stats as scipy_stats
 
 from ragmath.io import write_run
 from ragmath.seal import content_sha256, open_seal, seal, show_seal
+from ragmath.stats import bootstrap_interval, paired_bootstrap, plan_questions, sign_flip_p, wilson_interval
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -270,3 +274,81 @@ def test_an_accidental_edit_of_the_record_is_detected(sealed):
     path.write_text(text.replace('"k": 3', '"k": 4'), encoding="utf-8")
     with pytest.raises(ValueError, match="edited"):
         show_seal(path)
+
+
+# ---------------------------------------------------------------- the statistics
+
+
+def test_a_paired_p_value_of_one_question_is_one():
+    assert paired_bootstrap([0], [1]).p_value == 1.0  # n = 1 non-zero difference: 2 / 2^1
+
+
+def test_a_paired_p_value_is_never_below_the_smallest_sign_flip_p():
+    # three non-zero differences, all positive: 2 of the 2^3 sign flips reach |sum| >= 0.06
+    exact = scipy_stats.permutation_test(([0.01, 0.02, 0.03],), np.mean, permutation_type="samples",
+                                         alternative="two-sided").pvalue
+    assert exact == pytest.approx(2 / 8)
+    assert paired_bootstrap([0] * 3, [0.01, 0.02, 0.03]).p_value == pytest.approx(2 / 8)
+    many = paired_bootstrap([0] * 40, [0.5] * 40)
+    assert many.p_value == 2 / 2**40
+
+
+def test_sign_flip_p_refuses_nan_naming_its_position():
+    with pytest.raises(ValueError, match=r"NaN at position 1"):
+        sign_flip_p([0.1, math.nan, 0.2])
+
+
+def test_bootstrap_interval_refuses_inf_naming_its_position():
+    with pytest.raises(ValueError, match=r"inf at position 1"):
+        bootstrap_interval([0.1, math.inf])
+    with pytest.raises(ValueError, match=r"-inf at position 0"):
+        paired_bootstrap([-math.inf, 0.0], [0.0, 0.0])
+
+
+def test_plan_questions_explains_zero_variance():
+    with pytest.raises(ValueError, match="every pilot question has the same difference"):
+        plan_questions([0] * 10, 0.1)
+
+
+def test_wilson_interval_takes_counts_larger_than_any_ranking():
+    expected = scipy_stats.binomtest(1_500_000, 2_000_000).proportion_ci(0.95, method="wilson")
+    low, high = wilson_interval(1_500_000, 2_000_000)
+    assert (low, high) == pytest.approx((expected.low, expected.high), abs=1e-12)
+
+
+def test_each_size_check_states_the_limit_of_what_it_checks():
+    with pytest.raises(ValueError, match=r"n_resamples.*at most 10,000,000.*resampled mean"):
+        bootstrap_interval([0.1, 0.2], n_resamples=10_000_001)
+
+
+def _one_shot(values, n_resamples, seed, confidence=0.95):
+    """The straightforward reference: every resample drawn at once, as the package drew them before."""
+    values = np.asarray(values, dtype=float)
+    picks = np.random.default_rng(seed).integers(0, values.size, size=(n_resamples, values.size))
+    means = values[picks].mean(axis=1)
+    low, high = np.quantile(means, [(1 - confidence) / 2, (1 + confidence) / 2])
+    return means, float(low), float(high)
+
+
+def test_resampling_in_blocks_reproduces_the_one_shot_draws():
+    rng = np.random.default_rng(42)
+    a, b = rng.uniform(0, 1, 137), rng.uniform(0, 1, 137)
+    _, low, high = _one_shot(a, 30_000, 7)
+    assert bootstrap_interval(a, n_resamples=30_000, seed=7) == (float(a.mean()), low, high)
+    means, low, high = _one_shot(b - a, 30_000, 3, 0.9)
+    result = paired_bootstrap(a, b, n_resamples=30_000, seed=3, confidence=0.9)
+    p = min(1.0, 2 * min(float(np.mean(means <= 0)), float(np.mean(means >= 0))))
+    assert (result.low, result.high, result.p_value) == (low, high, p)
+
+
+def test_resampling_memory_does_not_grow_with_resamples_times_questions():
+    a = np.linspace(0, 1, 100)
+    tracemalloc.start()
+    try:
+        paired_bootstrap(a, a[::-1], n_resamples=200_000)
+        bootstrap_interval(a, n_resamples=200_000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # all at once: 200,000 x 100 picks (160 MB) and as many values (160 MB); the means alone are 1.6 MB
+    assert peak < 40 * 2**20
