@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -22,6 +23,7 @@ import pytest
 from scipy import stats as scipy_stats
 
 from ragmath.io import write_run
+from ragmath.lab.notebook.judgements import JudgementFile, read_labels, write_template
 from ragmath.seal import content_sha256, open_seal, seal, show_seal
 from ragmath.stats import bootstrap_interval, paired_bootstrap, plan_questions, sign_flip_p, wilson_interval
 
@@ -352,3 +354,64 @@ def test_resampling_memory_does_not_grow_with_resamples_times_questions():
         tracemalloc.stop()
     # all at once: 200,000 x 100 picks (160 MB) and as many values (160 MB); the means alone are 1.6 MB
     assert peak < 40 * 2**20
+
+
+# ---------------------------------------------------------------- the judgements file
+
+
+def test_two_judgement_files_on_one_path_keep_both_judgements(tmp_path):
+    path = tmp_path / "labels.csv"
+    a, b = JudgementFile(path), JudgementFile(path)
+    a.set("q1", "a", 2)
+    b.set("q1", "b", 1)
+    assert read_labels(path) == {"q1": {"a": 2, "b": 1}}
+
+
+def _judge_many(path, writer, count):
+    store = JudgementFile(path)
+    for i in range(count):
+        store.set(f"q{i % 7}", f"{writer}-{i}", i % 3)
+
+
+def test_two_processes_writing_200_judgements_each_leave_400(tmp_path):
+    path = tmp_path / "labels.csv"
+    spawn = multiprocessing.get_context("spawn")
+    workers = [spawn.Process(target=_judge_many, args=(path, w, 200)) for w in ("x", "y")]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(300)
+    assert [w.exitcode for w in workers] == [0, 0]
+    labels = read_labels(path)
+    assert sum(len(ids) for ids in labels.values()) == 400
+    assert labels["q0"]["x-0"] == 0 and labels["q3"]["y-199"] == 199 % 3
+
+
+def test_an_id_the_file_refuses_leaves_memory_and_later_saves_intact(tmp_path):
+    store = JudgementFile(tmp_path / "labels.csv")
+    store.set("q1", "a", 2)
+    with pytest.raises(ValueError, match="b c"):
+        store.set("q1", "b c", 1)
+    assert store.grades == {("q1", "a"): 2}
+    store.set("q1", "d", 0)
+    assert read_labels(tmp_path / "labels.csv") == {"q1": {"a": 2, "d": 0}}
+
+
+FORMULAS = ['=HYPERLINK("http://x.example","y")', "+1", "-2", "@a", "'=x", "plain"]
+
+
+def test_template_cells_that_look_like_formulas_are_written_as_text_and_read_back_exactly(tmp_path):
+    path = tmp_path / "template.csv"
+    pool = pd.DataFrame({"question": ["=q"] * len(FORMULAS), "id": FORMULAS})
+    write_template(pool, path, texts={i: "=1+1" for i in FORMULAS})
+    import csv
+
+    with open(path, encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    cells = [cell for row in rows[1:] for cell in row if cell]
+    assert all(cell[0] not in "=+-@" for cell in cells)  # a spreadsheet shows each as text
+    assert rows[1][:2] == ["'=q", "'" + FORMULAS[0]] and rows[5][1] == "''=x" and rows[6][1] == "plain"
+    filled = [rows[0]] + [row[:2] + ["1"] + row[3:] for row in rows[1:]]
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle, lineterminator="\n").writerows(filled)
+    assert read_labels(path) == {"=q": {item: 1 for item in FORMULAS}}
