@@ -24,6 +24,7 @@ from scipy import stats as scipy_stats
 
 from ragmath.io import write_run
 from ragmath.lab.notebook.judgements import JudgementFile, read_labels, write_template
+from ragmath.lab.notebook.record import record
 from ragmath.seal import content_sha256, open_seal, seal, show_seal
 from ragmath.stats import bootstrap_interval, paired_bootstrap, plan_questions, sign_flip_p, wilson_interval
 
@@ -415,3 +416,15 @@ def test_template_cells_that_look_like_formulas_are_written_as_text_and_read_bac
     with open(path, "w", encoding="utf-8", newline="") as handle:
         csv.writer(handle, lineterminator="\n").writerows(filled)
     assert read_labels(path) == {"=q": {item: 1 for item in FORMULAS}}
+
+
+# ---------------------------------------------------------------- record
+
+
+def test_a_latency_path_equal_to_the_run_path_is_refused(tmp_path):
+    path, asked = tmp_path / "run.trec", []
+    path.write_text("q1 Q0 old 1 1.0 t\n", encoding="utf-8")
+    for latency in (path, tmp_path / "." / "run.trec"):
+        with pytest.raises(ValueError, match="run.trec"):
+            record(lambda q: asked.append(q) or ["a"], {"q1": "x"}, path, latency_path=latency)
+    assert asked == [] and path.read_text(encoding="utf-8") == "q1 Q0 old 1 1.0 t\n"

@@ -79,6 +79,18 @@ def _id(item: Any) -> str:
     return str(item)
 
 
+def _name(target: Any) -> str:
+    return getattr(target, "name", "a stream") if hasattr(target, "write") else os.fspath(target)
+
+
+def _same_output(one: Any, other: Any) -> bool:
+    """Whether two outputs are one: the same stream, both ``"-"``, or paths to the same file."""
+    if hasattr(one, "write") or hasattr(other, "write"):
+        return one is other
+    one, other = os.fspath(one), os.fspath(other)
+    return one == other if "-" in (one, other) else os.path.realpath(one) == os.path.realpath(other)
+
+
 def record(system: Callable[[Any], Any], questions: Mapping[str, Any], path: Any, *,
            depth: int | None = 100, format: str | None = None, tag: str = "ragmath",
            latency_path: Any = None) -> pd.DataFrame:
@@ -104,8 +116,9 @@ def record(system: Callable[[Any], Any], questions: Mapping[str, Any], path: Any
     [['q1', 2, ''], ['q2', 0, 'RuntimeError: index offline']]
 
     Raises ``TypeError`` when ``system`` is not callable or ``questions`` is not a mapping with text IDs,
-    ``ValueError`` for a ``depth`` below 1, no question, or when every question failed (the latency CSV,
-    naming each failure, is written first).
+    ``ValueError`` for a ``depth`` below 1, no question, a ``latency_path`` that is the run's own path
+    (before any question is asked), or when every question failed (the latency CSV, naming each failure,
+    is written first).
     """
     if not callable(system):
         raise TypeError(message("notebook.record.system_not_callable", kind=type(system).__name__))
@@ -119,6 +132,9 @@ def record(system: Callable[[Any], Any], questions: Mapping[str, Any], path: Any
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
         raise ValueError(message("notebook.record.bad_depth", given=repr(depth)))
     latency_path = latency_path_for(path) if latency_path is None else latency_path
+    if _same_output(path, latency_path):
+        raise ValueError(f"the run and the latency table would both be written to {_name(path)}; give "
+                         f"latency_path another file, e.g. {_name(latency_path_for(_name(path)))}")
     rows, parts = [], []
     for qid, question in questions.items():
         started = time.perf_counter()
