@@ -111,32 +111,32 @@ def locked(path: Any, *, wait: float = 30.0, busy: Callable[[], str] | None = No
     The lock is an ``flock`` (Windows: ``msvcrt.locking``) on ``.NAME.lock`` beside ``path``, made once
     and left in place; threads and processes wait for it, and a holder's death frees it. Raises
     ``BlockingIOError`` (message ``busy()``, if given) when it is held for over ``wait`` seconds.
+
+    >>> import tempfile, pathlib
+    >>> with locked(pathlib.Path(tempfile.mkdtemp()) / "labels.csv"):
+    ...     pass
     """
     folder, name = os.path.split(os.path.realpath(os.fspath(path)))
     fd = os.open(os.path.join(folder, f".{name}.lock"), os.O_RDWR | os.O_CREAT, 0o666)
+    deadline = time.monotonic() + wait
     try:
-        deadline = time.monotonic() + wait
-        while not _try_lock(fd):
-            if time.monotonic() >= deadline:
-                raise BlockingIOError(busy() if busy else f"{path}: another writer holds its lock "
-                                      f"(.{name}.lock); try again when it is done")
-            time.sleep(0.005)
+        while True:
+            try:
+                if _flock is None:  # Windows
+                    import msvcrt
+
+                    msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+                else:
+                    _flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError:
+                if time.monotonic() >= deadline:
+                    raise BlockingIOError(busy() if busy else f"{path}: another writer holds its lock "
+                                          f"(.{name}.lock); try again when it is done") from None
+                time.sleep(0.005)
         yield
     finally:
         os.close(fd)
-
-
-def _try_lock(fd: int) -> bool:
-    try:
-        if _flock is not None:
-            _flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        else:  # Windows
-            import msvcrt
-
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-    except OSError:
-        return False
-    return True
 
 
 def _replace(path: str, data: bytes) -> None:
