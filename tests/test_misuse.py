@@ -220,6 +220,32 @@ def test_two_openings_at_once_run_once_and_the_other_is_refused_naming_it(sealed
     assert show_seal(path).number == 1 and show_seal(path).times_opened == 1
 
 
+def _open_and_hang(path, files):
+    import time
+
+    open_seal(path, lambda design: time.sleep(600), {"k": 3}, **files)
+
+
+def test_an_opening_whose_process_died_counts_and_frees_the_seal(sealed):
+    import time
+
+    path, files = sealed
+    child = multiprocessing.get_context("spawn").Process(target=_open_and_hang, args=(path, files))
+    child.start()
+    try:
+        for _ in range(600):  # until the opening is on record, running
+            if json.loads(path.read_text(encoding="utf-8"))["openings"]:
+                break
+            time.sleep(0.1)
+    finally:
+        child.kill()
+        child.join(20)
+    with pytest.raises(RuntimeError, match=r"opening 1 of this design .*was interrupted.*new_opening=True"):
+        open_seal(path, _table, {"k": 3}, **files)
+    again = open_seal(path, _table, {"k": 3}, **files, new_opening=True)
+    assert again.ran and again.number == 2 and again.times_opened == 2
+
+
 def test_second_seal_on_same_path_refused_even_at_once(tmp_path, monkeypatch):
     import ragmath.seal as seal_module
 
