@@ -216,7 +216,8 @@ def sign_flip_p(diffs: Sequence[float], *, n_resamples: int = 10_000, seed: int 
         hits = int((np.abs(parts[0][:, None] + parts[1][None, :]) >= observed).sum())
         total = 2 ** d.size
         return hits / total, f"exact: all {total:,} sign flips of {d.size} non-zero differences"
-    n_resamples = _whole(n_resamples, "n_resamples", 1, MAX_RESAMPLES)
+    why = " (the bootstrap's: compare gives both one number)"
+    n_resamples = _whole(n_resamples, "n_resamples", 1, MAX_RESAMPLES, why)
     rng, hits = np.random.default_rng(seed), 0
     for start in range(0, n_resamples, 2_000):  # 2,000 sign vectors at a time
         signs = rng.choice([-1.0, 1.0], size=(min(2_000, n_resamples - start), d.size))
