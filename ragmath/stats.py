@@ -1,5 +1,4 @@
-"""Honest uncertainty: Wilson intervals, bootstrap over questions, the paired sign-flip test, how many
-questions to plan, and a grouped dev/holdout split.
+"""Honest uncertainty: Wilson intervals, bootstrap over questions, and a grouped dev/holdout split.
 
 The unit of sampling is the question. Three generations of one question are one sample, not three:
 resample questions, never generations.
@@ -18,13 +17,11 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-__all__ = ["wilson_interval", "bootstrap_interval", "paired_bootstrap", "PairedBootstrap", "sign_flip_p",
-           "plan_questions", "grouped_split", "EXACT_UP_TO", "MAX_RESAMPLES"]
+__all__ = ["wilson_interval", "bootstrap_interval", "paired_bootstrap", "PairedBootstrap", "grouped_split",
+           "MAX_RESAMPLES"]
 
 T = TypeVar("T")
 
-#: Up to this many non-zero differences the sign-flip test enumerates every assignment (2^20 ≈ 10^6).
-EXACT_UP_TO = 20
 #: The most resamples (or random sign vectors) accepted: each resample's mean is kept, 8 bytes each.
 MAX_RESAMPLES = 10_000_000
 _BLOCK = 1_000_000  # picks drawn at a time (8 MB), whatever the resamples and the questions
@@ -164,7 +161,7 @@ def paired_bootstrap(
       - each of ``n_resamples`` resamples draws questions with replacement and takes mean(b − a) over
         them; the interval is the percentile interval of those means, the shares are theirs,
       - m is the number of non-zero differences: 2^(1 − m) is the smallest p the paired sign-flip test
-        (:func:`sign_flip_p`) can give, so one question gives p = 1, never 0.
+        (:func:`ragmath.comparison.sign_flip_p`) can give, so one question gives p = 1, never 0.
 
     ``a`` and ``b`` are per-question values in the same question order, or two pandas Series, aligned
     on their index (which must hold the same questions).
@@ -188,82 +185,6 @@ def paired_bootstrap(
     share = min(float(np.mean(means <= 0)), float(np.mean(means >= 0)))
     floor = min(1.0, math.ldexp(1.0, 1 - int(np.count_nonzero(diff))))
     return PairedBootstrap(float(diff.mean()), low, high, max(floor, min(1.0, 2 * share)), int(diff.size))
-
-
-def sign_flip_p(diffs: Sequence[float], *, n_resamples: int = 10_000, seed: int = 0) -> tuple[float, str]:
-    """Two-sided paired randomization test of mean difference 0: ``(p, how it was computed)``.
-
-    p = |{s : |Σ s_i d_i| ≥ |Σ d_i|}| / |S|
-
-    where
-      - d_i is question i's difference (a zero flips to itself: it adds nothing but counts in n),
-      - s runs over every sign vector in {-1, +1}^m of the m non-zero differences when m ≤ EXACT_UP_TO
-        (exact; the identity counts, so p ≥ 2^-m), else over ``n_resamples`` seeded random sign
-        vectors plus the observed one, p = (1 + hits) / (1 + n_resamples).
-
-    >>> sign_flip_p([0.5, 0.25, 0.0])
-    (0.5, 'exact: all 4 sign flips of 2 non-zero differences')
-
-    Raises ``ValueError`` for no difference, a NaN or infinite one (naming its position), or more than
-    :data:`MAX_RESAMPLES` random sign vectors.
-    """
-    d = _as_values(diffs, "diffs")
-    d = d[d != 0]
-    observed = abs(d.sum()) - 1e-9  # a tolerance: floating noise must not drop a sum equal to the observed
-    if d.size <= EXACT_UP_TO:  # sums of both halves' sign vectors, combined: 2^m totals in 2 * 2^(m/2) work
-        half = d.size // 2
-        parts = [_all_sums(d[:half]), _all_sums(d[half:])]
-        hits = int((np.abs(parts[0][:, None] + parts[1][None, :]) >= observed).sum())
-        total = 2 ** d.size
-        return hits / total, f"exact: all {total:,} sign flips of {d.size} non-zero differences"
-    why = " (the bootstrap's: compare gives both one number)"
-    n_resamples = _whole(n_resamples, "n_resamples", 1, MAX_RESAMPLES, why)
-    rng, hits = np.random.default_rng(seed), 0
-    for start in range(0, n_resamples, 2_000):  # 2,000 sign vectors at a time
-        signs = rng.choice([-1.0, 1.0], size=(min(2_000, n_resamples - start), d.size))
-        hits += int((np.abs(signs @ d) >= observed).sum())
-    return (1 + hits) / (1 + n_resamples), f"{n_resamples:,} random sign flips (seed {seed})"
-
-
-def _all_sums(values: np.ndarray) -> np.ndarray:
-    sums = np.zeros(1)
-    for v in values:
-        sums = np.concatenate([sums + v, sums - v])
-    return sums
-
-
-def plan_questions(diffs: Sequence[float], d: float, *, power: float = 0.8, alpha: float = 0.05) -> int:
-    """How many questions a paired comparison needs to detect a mean difference ``d``.
-
-    n = ⌈((z_{1−α/2} + z_{power}) · σ_d / d)²⌉
-
-    where
-      - σ_d is the standard deviation (n − 1) of a pilot's per-question paired differences ``diffs``,
-      - z_p is the standard normal quantile, α the two-sided level, ``power`` = 1 − β.
-
-    Assumptions: new questions are drawn like the pilot's (σ_d carries over) and independently, and the
-    mean difference is near normal (a z test with σ_d known; a t test needs a question or two more).
-    Skewed differences (many zeros, a few large gains) can move the power reached by several points,
-    and a pilot of a few dozen questions estimates σ_d loosely: read n as an order of magnitude.
-
-    >>> plan_questions([0.2, -0.1, 0.3, 0.0, 0.1], 0.1)
-    20
-
-    Raises ``ValueError`` unless d ≠ 0, 0 < alpha, power < 1 and the pilot has two or more finite values
-    that are not all equal (σ_d = 0 leaves nothing to plan by).
-    """
-    values = _as_values(diffs, "diffs")
-    if values.size < 2:
-        raise ValueError("diffs must hold at least two finite per-question differences from a pilot")
-    if not (0 < alpha < 1 and 0 < power < 1) or not d or not math.isfinite(d):
-        raise ValueError(f"need d != 0 and 0 < alpha, power < 1; got d={d!r}, alpha={alpha!r}, "
-                         f"power={power!r}")
-    if (values == values[0]).all():
-        raise ValueError(f"every pilot question has the same difference ({values[0]:g}), so σ_d = 0: "
-                         "the pilot shows no spread to plan by (the formula's answer would hold only if "
-                         "every new question moved by exactly as much); pilot more, or more varied, ones")
-    z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
-    return max(2, math.ceil((z * float(values.std(ddof=1)) / abs(d)) ** 2))
 
 
 def grouped_split(

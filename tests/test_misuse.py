@@ -26,7 +26,7 @@ from ragmath.io import write_run
 from ragmath.lab.notebook.judgements import JudgementFile, read_labels, write_template
 from ragmath.lab.notebook.record import record
 from ragmath.seal import content_sha256, open_seal, seal, show_seal
-from ragmath.stats import bootstrap_interval, paired_bootstrap, plan_questions, sign_flip_p, wilson_interval
+from ragmath.stats import bootstrap_interval, paired_bootstrap, wilson_interval
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -322,21 +322,13 @@ def test_a_paired_p_value_is_never_below_the_smallest_sign_flip_p():
     assert many.p_value == 2 / 2**40
 
 
-def test_sign_flip_p_refuses_nan_naming_its_position():
+def test_the_bootstrap_refuses_nan_and_inf_naming_their_position():
     with pytest.raises(ValueError, match=r"NaN at position 1"):
-        sign_flip_p([0.1, math.nan, 0.2])
-
-
-def test_bootstrap_interval_refuses_inf_naming_its_position():
+        bootstrap_interval([0.1, math.nan, 0.2])
     with pytest.raises(ValueError, match=r"inf at position 1"):
         bootstrap_interval([0.1, math.inf])
     with pytest.raises(ValueError, match=r"-inf at position 0"):
         paired_bootstrap([-math.inf, 0.0], [0.0, 0.0])
-
-
-def test_plan_questions_explains_zero_variance():
-    with pytest.raises(ValueError, match="every pilot question has the same difference"):
-        plan_questions([0] * 10, 0.1)
 
 
 def test_wilson_interval_takes_counts_larger_than_any_ranking():
