@@ -5,18 +5,16 @@ BIN    := $(VENV)/bin
 HOST   := 127.0.0.1
 PORT   ?= 8888
 EXPLORER_PORT ?= 8866
-EXPLORER_OPTS ?=
-# en: notebooks/rrf_explorer.ipynb; zh: the Chinese edition's notebooks/zh/rrf_explorer.ipynb
-EXPLORER_LANG ?= en
+EXPLORER_DIR  := build/explorer
 
 .PHONY: help lab test venv venv-test browser-deps lint explorer html bench verify-holdout clean
 
 help:
 	@echo "make lab       create .venv, install ragmath and the notebooks' packages, open JupyterLab on notebooks/"
 	@echo "make test      create/update .venv with the test extra and run the whole suite (notebooks and browser too)"
-	@echo "make explorer  serve the RRF k explorer as a standalone Voila page on $(HOST):$(EXPLORER_PORT)"
-	@echo "               (EXPLORER_LANG=zh serves the Chinese explorer, notebooks/zh/rrf_explorer.ipynb)"
-	@echo "make html      execute every notebook and write HTML copies under build/html/"
+	@echo "make explorer  build the RRF k explorer page into $(EXPLORER_DIR)/ and serve it on $(HOST):$(EXPLORER_PORT)"
+	@echo "               (a static page: ?lang=zh for Chinese; the folder also works opened from disk)"
+	@echo "make html      execute every notebook and write HTML copies under build/html/ (with the explorer page)"
 	@echo "make bench     run the benchmarks (explorer redraw time; ragmath vs pytrec_eval and ranx at scale)"
 	@echo "make verify-holdout  re-run the holdout's one opening at its recorded commit; check the stored hash"
 
@@ -69,20 +67,12 @@ test: venv-test browser-deps
 lint: venv-test
 	$(BIN)/ruff check ragmath tests bench tools
 
-# config/voila.py: idle kernels are culled and at most 30 are kept (see the file to change them).
-EXPLORER_NOTEBOOK_en := notebooks/rrf_explorer.ipynb
-EXPLORER_NOTEBOOK_zh := notebooks/zh/rrf_explorer.ipynb
-
-# Preheated kernels (config/voila.py, rule 5): EXPLORER_POOL kernels start and run the explorer when
-# the server starts, within the cap (30); EXPLORER_POOL=0 starts a kernel per page load instead.
-EXPLORER_POOL ?= 30
-EXPLORER_PREHEAT := $(if $(filter-out 0,$(EXPLORER_POOL)),--VoilaConfiguration.preheat_kernel=True \
-  --VoilaConfiguration.default_pool_size=$(EXPLORER_POOL))
-
+# The explorer is a static page (explorer/, built with the catalogue's strings): the browser computes
+# RRF, so any static file server will do, and the folder works from disk too (docs/classroom.md).
 explorer: venv
-	$(if $(EXPLORER_NOTEBOOK_$(EXPLORER_LANG)),,$(error EXPLORER_LANG must be en or zh, got '$(EXPLORER_LANG)'))
-	$(BIN)/voila $(EXPLORER_NOTEBOOK_$(EXPLORER_LANG)) --no-browser --Voila.ip=$(HOST) --Voila.port=$(EXPLORER_PORT) \
-	  --Voila.config_file_paths=config $(EXPLORER_PREHEAT) $(EXPLORER_OPTS)
+	$(BIN)/python tools/build_explorer.py --out $(EXPLORER_DIR)
+	@echo "Serving the RRF k explorer on http://$(HOST):$(EXPLORER_PORT)/ (Chinese: ?lang=zh); Ctrl+C stops it"
+	$(BIN)/python -m http.server $(EXPLORER_PORT) --bind $(HOST) --directory $(EXPLORER_DIR)
 
 html: venv-test
 	$(BIN)/python tools/build_html.py

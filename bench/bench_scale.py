@@ -9,7 +9,7 @@ median of the rounds' ratios (the ratio of the median times is printed too).
 (a) files on disk -> the four means at K=10 (Recall, Hit, MRR, nDCG):
     ragmath   evaluate(run_path, qrels_path, ..., gain="linear") (phases: io.read_run_head, which
               reads the run a slice at a time and keeps each question's top K, +
-              io.read_qrels_table, then engine.evaluate_tables); also evaluate() on pandas
+              io.read_qrels_table, then the grade matrix and the four metrics); also evaluate() on pandas
               DataFrames already in memory (io.read_run_frame / read_qrels_frame, not timed)
     pytrec_eval  parse_run + parse_qrel + cut the run to its top K (so trec_eval's recip_rank,
               which ignores cut-offs, is MRR@10) + RelevanceEvaluator(recall.10, success.10,
@@ -212,7 +212,10 @@ def _timed(function, repeats: int) -> tuple[dict, object]:
 
 def worker_ragmath(task: str, paths: dict, repeats: int, sample: list) -> dict:
     from ragmath import evaluate, fuse_runs, io
-    from ragmath.engine import evaluate_tables, fuse_tables
+    from ragmath.evaluation import grade_matrix
+    from ragmath.fusion import _fuse_tables  # the compute step of fuse_runs, timed apart
+    from ragmath.ranking import order_run_table
+    from ragmath.registry import METRICS as REGISTRY
     from ragmath.registry import parse_metric
 
     out: dict = {"import_rss_mb": _rss_mb()}
@@ -231,7 +234,10 @@ def worker_ragmath(task: str, paths: dict, repeats: int, sample: list) -> dict:
             run = io.read_run_head(paths["run1"], K)
             qrels = io.read_qrels_table(paths["qrels"])
             load = clock.lap()
-            evaluate_tables(run, qrels, [parse_metric(m) for m in METRICS], "linear")
+            top = order_run_table(run, top=K)
+            grades = grade_matrix(top, qrels, qrels["question"].unique(maintain_order=True).to_list(), K)
+            for name, cutoff in (parse_metric(m) for m in METRICS):
+                REGISTRY[name.lower()].compute(grades, cutoff, "linear")
             return load, clock.lap()
     else:
         times, fused = _timed(
@@ -251,7 +257,7 @@ def worker_ragmath(task: str, paths: dict, repeats: int, sample: list) -> dict:
             clock = _Clock()
             tables = [io.read_run_table(paths["run1"]), io.read_run_table(paths["run2"])]
             load = clock.lap()
-            fuse_tables(tables, float(RRF_K), None)
+            _fuse_tables(tables, float(RRF_K), None)
             return load, clock.lap()
 
     # The phase split is timed apart from the repeats above (median of as many runs).

@@ -1,19 +1,22 @@
 """ragmath: countable retrieval quality for RAG (the core: numpy, pandas and polars alone).
 
-Modules: metrics and fusion (the per-question definitions, RRF), evaluation, run_fusion and engine
-(whole runs), units, stats, comparison, seal (a sealed holdout), ranking (the tie rule), registry
-(METRICS), io (the file formats), cli (``python -m ragmath``). The workbook (``ragmath.lab``,
+Modules: metrics (each metric once, for one question or a whole run), fusion (RRF), evaluation,
+units, stats, comparison, seal (a sealed holdout), ranking (the tie rule), registry (METRICS), io
+(the file formats), cli (``python -m ragmath``). The workbook (``ragmath.lab``,
 ``ragmath.lab.notebook``; the ``[lab]`` extra) imports the core; the core never imports it.
+
+``import ragmath`` loads numpy alone: the names that need pandas or polars (runs and tables) are
+imported on first use.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 from ragmath import units
-from ragmath.comparison import Comparison, compare
-from ragmath.evaluation import Evaluation, evaluate
-from ragmath.fusion import rrf
+from ragmath.fusion import fuse_runs, rrf
 from ragmath.metrics import dcg_at_k, hit_at_k, judged_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
 from ragmath.registry import METRICS
-from ragmath.run_fusion import fuse_runs
-from ragmath.stats import bootstrap_interval, grouped_split, paired_bootstrap, wilson_interval
 
 __version__ = "0.2.0"
 
@@ -22,3 +25,16 @@ __all__ = [
     "fuse_runs", "grouped_split", "hit_at_k", "judged_at_k", "ndcg_at_k", "paired_bootstrap",
     "recall_at_k", "reciprocal_rank", "rrf", "units", "wilson_interval",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The names whose modules load pandas or polars, imported on first use."""
+    if name in ("evaluate", "Evaluation"):
+        from ragmath import evaluation as module
+    elif name in ("compare", "Comparison"):
+        from ragmath import comparison as module
+    elif name in ("bootstrap_interval", "grouped_split", "paired_bootstrap", "wilson_interval"):
+        from ragmath import stats as module
+    else:
+        raise AttributeError(f"module 'ragmath' has no attribute {name!r}")
+    return getattr(module, name)

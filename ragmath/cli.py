@@ -7,16 +7,17 @@ import contextlib
 import io as _stdio
 import json
 import os
+import re
 import sys
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from ragmath._validation import parse_argument
-from ragmath.io._sources import check_paths
+from ragmath.io import check_paths
 from ragmath.io.writers import write_stdout
 from ragmath.registry import METRICS, known_names
+from ragmath.validation import parse_argument
 
 __all__ = ["main", "build_parser", "CONVENTIONS", "DEFAULT_METRICS"]
 
@@ -27,7 +28,9 @@ conventions (the workbook's, stated once):
   files     TREC run: qid Q0 docid rank score tag; TREC qrels: qid 0 docid grade;
             .csv / .jsonl: columns question,id,score (or rank) / question,id,grade.
             A line starting with # is a comment. A malformed line is refused, naming
-            file, line and field; nothing is skipped. '-' reads standard input, once.
+            file, line and field; nothing is skipped. A TREC run line with more than six
+            fields is refused (trec_eval ignores fields after the run tag); remove them.
+            '-' reads standard input, once.
   output    UTF-8. -o FILE replaces a file (or a symlink's target) whole once complete,
             from a temporary .FILE.ragmath-tmp-* beside it; a named pipe or a device is
             written into; an input is never an output.
@@ -60,7 +63,7 @@ class _UsageError(Exception):
 
 
 def _argument(name: str):
-    """An argparse type for argument ``name``: its one check (:func:`ragmath._validation.parse_argument`)."""
+    """An argparse type for argument ``name``: its one check (:func:`ragmath.validation.parse_argument`)."""
     def parse(text: str):
         try:
             return parse_argument(name, text)
@@ -106,19 +109,36 @@ def build_parser() -> argparse.ArgumentParser:
                     help="bootstrap resamples and random sign flips (default 10000)")
     _add_scoring(co, ("table", "csv", "json", "markdown"))
 
-    fu = command("fuse", "Reciprocal Rank Fusion of several runs, written as a run",
-                 "Fuse RUN files with RRF. Example: python -m ragmath fuse bm25.trec "
-                 "dense.trec --k 60 -o fused.trec")
+    fu = command("fuse", "Fuse several runs (RRF, or normalised scores), written as a run",
+                 "Fuse RUN files with RRF, or with --norm by a weighted sum of normalised scores. "
+                 "Examples: python -m ragmath fuse bm25.trec dense.trec --k 60 -o fused.trec; "
+                 "python -m ragmath fuse bm25.trec dense.trec --norm min-max --weights 0.3,0.7")
     fu.add_argument("runs", metavar="RUN", nargs="+", help="run files (TREC, .csv or .jsonl)")
-    fu.add_argument("--k", type=_argument("k"), default=60.0, help="RRF constant k > 0 (default 60)")
+    fu.add_argument("--k", type=_argument("k"), default=None, help="RRF constant k > 0 (default 60)")
+    fu.add_argument("--norm", choices=("min-max", "z-score", "l2"), default=None,
+                    help="fuse scores, not ranks: normalise each run's scores per question (min-max, "
+                         "z-score with the population sd, or l2), then add them with --weights")
+    fu.add_argument("--weights", type=_weights, default=None, metavar="W1,W2,...",
+                    help="one weight per run, in the order given (default: each 1); with RRF, weighted RRF")
     fu.add_argument("--window", type=_argument("window"), default=None,
                     help="use only each run's top N per question before fusing")
     fu.add_argument("-o", "--output", metavar="OUT",
                     help="output file (default: standard output); .csv/.jsonl by extension")
-    fu.add_argument("--tag", default="rrf", help="run tag written in the TREC file (default rrf)")
+    fu.add_argument("--tag", default=None,
+                    help="run tag written in the TREC file (default: rrf, or the --norm used)")
     fu.add_argument("--format", choices=("trec", "csv", "jsonl"), default=None,
                     help="output format (default: from OUT's extension, else trec)")
     return parser
+
+
+def _weights(text: str) -> list[float]:
+    """``--weights 0.3,0.7`` as numbers (checked against the number of runs by the fusion)."""
+    from ragmath.validation import DECIMAL
+
+    parts = text.split(",")
+    if not all(re.fullmatch(DECIMAL, part.strip()) for part in parts):
+        raise argparse.ArgumentTypeError(f"give numbers separated by commas, such as 0.3,0.7; got {text!r}")
+    return [float(part) for part in parts]
 
 
 def _add_scoring(parser: argparse.ArgumentParser, formats: tuple[str, ...]) -> None:
@@ -151,7 +171,8 @@ COMPARE_NOTES = """what compare reports (questions are the unit of sampling):
 
 
 def _read_pairs(path: str, key: str, value: str) -> dict[str, str]:
-    """A two-column CSV (header naming ``key`` and ``value``) as a dict; a repeated key is refused."""
+    """A two-column CSV (header naming ``key`` and ``value``) as a dict; a repeated key and a row with
+    more fields than the header are refused."""
     import csv
 
     pairs: dict[str, str] = {}
@@ -161,6 +182,10 @@ def _read_pairs(path: str, key: str, value: str) -> dict[str, str]:
             raise ValueError(f"{path}: needs a header with the columns {key},{value}; "
                              f"got {reader.fieldnames}")
         for line, row in enumerate(reader, start=2):
+            if None in row:  # csv puts the fields beyond the header's under None
+                raise ValueError(f"{path} line {line}: {len(reader.fieldnames) + len(row[None])} fields "
+                                 f"where the header has {len(reader.fieldnames)}; give one {value} per row "
+                                 f"(extra: {', '.join(row[None])})")
             k, v = (row[key] or "").strip(), (row[value] or "").strip()
             if not k or not v:
                 raise ValueError(f"{path} line {line}: empty {key if not k else value}; every row needs both")
@@ -174,7 +199,7 @@ def _read_pairs(path: str, key: str, value: str) -> dict[str, str]:
 def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """evaluate and compare: read, map to units (--unit-map), score, break down (--groups), print."""
     from ragmath.comparison import at_units, compare, markdown, name_runs
-    from ragmath.evaluation import _finite, evaluate
+    from ragmath.evaluation import evaluate, json_numbers
     from ragmath.io import read_qrels
 
     comparing = args.command == "compare"
@@ -214,7 +239,7 @@ def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         else:
             payload = result.to_dict(per_question=per_question)
         if groups is not None:
-            payload["groups"] = {str(g): _finite(row) for g, row in groups.to_dict("index").items()}
+            payload["groups"] = {str(g): json_numbers(row) for g, row in groups.to_dict("index").items()}
         _emit(out, json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
     elif args.format == "markdown":
         _emit(out, result.to_markdown() + ("" if groups is None else "\n" + markdown(groups.reset_index())))
@@ -264,12 +289,17 @@ def _fuse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for path in args.runs:
         name = path if path not in named else f"{path}#{len(named) + 1}"
         named[name] = Path(path)
-    frame = fuse_runs(named, k=args.k, window=args.window, as_frame="polars")
+    if args.norm and args.k is not None:
+        raise ValueError("--k is RRF's constant; --norm fuses scores, which have none: drop --k or --norm")
+    frame = fuse_runs(named, k=args.k, window=args.window, weights=args.weights, norm=args.norm,
+                      as_frame="polars")
     target = args.output if args.output and args.output != "-" else out
     write_run(frame, "-" if target is None or target is sys.stdout else target, format=args.format,
-              tag=args.tag)
+              tag=args.tag or args.norm or "rrf")
     window = f", window {args.window}" if args.window else ""
-    err.write(f"fused {len(args.runs)} run(s) with k={args.k:g}{window}: {frame['question'].n_unique()} "
+    how = f"{args.norm} scores" if args.norm else f"RRF k={60 if args.k is None else args.k:g}"
+    weights = f", weights {','.join(f'{w:g}' for w in args.weights)}" if args.weights else ""
+    err.write(f"fused {len(args.runs)} run(s) by {how}{weights}{window}: {frame['question'].n_unique()} "
               f"questions, {len(frame)} results -> {args.output or 'standard output'}\n")
     return 0
 

@@ -17,12 +17,12 @@ import numpy as np
 import pandas as pd
 
 from ragmath import io
-from ragmath._validation import check_k, is_source
-from ragmath.evaluation import _finite, _keys, by_group, evaluate
+from ragmath.evaluation import by_group, evaluate, json_numbers, mapping_questions, name_list
 from ragmath.ranking import order_run_table
 from ragmath.registry import METRICS, parse_metrics
 from ragmath.stats import bootstrap_interval, paired_bootstrap
 from ragmath.units import lift_labels, to_units
+from ragmath.validation import check_k, is_source
 
 __all__ = ["compare", "Comparison", "pool", "sign_flip_p", "holm", "plan_questions", "name_runs", "at_units",
            "by_group", "markdown", "EXACT_UP_TO"]
@@ -74,7 +74,7 @@ def pool(runs: Mapping[str, Any], depth: int, qrels: Any = None) -> pd.DataFrame
 def _ranked(run: Any) -> dict[str, list[str]]:
     """A run (a mapping, a DataFrame or a file) as question -> ranked IDs (text), the tie rule applied."""
     table = order_run_table(io.read_run_table(run) if is_source(run) else io.run_table(run))
-    ranked: dict[str, list[str]] = {q: [] for q in _keys(run) or ()}  # a mapping's empty questions
+    ranked: dict[str, list[str]] = {q: [] for q in mapping_questions(run) or ()}  # empty ones too
     ranked.update(table.group_by("question", maintain_order=True).agg("id").iter_rows())
     return ranked
 
@@ -82,7 +82,7 @@ def _ranked(run: Any) -> dict[str, list[str]]:
 def _labels(qrels: Any) -> dict[str, dict[str, int]]:
     """Labels (a mapping, a DataFrame or a file) as question -> {ID: grade}, IDs as text."""
     table = io.read_qrels_table(qrels) if is_source(qrels) else io.qrels_table(qrels)
-    labels: dict[str, dict[str, int]] = {q: {} for q in _keys(qrels) or ()}
+    labels: dict[str, dict[str, int]] = {q: {} for q in mapping_questions(qrels) or ()}
     labels.update(io.qrels_mapping(table))
     return labels
 
@@ -132,8 +132,11 @@ def sign_flip_p(diffs: Sequence[float], *, n_resamples: int = 10_000, seed: int 
 
     >>> sign_flip_p([0.5, 0.25, 0.0])
     (0.5, 'exact: all 4 sign flips of 2 non-zero differences')
+
+    With no non-zero difference, p is 1. Raises ``ValueError`` for a NaN or infinite difference,
+    naming its position.
     """
-    d = np.asarray(diffs, dtype=float)
+    d = _finite_values(diffs, "sign_flip_p: diffs")
     d = d[d != 0]
     observed = abs(d.sum()) - 1e-9  # a tolerance: floating noise must not drop a sum equal to the observed
     if d.size <= EXACT_UP_TO:  # sums of both halves' sign vectors, combined: 2^m totals in 2 * 2^(m/2) work
@@ -147,6 +150,16 @@ def sign_flip_p(diffs: Sequence[float], *, n_resamples: int = 10_000, seed: int 
         signs = rng.choice([-1.0, 1.0], size=(min(2_000, n_resamples - start), d.size))
         hits += int((np.abs(signs @ d) >= observed).sum())
     return (1 + hits) / (1 + n_resamples), f"{n_resamples:,} random sign flips (seed {seed})"
+
+
+def _finite_values(values: Sequence[float], name: str) -> np.ndarray:
+    """``values`` as a float array, refusing a NaN or an infinity with its position."""
+    array = np.asarray(values, dtype=float).reshape(-1)
+    bad = np.flatnonzero(~np.isfinite(array))
+    if len(bad):
+        raise ValueError(f"{name} holds {float(array[bad[0]])!r} at position {int(bad[0])} (counting from "
+                         f"0); every per-question difference must be a finite number")
+    return array
 
 
 def _all_sums(values: np.ndarray) -> np.ndarray:
@@ -191,29 +204,40 @@ def plan_questions(diffs: Sequence[float], d: float, *, power: float = 0.8, alph
     >>> plan_questions([0.2, -0.1, 0.3, 0.0, 0.1], 0.1)
     20
 
-    Raises ``ValueError`` unless d ≠ 0, 0 < alpha, power < 1 and the pilot has two or more values.
+    Raises ``ValueError`` unless d ≠ 0, 0 < alpha, power < 1 and the pilot has two or more finite
+    values that are not all equal (zero variance: the formula would answer 2 whatever d is).
     """
-    values = np.asarray(diffs, dtype=float)
-    if values.size < 2 or not np.isfinite(values).all():
-        raise ValueError("diffs must hold at least two finite per-question differences from a pilot")
+    values = _finite_values(diffs, "plan_questions: diffs")
+    if values.size < 2:
+        raise ValueError("diffs must hold at least two per-question differences from a pilot")
     if not (0 < alpha < 1 and 0 < power < 1) or not d or not math.isfinite(d):
         raise ValueError(f"need d != 0 and 0 < alpha, power < 1; got d={d!r}, alpha={alpha!r}, "
                          f"power={power!r}")
+    spread = float(values.std(ddof=1))
+    if spread == 0:
+        raise ValueError(
+            f"every difference of the pilot is {float(values[0])!r}: their standard deviation is 0, so this "
+            f"formula would promise any difference with 2 questions. A pilot whose versions never disagree "
+            f"says nothing about how they vary; run a larger pilot or questions where they differ")
     z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
-    return max(2, math.ceil((z * float(values.std(ddof=1)) / abs(d)) ** 2))
+    return max(2, math.ceil((z * spread / abs(d)) ** 2))
 
 
 def markdown(table: pd.DataFrame, digits: int = 3) -> str:
-    """A table as Markdown (index dropped; numbers to ``digits`` places).
+    """A table as Markdown (index dropped; numbers to ``digits`` places; ``|`` and line breaks escaped).
 
     >>> print(markdown(pd.DataFrame({"a": [0.5], "b": ["x"]})), end="")
     | a | b |
     |---|---|
     | 0.500 | x |
     """
-    rows = [" | ".join(f"{v:.{digits}f}" if isinstance(v, float) else str(v) for v in row)
-            for row in table.itertuples(index=False)]
-    head = ["| " + " | ".join(map(str, table.columns)) + " |", "|" + "---|" * len(table.columns)]
+    def cell(value: Any) -> str:  # a | or a line break in a name must not end the cell or the row
+        text = f"{value:.{digits}f}" if isinstance(value, float) else str(value)
+        text = text.replace("\\", "\\\\").replace("|", "\\|")
+        return text.replace("\r\n", "<br>").replace("\n", "<br>").replace("\r", "<br>")
+
+    rows = [" | ".join(cell(v) for v in row) for row in table.itertuples(index=False)]
+    head = ["| " + " | ".join(cell(c) for c in table.columns) + " |", "|" + "---|" * len(table.columns)]
     return "\n".join(head + [f"| {row} |" for row in rows]) + "\n"
 
 
@@ -269,11 +293,13 @@ class Comparison:
         out = [f"baseline {self.baseline}; {len(self.per_question[self.baseline])} questions in every mean",
                f"p: two-sided paired sign-flip test ({tests}); p_holm: Holm over the "
                f"{len(self.comparisons)} comparisons of this table"]
-        out += [f"{name}: {len(qs)} question(s) missing from the run, scored 0: "
-                f"{', '.join(map(str, qs[:20]))}" for name, qs in self.missing.items() if qs]
+        out += [f"{name}: {len(qs)} question(s) missing from the run, scored 0: {name_list(qs)}"
+                for name, qs in self.missing.items() if qs]
         if self.no_answer:
             out.append(f"{len(self.no_answer)} no-answer question(s) outside every mean "
-                       "(Judged@K counts them)")
+                       f"(Judged@K counts them): {name_list(self.no_answer)}")
+        out += [f"{name}: {len(qs)} unjudged question(s) in the run (not labelled, not scored): "
+                f"{name_list(qs)}" for name, qs in self.unjudged.items() if qs]
         out += [f"warning: {r.system} Judged@{r.metric.split('@')[1]} = {r.judged:.3f} is below 0.9 x the "
                 f"baseline's {r.judged_baseline:.3f}: its score rests on unlabelled items (label its pool)"
                 for r in self.comparisons.itertuples() if r.judged_warning]
@@ -293,7 +319,7 @@ class Comparison:
         """The JSON form: ``{"systems": [...], "comparisons": [...], "missing", "no_answer", "unjudged"}``."""
         def with_ci(row: dict) -> dict:
             row["ci"] = [row.pop("low"), row.pop("high")]
-            return _finite(row)
+            return json_numbers(row)
 
         return {"systems": [with_ci(row) for row in self.systems.to_dict("records")],
                 "comparisons": [with_ci(row) for row in self.comparisons.to_dict("records")],

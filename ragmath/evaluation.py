@@ -22,6 +22,7 @@ trec_eval drops missing questions silently (which inflates its mean); ranx raise
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -32,11 +33,10 @@ import pandas as pd
 import polars as pl
 
 from ragmath import io
-from ragmath._validation import is_source
-from ragmath.engine import evaluate_tables
-from ragmath.metrics import GAINS
+from ragmath.metrics import GAINS, Grades, as_numbers
 from ragmath.ranking import order_run_table
 from ragmath.registry import METRICS, parse_metrics
+from ragmath.validation import is_source
 
 __all__ = ["evaluate", "Evaluation"]
 
@@ -101,17 +101,17 @@ class Evaluation:
         """One line per group of :meth:`groups`: what it is, how many, the first 20 members."""
         lines = []
         for key, members in self.groups().items():
-            shown = ", ".join(map(str, members[:20])) + (" ..." if len(members) > 20 else "")
-            lines.append(f"{_GROUP_TITLES[key]}: {len(members)}" + (f" [{shown}]" if members else ""))
+            shown = f" [{name_list(members)}]" if members else ""
+            lines.append(f"{_GROUP_TITLES[key]}: {len(members)}{shown}")
         return "\n".join(lines)
 
     def to_dict(self, per_question: bool = False) -> dict:
         """The JSON form: metrics, gain, questions_in_means, means, :meth:`groups` (and each question's
         values with ``per_question``); NaN, a mean over no question, as None."""
         out = {"metrics": list(self.metrics), "gain": self.gain, "questions_in_means": self.n_scored,
-               "means": _finite(self.means), **self.groups()}
+               "means": json_numbers(self.means), **self.groups()}
         if per_question:
-            out["per_question"] = {str(q): _finite(row) for q, row in self.per_question.iterrows()}
+            out["per_question"] = {str(q): json_numbers(row) for q, row in self.per_question.iterrows()}
         return out
 
     def by_group(self, groups: Mapping[Hashable, Hashable]) -> pd.DataFrame:
@@ -122,20 +122,62 @@ class Evaluation:
         return self.report()
 
 
+#: The group of the questions a group mapping does not name (a real group of that name is refused).
+UNGROUPED = "(no group)"
+
+
 def by_group(per_question: pd.DataFrame, groups: Mapping[Hashable, Hashable]) -> pd.DataFrame:
     """Per-group means of a per-question table, with each group's question count and a warning below 10.
 
-    Questions the mapping does not name form the group ``"(no group)"``.
+    Questions are read from ``groups`` by the rule of every question ID (``1`` and ``"1"`` are one
+    question); questions the mapping does not name form the group ``"(no group)"``.
 
     >>> table = pd.DataFrame({"Hit@3": [1.0, 0.0, 1.0]}, index=["q1", "q2", "q3"])
     >>> by_group(table, {"q1": "how", "q2": "how", "q3": "why"}).to_dict("index")["how"]
     {'questions': 2, 'Hit@3': 0.5, 'warning': 'fewer than 10 questions'}
+
+    Raises ``ValueError`` for a question given twice (as ``1`` and ``"1"``) and for a group named
+    ``"(no group)"``, which would merge with the unmapped questions; ``TypeError`` for a question that
+    is neither text nor an integer.
     """
-    keys = pd.Series([groups.get(q, "(no group)") for q in per_question.index], index=per_question.index)
+    named: dict[str, Hashable] = {}
+    for question, group in groups.items():
+        text = question_id(question)
+        if text in named:
+            raise ValueError(f"groups names question {text!r} twice (as {text} and {text!r}); name it once")
+        if group == UNGROUPED:
+            raise ValueError(f"groups: question {text!r} is in a group named {UNGROUPED!r}, the name of the "
+                             f"questions no group names; rename that group")
+        named[text] = group
+    keys = pd.Series([named.get(str(q), UNGROUPED) for q in per_question.index], index=per_question.index)
     table = per_question.groupby(keys.rename("group"), sort=True).mean()
     table.insert(0, "questions", keys.value_counts().reindex(table.index).astype(int))
     table["warning"] = np.where(table["questions"] < 10, "fewer than 10 questions", "")
     return table
+
+
+def question_id(value: Any) -> str:
+    """A question or item ID as text: a string as it is, an integer in decimal (``1`` is ``"1"``).
+
+    >>> question_id(7), question_id("q7")
+    ('7', 'q7')
+
+    Raises ``TypeError`` for anything else (a float, a boolean, None).
+    """
+    if isinstance(value, str):
+        return value
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        return str(int(value))
+    raise TypeError(f"an ID is text or an integer, got {value!r} ({type(value).__name__})")
+
+
+def name_list(members: Sequence[Any], shown: int = 20) -> str:
+    """The first ``shown`` names, comma-separated, then " ..." when there are more.
+
+    >>> name_list(["q1", "q2", "q3"], shown=2)
+    'q1, q2 ...'
+    """
+    return ", ".join(map(str, members[:shown])) + (" ..." if len(members) > shown else "")
 
 
 def evaluate(
@@ -171,8 +213,9 @@ def evaluate(
     ``run`` is a mapping question -> ranked IDs (best first) or -> {ID: score}, a DataFrame (pandas
     or polars; columns question, id, score or rank) or a run file (TREC, CSV or JSONL; a path, a
     named pipe or ``"-"``); ``qrels`` a mapping question -> {ID: grade}, a DataFrame (question, id,
-    grade) or a qrels file. Every form becomes a checked table of :mod:`ragmath.io` and the engine
-    (:func:`ragmath.engine.evaluate_tables`) computes every float. IDs are text (``1`` and ``"1"``
+    grade) or a qrels file. Every form becomes a checked table of :mod:`ragmath.io`, then one
+    :class:`ragmath.metrics.Grades` matrix (:func:`grade_matrix`) that each metric's function in
+    :mod:`ragmath.metrics` scores for every question at once. IDs are text (``1`` and ``"1"``
     are one ID); tied scores order by ID in code-point order (``"10"`` before ``"9"``).
 
     Raises ``ValueError`` for an unknown metric (listing the known ones), a duplicate ID in a
@@ -186,65 +229,87 @@ def evaluate(
     depth = max(cutoff for _, cutoff in parsed)  # a run file is read for its top max-K only
     run_table = io.read_run_head(run, depth) if is_source(run) else io.run_table(run)
     qrels_table = io.read_qrels_table(qrels) if is_source(qrels) else io.qrels_table(qrels)
-    table = evaluate_tables(run_table, qrels_table, parsed, gain,
-                            run_questions=_keys(run), labelled=_keys(qrels))
+    top = order_run_table(run_table, top=depth)
+    labelled = mapping_questions(qrels) or qrels_table["question"].unique(maintain_order=True).to_list()
+    in_run = set(mapping_questions(run) or top.filter(pl.col("position") == 1)["question"].to_list())
+    grades = grade_matrix(top, qrels_table, labelled, depth)
+
+    answerable = grades.n_relevant > 0
+    ran = np.array([question in in_run for question in labelled], dtype=bool)
+    averaged = {"answerable": answerable, "labelled": ran}
     names = tuple(f"{name}@{cutoff}" for name, cutoff in parsed)
-
-    def members(group: str) -> list:
-        return table.filter(pl.col("group") == group)["question"].to_list()
-
-    in_means = table.filter(pl.any_horizontal(pl.col(name).is_not_null() for name in names))
-    per_question = pd.DataFrame(
-        {name: in_means[name].to_numpy() for name in names},
-        index=pd.Index(in_means["question"].to_list(), name="question"),
-    )
-    if exact:
-        per_question = _exact_columns(per_question, parsed, run_table, qrels_table)
+    columns = {}
+    for (name, cutoff), column in zip(parsed, names, strict=True):
+        metric = METRICS[name.lower()]
+        value = metric.compute(grades, cutoff, gain)
+        if metric.exact:
+            value = as_numbers(value, exact)
+        columns[column] = np.where(averaged[metric.averaged_over], value, np.nan)
+    kept = np.logical_or.reduce([averaged[METRICS[name.lower()].averaged_over] for name, _ in parsed])
+    index = pd.Index([q for q, keep in zip(labelled, kept, strict=True) if keep], name="question")
+    per_question = pd.DataFrame({column: values[kept] for column, values in columns.items()}, index=index)
     means = pd.Series({name: _mean(per_question[name].dropna()) for name in names},
                       dtype=object if exact else float)
-    no_answer = members("no_answer")
+    no_answer = [q for q, has in zip(labelled, answerable, strict=True) if not has]
+    labelled_set = set(labelled)
+    run_order = mapping_questions(run) or top.filter(pl.col("position") == 1)["question"].to_list()
     return Evaluation(
         per_question=per_question,
         means=means,
         metrics=names,
         gain=gain,
         no_answer=no_answer,
-        missing=members("missing"),
-        unjudged=members("unjudged"),
+        missing=[q for q, has, r in zip(labelled, answerable, ran, strict=True) if has and not r],
+        unjudged=[q for q in run_order if q not in labelled_set],
         ndcg_undefined=list(no_answer) if any(name == "nDCG" for name, _ in parsed) else [],
     )
 
 
-def _exact_columns(per_question: pd.DataFrame, parsed: list[tuple[str, int]], run: pl.DataFrame,
-                   qrels: pl.DataFrame) -> pd.DataFrame:
-    """The columns of metrics whose definition gives fractions, recomputed by the definitions."""
-    ordered = order_run_table(run).group_by("question", maintain_order=True).agg("id")
-    rankings: dict[Hashable, list] = dict(ordered.iter_rows())
-    labels: Mapping[Hashable, dict] = io.qrels_mapping(qrels)
-    out = per_question.astype(object)
-    for name, cutoff in parsed:
-        metric = METRICS[name.lower()]
-        if metric.exact:
-            column = f"{name}@{cutoff}"
-            out[column] = [metric.definition(rankings.get(q, []), labels.get(q, {}), cutoff, exact=True)
-                           if pd.notna(value) else value for q, value in per_question[column].items()]
-    return out
+def grade_matrix(top: pl.DataFrame, qrels: pl.DataFrame, questions: Sequence[str], depth: int) -> Grades:
+    """The :class:`ragmath.metrics.Grades` of a whole run, one row per question of ``questions``.
+
+    ``top`` is the run as ranked lists (question, id, position: :func:`ragmath.ranking.order_run_table`),
+    ``qrels`` the labels table (question, id, grade); a question of ``questions`` absent from ``top``
+    gets a row with no item (nothing retrieved). Built by joins, so 100,000 questions cost one pass.
+
+    >>> top = pl.DataFrame({"question": ["q1", "q1"], "id": ["A", "X"], "position": [1, 2]})
+    >>> qrels = pl.DataFrame({"question": ["q1", "q1"], "id": ["A", "C"], "grade": [2, 1]})
+    >>> grade_matrix(top, qrels, ["q1"], 3).ranked.tolist()
+    [[2.0, nan, nan]]
+    """
+    rows = pl.DataFrame({"question": list(questions)}, schema={"question": pl.String}).with_row_index("row")
+    found = top.filter(pl.col("position") <= depth).join(qrels, on=["question", "id"])
+    found = found.join(rows, on="question")
+    ranked = np.full((rows.height, depth), np.nan)
+    ranked[found["row"].to_numpy(), found["position"].to_numpy() - 1] = found["grade"].to_numpy()
+    relevant = qrels.filter(pl.col("grade") > 0).join(rows, on="question")
+    place = relevant.select(pl.col("grade").rank("ordinal", descending=True).over("row").cast(pl.Int64))
+    in_depth = (place.to_series() <= depth).to_numpy()
+    ideal = np.zeros((rows.height, depth))
+    ideal[relevant["row"].to_numpy()[in_depth], place.to_series().to_numpy()[in_depth] - 1] = (
+        relevant["grade"].to_numpy()[in_depth])
+    n_relevant = np.bincount(relevant["row"].to_numpy(), minlength=rows.height).astype(np.int64)
+    return Grades(ranked, ideal, n_relevant)
 
 
-def _keys(value: Any) -> list[str] | None:
-    """A mapping's questions as text (None for a table or a file, whose questions are its rows').
+def mapping_questions(value: Any) -> list[str] | None:
+    """A mapping's questions as text, in order (None for a table or a file: its questions are its rows').
 
     The mapping has been read by :mod:`ragmath.io` first, which refuses an ID that is neither text
-    nor an integer and a question given as both (``1`` and ``"1"``)."""
+    nor an integer and a question given as both (``1`` and ``"1"``).
+
+    >>> mapping_questions({1: [], "q2": []})
+    ['1', 'q2']
+    """
     if not isinstance(value, Mapping):
         return None
-    return [q if isinstance(q, str) else str(int(q)) for q in value]
+    return [question_id(q) for q in value]
 
 
-def _finite(values: Mapping) -> dict:
+def json_numbers(values: Mapping) -> dict:
     """A row of numbers for JSON, keys as text: NaN and infinities (no number) become None.
 
-    >>> _finite({"Hit@1": 0.5, "nDCG@1": float("nan")})
+    >>> json_numbers({"Hit@1": 0.5, "nDCG@1": float("nan")})
     {'Hit@1': 0.5, 'nDCG@1': None}
     """
     return {str(k): None if isinstance(v, float) and not math.isfinite(v) else v for k, v in values.items()}

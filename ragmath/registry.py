@@ -1,11 +1,10 @@
 """The metric registry: every metric ragmath computes, stated once.
 
-Each :class:`Metric` holds the per-question definition (:mod:`ragmath.metrics`: the readable
-reference, and what ``evaluate(..., exact=True)`` computes its fractions with), the engine's
-expression over a question's rows (laid out in :func:`ragmath.engine.evaluate_tables`), the names in
-trec_eval and ranx and a one-line description. :func:`ragmath.evaluate`, the engine, the command line
-and the README's table of metrics (a test compares them) all read :data:`METRICS`. Adding a metric is
-adding an entry.
+Each :class:`Metric` holds its function over a :class:`ragmath.metrics.Grades` matrix (the one
+computation, used for one question and for whole runs alike), the per-question function a reader
+calls, its names in trec_eval and ranx and a one-line description. :func:`ragmath.evaluate`, the
+command line and the documented table of metrics (a test compares them) all read :data:`METRICS`.
+Adding a metric is adding an entry.
 """
 
 from __future__ import annotations
@@ -15,64 +14,48 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import polars as pl
-
-from ragmath._validation import check_k
-from ragmath.metrics import hit_at_k, judged_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
+from ragmath import metrics
+from ragmath.validation import check_k
 
 __all__ = ["METRICS", "Metric", "parse_metric", "parse_metrics", "known_names"]
 
 
 @dataclass(frozen=True)
 class Metric:
-    """One metric: its name (used as ``Name@K``), definition, engine expression and names elsewhere.
+    """One metric: its name (used as ``Name@K``), its computation, its names elsewhere.
 
-    ``averaged_over`` says which questions its mean runs over: ``"answerable"`` (labelled with a grade
-    > 0, missing ones scored 0: the retrieval metrics) or ``"labelled"`` (every labelled question in
-    the run, no-answer ones included: Judged@K, which measures the labels).
+    ``compute(grades, k, gain)`` returns a :data:`ragmath.metrics.Ratio` when ``exact`` (a rational
+    metric), else floats. ``averaged_over`` says which questions its mean runs over: ``"answerable"``
+    (labelled with a grade > 0, missing ones scored 0: the retrieval metrics) or ``"labelled"``
+    (every labelled question in the run, no-answer ones included: Judged@K, which measures the labels).
     """
 
     name: str
+    compute: Callable[..., Any]
     definition: Callable[..., Any]
-    expression: Callable[[int, str], pl.Expr]
     trec_eval: str
     ranx: str
     description: str
-    exact: bool = True  # the definition gives a fractions.Fraction with exact=True
+    exact: bool = True
     averaged_over: str = "answerable"
-
-
-_RETRIEVED = pl.col("retrieved")
-
-
-def _found(k: int) -> pl.Expr:
-    """Retrieved within the top k and relevant."""
-    return _RETRIEVED & (pl.col("grade") > 0) & (pl.col("position") <= k)
-
-
-def _dcg(k: int, gain: str, rows: pl.Expr) -> pl.Expr:
-    """Σ gain(grade) / log2(position + 1) over ``rows`` within the top k."""
-    grade = pl.col("grade")
-    gained = pl.lit(2.0).pow(grade) - 1.0 if gain == "exp" else grade.cast(pl.Float64)
-    return (gained / pl.col("discount")).filter(rows & (pl.col("position") <= k)).sum()
 
 
 #: The metrics, by lower-case name.
 METRICS: dict[str, Metric] = {metric.name.lower(): metric for metric in (
-    Metric("Recall", recall_at_k, lambda k, gain: _found(k).sum() / (~_RETRIEVED).sum(),
+    Metric("Recall", lambda grades, k, gain: metrics.recall(grades, k), metrics.recall_at_k,
            "recall_K", "recall@K",
            "relevant items in the top K / all relevant items (not / min(K, their number))"),
-    Metric("Hit", hit_at_k, lambda k, gain: _found(k).any().cast(pl.Float64),
+    Metric("Hit", lambda grades, k, gain: metrics.hit(grades, k), metrics.hit_at_k,
            "success_K", "hit_rate@K",
            "1 if any relevant item is in the top K, else 0"),
-    Metric("MRR", reciprocal_rank, lambda k, gain: 1.0 / pl.col("position").filter(_found(k)).min(),
+    Metric("MRR", lambda grades, k, gain: metrics.first_relevant(grades, k), metrics.reciprocal_rank,
            "recip_rank on the run cut to K", "mrr@K",
            "1 / rank of the first relevant item within the top K, else 0"),
-    Metric("nDCG", ndcg_at_k, lambda k, gain: _dcg(k, gain, _RETRIEVED) / _dcg(k, gain, ~_RETRIEVED),
+    Metric("nDCG", metrics.ndcg, metrics.ndcg_at_k,
            "ndcg_cut_K (linear gain)", "ndcg_burges@K (exp), ndcg@K (linear)",
            "DCG of the top K / DCG of all labels in the ideal order; gain 2^g - 1 (exp) or g (linear)",
            exact=False),
-    Metric("Judged", judged_at_k, lambda k, gain: (_RETRIEVED & (pl.col("position") <= k)).sum() / k,
+    Metric("Judged", lambda grades, k, gain: metrics.judged(grades, k), metrics.judged_at_k,
            "none", "none",
            "labelled items (any grade) in the top K / K, over every labelled question in the run",
            averaged_over="labelled"),

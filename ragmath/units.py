@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
-from ragmath._validation import check_grades, check_ranking
+from ragmath.validation import check_grades, check_ranking
 
 __all__ = ["LEVELS", "dedupe", "to_units", "lift_labels", "check_levels", "to_level", "at_level"]
 
@@ -59,19 +59,33 @@ def to_units(
 def lift_labels(
     grades: Mapping[Hashable, float], mapping: Mapping[Hashable, Hashable]
 ) -> dict[Hashable, float]:
-    """Lift chunk labels to a coarser unit: each unit gets the highest grade of its labelled chunks.
+    """Labels at the units of ``mapping``: a chunk's label lifts to its unit (the unit takes the highest
+    grade of its labelled chunks), and a label already on a unit stays as it is.
 
     >>> lift_labels({"4.2-a": 2, "4.2-b": 1, "6.1": 0}, {"4.2-a": "4.2", "4.2-b": "4.2", "6.1": "6"})
     {'4.2': 2, '6': 0}
+    >>> lift_labels({"TRV": 2}, {"TRV-1": "TRV", "TRV-2": "TRV"})  # the annotator labelled the document
+    {'TRV': 2}
 
-    Raises ``ValueError`` for a labelled ID missing from ``mapping`` or a negative/NaN grade.
+    A labelled ID that ``mapping`` maps to itself (a row ``d1,d1``) is both, with the same result.
+    Raises ``ValueError`` for a labelled ID that is neither mapped nor a unit, for one question whose
+    labels mix the two levels (naming which IDs are which), and for a negative or NaN grade.
     """
     checked = check_grades(grades)
+    units = set(mapping.values())
+    unknown = [item for item in checked if item not in mapping and item not in units]
+    if unknown:
+        raise ValueError(f"lift_labels: labelled ID {unknown[0]!r} is neither in the unit table nor one of "
+                         f"its units; add it")
+    on_units = [item for item in checked if item not in mapping]
+    on_chunks = [item for item in checked if item in mapping and mapping[item] != item]
+    if on_units and on_chunks:
+        raise ValueError(
+            f"lift_labels: the labels mix two levels: {on_units!r} are units of the unit table, "
+            f"{on_chunks!r} are IDs it maps to units; label one question at one level")
     lifted: dict[Hashable, float] = {}
     for item, grade in checked.items():
-        if item not in mapping:
-            raise ValueError(f"lift_labels: labelled ID {item!r} is not in the unit table; add it")
-        unit = mapping[item]
+        unit = mapping.get(item, item)
         lifted[unit] = max(grade, lifted.get(unit, grade))
     return lifted
 

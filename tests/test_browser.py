@@ -1,11 +1,12 @@
-"""A real browser drives the RRF k explorer: JupyterLab (notebook 05) and the Voila page.
+"""A real browser drives the notebooks' RRF k explorer in JupyterLab (notebook 05) and `make html`'s page.
 
 Debian's Chromium (``/usr/bin/chromium``) is driven through the ``playwright`` package, never a browser
 that playwright downloads. Each test starts its own server on 127.0.0.1 (free port, random token,
 temporary HOME and JUPYTER_* directories, a temporary copy of the notebooks, so nothing in the work
 tree is written), blocks every request that does not go to 127.0.0.1, moves the k slider with the
 keyboard and asserts that the table shows the values for the new k, worked out by hand from the RRF
-formula. Screenshots go to ``build/screenshots/``. Servers are stopped even when a test fails.
+formula. Screenshots go to ``build/screenshots/``. Servers are stopped even when a test fails. The
+static classroom page (``make explorer``) has its own tests: tests/test_explorer_page.py.
 
 Without Chromium (or playwright) the tests skip with the reason, except on CI (``CI=true``), where
 they fail: CI must never pass silently without running them.
@@ -105,7 +106,7 @@ def _free_port() -> int:
 
 
 def _wait_for_port(port: int, proc: subprocess.Popen, log: Path, timeout: float = 90) -> None:
-    """Wait until something listens on the port (no HTTP GET: for Voila a GET starts a kernel)."""
+    """Wait until something listens on the port (no HTTP GET, which would wait for the whole app)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -343,82 +344,7 @@ def test_jupyterlab_runs_notebook_05_and_the_k_slider_updates_the_table(
     assert all(p.stat().st_size > 10_000 for p in shots)
 
 
-def _open_voila_page(page, url: str) -> None:
-    """Load a Voila page until its slider shows, reloading once (a known, rare upstream hang while the
-    notebook executes)."""
-    page.goto(url, wait_until="commit")
-    try:
-        page.locator(".widget-slider").first.wait_for(timeout=90_000)
-    except Exception:  # noqa: BLE001 - the one reload
-        page.goto(url, wait_until="commit")
-        page.locator(".widget-slider").first.wait_for(timeout=90_000)
-
-
-def test_voila_page_and_the_k_slider_updates_the_table(playwright_api, workdir, tmp_path):
-    port, token = _free_port(), secrets.token_hex(16)
-    env = _isolated_env(tmp_path / "home")
-    cmd = [
-        sys.executable, "-m", "voila", str(workdir / "rrf_explorer.ipynb"), "--no-browser",
-        "--Voila.ip=127.0.0.1", f"--Voila.port={port}", "--Voila.port_retries=0",
-        f"--Voila.token={token}", f"--Voila.connection_dir_root={workdir}",
-    ]
-    with _server(cmd, port, env, tmp_path / "voila.log"), _browser_page(
-        playwright_api, tmp_path / "chromium"
-    ) as page:
-        _open_voila_page(page, f"http://127.0.0.1:{port}/?token={token}")
-        shots = _move_and_check(page, "voila")
-        # a typed duplicate shows a message in the page, not a traceback
-        box = page.locator(".widget-text input").first
-        box.fill("4.2, 6.1, 4.2")
-        box.press("Enter")
-        page.locator(".rrf-error").wait_for(timeout=30_000)
-        message = page.locator(".rrf-error").text_content()
-        assert "list 'BM25': ID '4.2' appears twice (positions 1 and 3)" in message
-        assert page.locator(".rrf-table[data-error]").count() == 1
-        assert "Traceback" not in page.content()
-        shots.append(SCREENSHOTS / "voila_input_error.png")
-        page.screenshot(path=str(shots[-1]))
-    assert all(p.stat().st_size > 10_000 for p in shots)
-
-
 # ------------------------------------------------------------------------------ the Chinese edition
-def test_chinese_explorer_in_voila_shows_chinese_labels_and_the_same_table(
-    playwright_api, zh_workdir, tmp_path
-):
-    """notebooks/zh/rrf_explorer.ipynb as `make explorer EXPLORER_LANG=zh` serves it (config/voila.py)."""
-    port, token = _free_port(), secrets.token_hex(16)
-    env = _isolated_env(tmp_path / "home")
-    with _server(_voila_cmd(zh_workdir, port, token), port, env, tmp_path / "voila.log"), _browser_page(
-        playwright_api, tmp_path / "chromium"
-    ) as page:
-        _open_voila_page(page, f"http://127.0.0.1:{port}/?token={token}")
-        page.locator('.rrf-table[data-k="60"]').wait_for(timeout=60_000)
-        headers = _headers(page, 60)
-        labels = page.locator(".widget-label").all_text_contents()
-        placeholder = page.locator(".widget-text input").first.get_attribute("placeholder")
-        lead_at_60 = page.locator(".rrf-leader").first.text_content()
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        _scroll_explorer_to_top(page)
-        shots = [SCREENSHOTS / "zh_explorer.png"]  # the page as it opens, at k = 60
-        page.screenshot(path=str(shots[0]))
-        shots += _move_and_check(page, "zh_explorer", lead_at_1=ZH_LEAD_AT_1)  # the English table's values
-        box = page.locator(".widget-text input").first
-        box.fill("4.2, 6.1, 4.2")
-        box.press("Enter")
-        page.locator(".rrf-error").wait_for(timeout=30_000)
-        error = page.locator(".rrf-error").text_content()
-        assert "Traceback" not in page.content()
-        shots.append(SCREENSHOTS / "zh_explorer_input_error.png")
-        page.screenshot(path=str(shots[-1]))
-    assert headers == ZH_HEADERS
-    assert "召回窗口" in labels and "BM25" in labels
-    assert placeholder == "按名次先后写 ID，例如 4.2, 6.1, 3.5"
-    # at k = 60, 4.2 = 1/61 + 1/63 = 124/3843 leads 6.1 = 2/62 = 1/31 by 1/119133 ≈ 8.39e-6
-    assert lead_at_60.startswith("k = 60 时 4.2 领先，得分 0.0323（比 6.1 高 0.0000084）")
-    assert "列表 'BM25'：ID '4.2' 出现了两次（第 1 位和第 3 位）" in error
-    assert all(p.stat().st_size > 10_000 for p in shots)
-
-
 def test_jupyterlab_runs_the_chinese_notebook_05_and_the_k_slider_updates_the_table(
     playwright_api, zh_workdir, tmp_path
 ):
@@ -444,10 +370,7 @@ def test_jupyterlab_runs_the_chinese_notebook_05_and_the_k_slider_updates_the_ta
     assert all(p.stat().st_size > 10_000 for p in shots)
 
 
-# ------------------------------------------------------------------------------ classroom limits
-CONFIG_DIR = ROOT / "config"
-
-
+# ------------------------------------------------------------------------------ kernels
 def _kernel_processes(server_pid: int) -> list[int]:
     """PIDs of the ipykernel processes the server started (its children running ipykernel)."""
     found = []
@@ -461,127 +384,6 @@ def _kernel_processes(server_pid: int) -> list[int]:
             if parent == server_pid and b"ipykernel" in cmdline:
                 found.append(int(entry.name))
     return found
-
-
-def _voila_cmd(workdir: Path, port: int, token: str, *overrides: str) -> list[str]:
-    """Voila on the explorer with the repository's config/voila.py, plus command-line overrides."""
-    return [
-        sys.executable, "-m", "voila", str(workdir / "rrf_explorer.ipynb"), "--no-browser",
-        "--Voila.ip=127.0.0.1", f"--Voila.port={port}", "--Voila.port_retries=0",
-        f"--Voila.token={token}", f"--Voila.connection_dir_root={workdir}",
-        f"--Voila.config_file_paths={CONFIG_DIR}", *overrides,
-    ]
-
-
-def test_the_repository_voila_config_culls_and_caps_kernels():
-    from traitlets.config.loader import PyFileConfigLoader
-
-    config = PyFileConfigLoader("voila.py", path=str(CONFIG_DIR)).load_config()
-    manager = config.VoilaConfiguration.multi_kernel_manager_class
-    assert manager.__name__ == "ClassroomKernelManager"
-    assert config.ClassroomKernelManager.max_kernels >= 1
-    assert config.MappingKernelManager.cull_idle_timeout > 0
-    assert config.MappingKernelManager.cull_connected is False
-    assert "--Voila.config_file_paths=config" in (ROOT / "Makefile").read_text(encoding="utf-8")
-
-
-@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
-def test_make_explorer_serves_the_chinese_explorer_on_request():
-    def dry_run(*settings: str) -> subprocess.CompletedProcess:
-        return subprocess.run(["make", "-n", "explorer", *settings], cwd=ROOT, capture_output=True,
-                              text=True, timeout=60)
-
-    assert "/voila notebooks/rrf_explorer.ipynb --no-browser" in dry_run().stdout
-    assert "/voila notebooks/zh/rrf_explorer.ipynb --no-browser" in dry_run("EXPLORER_LANG=zh").stdout
-    assert (ROOT / "notebooks" / "zh" / "rrf_explorer.ipynb").is_file()
-    refused = dry_run("EXPLORER_LANG=fr")
-    assert refused.returncode != 0 and "EXPLORER_LANG must be en or zh, got 'fr'" in refused.stderr
-
-
-def test_a_full_explorer_says_so_in_english_and_in_chinese(workdir, tmp_path):
-    """With room for no kernel every page load gets the 503 page, in both languages (no browser needed)."""
-    import urllib.error
-    import urllib.request
-
-    port, token = _free_port(), secrets.token_hex(16)
-    env = _isolated_env(tmp_path / "home")
-    cmd = _voila_cmd(workdir, port, token, "--ClassroomKernelManager.max_kernels=0")
-    with _server(cmd, port, env, tmp_path / "voila.log") as server_pid:
-        with pytest.raises(urllib.error.HTTPError) as refused:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/?token={token}", timeout=120)
-        body = refused.value.read().decode("utf-8")
-        started = len(_kernel_processes(server_pid))
-    assert refused.value.code == 503 and started == 0
-    assert "<h1>503: the explorer is full, try again when another page is closed</h1>" in body
-    assert ("<p>the explorer is full: 0 pages are open (the limit set in config/voila.py); try again when "
-            "someone closes theirs</p>") in body
-    assert ("<p>RRF k 探索器已满：已经打开了 0 个页面（config/voila.py 里设定的上限）；"
-            "请等有人关掉自己的页面后再试</p>") in body
-
-
-def test_voila_kernels_do_not_pile_up_and_a_full_server_says_so(playwright_api, workdir, tmp_path):
-    """7 page loads with a cap of 3: closed tabs are evicted, and with 3 tabs open the 7th is refused.
-
-    Tabs are closed without their unload handler (as when a browser crashes or a laptop sleeps), so
-    only the server's own limits can free their kernels.
-    """
-    port, token, cap = _free_port(), secrets.token_hex(16), 3
-    env = _isolated_env(tmp_path / "home")
-    cmd = _voila_cmd(workdir, port, token, f"--ClassroomKernelManager.max_kernels={cap}",
-                     "--ClassroomKernelManager.evict_idle_seconds=1",
-                     "--ClassroomKernelManager.release_after_seconds=600")  # eviction alone
-    log = tmp_path / "voila.log"
-    url = f"http://127.0.0.1:{port}/?token={token}"
-    counts, kept_open = [], []
-    with _server(cmd, port, env, log) as server_pid, _browser_page(
-        playwright_api, tmp_path / "chromium"
-    ) as first:
-        context = first.context
-        first.close()
-        for load in range(6):
-            page = context.new_page()
-            page.goto(url, wait_until="commit")
-            page.locator(".widget-slider").first.wait_for(timeout=120_000)
-            page.locator('.rrf-table[data-k="60"]').wait_for(timeout=60_000)
-            counts.append(len(_kernel_processes(server_pid)))
-            if load < 3:
-                page.close(run_before_unload=False)
-                time.sleep(1.5)  # past evict_idle_seconds
-            else:
-                kept_open.append(page)
-        refused = context.new_page()
-        response = refused.goto(url, wait_until="load")
-        status, text = response.status, refused.content()
-        counts.append(len(_kernel_processes(server_pid)))
-        # the open tabs still work: move k on the last one
-        page = kept_open[-1]
-        handle = page.locator(".widget-slider .noUi-handle").first
-        handle.focus()
-        page.keyboard.press("ArrowRight")
-        page.locator('.rrf-table[data-k="61"]').wait_for(timeout=30_000)
-    assert max(counts) <= cap, counts
-    assert counts[:3] == [1, 2, 3], counts
-    assert status == 503 and "the explorer is full" in text
-    assert "shutting down abandoned kernel" in log.read_text()
-
-
-def test_voila_culls_a_kernel_left_idle(workdir, tmp_path):
-    """A page loaded and left: with a 3 s idle timeout its kernel is gone within seconds."""
-    import urllib.request
-
-    port, token = _free_port(), secrets.token_hex(16)
-    env = _isolated_env(tmp_path / "home")
-    cmd = _voila_cmd(workdir, port, token, "--MappingKernelManager.cull_idle_timeout=3",
-                     "--MappingKernelManager.cull_interval=1")
-    with _server(cmd, port, env, tmp_path / "voila.log") as server_pid:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/?token={token}", timeout=120) as reply:
-            assert reply.status == 200 and b"rrf_explorer" in reply.read()
-        started = len(_kernel_processes(server_pid))
-        deadline = time.monotonic() + 60
-        while _kernel_processes(server_pid) and time.monotonic() < deadline:
-            time.sleep(0.5)
-        left = len(_kernel_processes(server_pid))
-    assert started == 1 and left == 0
 
 
 # ------------------------------------------------------------------------------ offline make html
@@ -635,12 +437,18 @@ def test_make_html_page_works_offline_formulas_and_explorer_snapshot(playwright_
         page.evaluate("document.querySelector('.MathJax_Display, .MathJax')"
                       ".scrollIntoView({block: 'center'})")
         page.screenshot(path=str(SCREENSHOTS / "offline_html_formulas.png"))
+        # the snapshot's note links the live explorer page, shipped beside the notebooks' pages
+        link = page.locator(".widget-snapshot a.explorer-link").first
+        link.click()
+        page.locator('.rrf-table[data-k="60"] tbody tr').first.wait_for(timeout=30_000)
+        live_rows = page.locator(".rrf-table tbody tr").count()
     assert attempted == [], f"the page asked the network for: {attempted}"
     assert missing_files == [], f"files the page needs but the build lacks: {missing_files}"
     assert rendered > 0
     assert "$$" not in visible_text and "\\frac" not in visible_text
     assert image_ok, "the explorer's chart snapshot is not shown"
     assert table_rows == 4  # the article's four items at k = 60
+    assert live_rows == 4 and (out / "explorer" / "index.html").is_file()
 
 
 # ------------------------------------------------------------------------------ screenshots
@@ -670,68 +478,6 @@ def test_jupyterlab_screenshots_of_every_notebooks_opening(playwright_api, tmp_p
             assert title.strip(), f"{path.name}: the first heading is empty"
     assert len(shots) == len(notebooks)
     assert all(p.stat().st_size > 20_000 for p in shots)
-
-
-CHINESE_PAGE = r'''
-import matplotlib.pyplot as plt
-from ragmath.lab.notebook.plotting import use_cjk_font
-from ragmath.lab.notebook.widgets import build_explorer
-
-family = use_cjk_font()
-fig, ax = plt.subplots(figsize=(6, 2.6))
-ax.bar(["差旅费报销", "住宿标准", "出租车"], [0.8, 0.5, 0.3], color=["#1f77b4", "#ff7f0e", "#2ca02c"])
-ax.set_title(f"中文标签 Chinese labels ({family})")
-ax.set_ylabel("召回率 Recall@3")
-plt.show()
-'''
-
-LONG_LIST_PAGE = r'''
-ids = [f"差旅费报销 §{i // 10}.{i % 10}" for i in range(300)]
-vector = ids[::7] + [i for i in ids if i not in ids[::7]]
-explorer = build_explorer({"BM25": ids, "向量 vector": vector}, k=60)
-explorer.widget
-'''
-
-
-def _voila_notebook(path: Path, *sources: str) -> None:
-    """Write a notebook of code cells (Voila runs it and shows only the outputs)."""
-    cells = [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": s}
-             for s in sources]
-    nb = {"cells": cells, "nbformat": 4, "nbformat_minor": 5,
-          "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}}
-    path.write_text(json.dumps(nb), encoding="utf-8")
-
-
-def test_voila_chinese_chart_and_the_explorer_with_a_long_list(playwright_api, tmp_path):
-    workdir = tmp_path / "pages"
-    workdir.mkdir()
-    _voila_notebook(workdir / "long_list.ipynb", CHINESE_PAGE, LONG_LIST_PAGE)
-    port, token = _free_port(), secrets.token_hex(16)
-    env = _isolated_env(tmp_path / "home")  # a fresh matplotlib cache, as on a new machine
-    cmd = [
-        sys.executable, "-m", "voila", str(workdir / "long_list.ipynb"), "--no-browser",
-        "--Voila.ip=127.0.0.1", f"--Voila.port={port}", "--Voila.port_retries=0",
-        f"--Voila.token={token}", f"--Voila.connection_dir_root={workdir}",
-    ]
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with _server(cmd, port, env, tmp_path / "voila.log"), _browser_page(
-        playwright_api, tmp_path / "chromium"
-    ) as page:
-        page.goto(f"http://127.0.0.1:{port}/?token={token}", wait_until="commit")
-        page.locator('.rrf-table[data-k="60"]').wait_for(timeout=120_000)
-        page.locator(".widget-image").first.wait_for(timeout=30_000)
-        content = page.content()
-        rows = page.locator('.rrf-table[data-k="60"] tbody tr').count()
-        chart = page.locator(".jp-OutputArea-output img").first
-        chart.scroll_into_view_if_needed()
-        page.screenshot(path=str(SCREENSHOTS / "chart_chinese_labels.png"))
-        page.evaluate("document.querySelector('.widget-slider').scrollIntoView({block: 'start'})")
-        page.wait_for_timeout(300)
-        page.screenshot(path=str(SCREENSHOTS / "explorer_long_list.png"))
-    log = (tmp_path / "voila.log").read_text()
-    assert "Glyph" not in log and "missing from font" not in log, log[-2000:]
-    assert "Traceback" not in content
-    assert rows == 300
 
 
 # ------------------------------------------------------------------------------ classroom items

@@ -61,10 +61,10 @@ def test_the_page_loads_scripts_from_static_files_only(tmp_path):
     static = build_html.copy_static(tmp_path)
     assert (static / "mathjax" / "MathJax.js").is_file()
     assert (static / "mathjax" / "config" / "TeX-AMS-MML_HTMLorMML-full.js").is_file()
-    assert (static / "require.min.js").is_file()
     page = build_html.to_html(_executed_notebook_with_a_widget(), "../_static")
     sources = re.findall(r'<script[^>]*\ssrc="([^"]*)"', page)
-    assert sources and all(s.startswith("../_static/") for s in sources), sources
+    assert sources and all(s.startswith("../_static/mathjax/") for s in sources), sources
+    assert "require" not in " ".join(sources)  # no widget manager, so no require.js
     assert "embed-amd.js" not in page and "cdn.jsdelivr" not in page
     # The one CDN address left is nbconvert's Mermaid loader, which runs only on a page with a
     # Mermaid diagram; no notebook has one.
@@ -72,3 +72,13 @@ def test_the_page_loads_scripts_from_static_files_only(tmp_path):
     assert all("mermaid" in url for url in remote), remote
     notebooks = [*ROOT.glob("notebooks/*.ipynb"), *ROOT.glob("notebooks/solutions/*.ipynb")]
     assert not [p.name for p in notebooks if "```mermaid" in p.read_text(encoding="utf-8")]
+
+
+def test_the_explorer_snapshot_links_the_static_page_shipped_beside_it(tmp_path):
+    page = build_html.to_html(_executed_notebook_with_a_widget(), "_static", "explorer/index.html?lang=zh")
+    assert '<a class="explorer-link" href="explorer/index.html?lang=zh">' in page
+    assert "make explorer" not in page  # the note no longer sends readers to a server
+    index = build_html.build_explorer_page(tmp_path)
+    assert index == tmp_path / "explorer" / "index.html" and index.is_file()
+    shipped = {p.name for p in index.parent.iterdir()}
+    assert shipped == {"index.html", "explorer.js", "explorer.css", "page-data.js"}

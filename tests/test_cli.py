@@ -201,3 +201,17 @@ def test_evaluate_judged_at_k_from_the_command_line(tmp_path):
                            "-m", "Judged@2", "--format", "json"])
     # by hand: q1 has 1 labelled item in its top 2 -> 1/2; q2 (no-answer) 1 labelled item over K = 2 -> 1/2
     assert status == 0 and json.loads(out)["means"] == {"Judged@2": 0.5}
+
+
+def test_help_and_the_io_docstring_state_the_extra_fields_convention(files):
+    import ragmath.io
+
+    status, out, _ = _run(["evaluate", "--help"])
+    assert status == 0
+    said = " ".join(out.split())
+    assert ("A TREC run line with more than six fields is refused (trec_eval ignores fields after the run "
+            "tag)") in said
+    assert "more than six fields is refused (trec_eval ignores" in " ".join(ragmath.io.__doc__.split())
+    (files / "seven.trec").write_text("q1 Q0 A 1 2.0 tag extra\n", encoding="utf-8")
+    status, _, err = _run(["evaluate", str(files / "seven.trec"), str(files / "qrels.trec")])
+    assert status == 2 and "found 7" in err  # what the sentence says is what the reader does

@@ -7,6 +7,8 @@ module counts, inside functions too.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import ragmath
@@ -64,8 +66,8 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_the_graph_is_read_from_the_source():
     graph = import_graph()
-    assert "ragmath.engine" in graph["ragmath.evaluation"]
-    assert "ragmath.ranking" in graph["ragmath.engine"]
+    assert "ragmath.metrics" in graph["ragmath.evaluation"]
+    assert "ragmath.fusion" in graph["ragmath.lab.retrieval"]
 
 
 def test_no_import_cycle():
@@ -76,21 +78,69 @@ def test_a_cycle_would_be_found():
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
 
 
-def test_definitions_do_not_reach_the_engine():
+def test_formats_and_the_tie_rule_do_not_reach_the_metrics():
     graph = import_graph()
-    for definitions in ("ragmath.metrics", "ragmath.fusion", "ragmath.ranking"):
-        assert "ragmath.engine" not in _reaches(graph, definitions), definitions
-
-
-def test_formats_do_not_import_the_engine():
-    graph = import_graph()
-    assert "ragmath.engine" not in _reaches(graph, "ragmath.io")
-
-
-def test_the_engine_imports_only_the_tie_rule_the_rrf_arithmetic_and_the_registry():
-    graph = import_graph()
-    assert graph["ragmath.engine"] == {"ragmath.ranking", "ragmath.fusion", "ragmath.registry"}
+    assert "ragmath.metrics" not in _reaches(graph, "ragmath.io")
     assert graph["ragmath.ranking"] == set()
+
+
+def _private_reaches(path: Path) -> list[str]:
+    """The imports of one module that reach into a private name or module of another folder, or
+    into a private name of a public module of its own folder (``from ragmath.evaluation import _x``).
+
+    A folder's private modules (``ragmath/io/_bulk.py``) are its own: its modules may use their names.
+    """
+    name = _module_name(path)
+    folder = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ragmath"):
+            pairs = [(node.module, alias.name) for alias in node.names]
+        elif isinstance(node, ast.Import):
+            pairs = [(alias.name, "") for alias in node.names if alias.name.startswith("ragmath")]
+        else:
+            continue
+        for module, imported in pairs:
+            parts = module.split(".")
+            private_module = next((i for i, part in enumerate(parts) if part.startswith("_")), None)
+            owner = module.rpartition(".")[0]
+            if private_module is not None:
+                owner = ".".join(parts[:private_module])
+            if private_module is None and imported and (PACKAGE.parent / Path(*parts)).is_dir():
+                owner = module  # from ragmath.io import writers: the package's own folder
+            if owner != folder and (private_module is not None or imported.startswith("_")):
+                found.append(f"{name}: from {module} import {imported}")
+            elif owner == folder and private_module is None and imported.startswith("_"):
+                found.append(f"{name}: from {module} import {imported} (a shared helper: name it)")
+    return found
+
+
+def test_no_module_reaches_into_another_folders_private_names():
+    reaches = [line for path in sorted(PACKAGE.rglob("*.py")) for line in _private_reaches(path)]
+    assert reaches == []
+
+
+def test_a_private_reach_would_be_found(tmp_path, monkeypatch):
+    module = PACKAGE / "lab" / "probe_private.py"
+    text = "from ragmath.io._checks import Where\nfrom ragmath.evaluation import _keys\n"
+    monkeypatch.setattr(Path, "read_text", lambda self, encoding=None: text)
+    assert _private_reaches(module) == [
+        "ragmath.lab.probe_private: from ragmath.io._checks import Where",
+        "ragmath.lab.probe_private: from ragmath.evaluation import _keys"]
+
+
+def test_import_ragmath_loads_neither_pandas_nor_polars():
+    code = ("import sys, ragmath; from ragmath import recall_at_k, rrf, METRICS; "
+            "print(sorted(m for m in ('pandas', 'polars') if m in sys.modules))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert loaded.stdout.strip() == "[]"
+
+
+def test_evaluate_loads_them_when_asked_for():
+    code = ("import sys, ragmath; ragmath.evaluate; "
+            "print(sorted(m for m in ('pandas', 'polars') if m in sys.modules))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert loaded.stdout.strip() == "['pandas', 'polars']"
 
 
 def _core_modules(graph: dict[str, set[str]]) -> list[str]:

@@ -15,7 +15,7 @@ import ragmath
 # Run in a child process where the [lab] extra's packages cannot be imported, as after `pip install ragmath`.
 WITHOUT_LAB = textwrap.dedent("""
     import importlib.abc, sys
-    BLOCKED = {"jieba", "rank_bm25", "matplotlib", "ipywidgets", "jupyterlab", "voila"}
+    BLOCKED = {"jieba", "rank_bm25", "matplotlib", "ipywidgets", "jupyterlab"}
     class Block(importlib.abc.MetaPathFinder):
         def find_spec(self, name, path=None, target=None):
             if name.split(".")[0] in BLOCKED:

@@ -1,10 +1,11 @@
-"""The project's own files agree with each other: dependencies, README tables, lint."""
+"""The project's own files agree with each other: dependencies, the README and the reference pages, lint."""
 
-import importlib.util
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 import ragmath
 
@@ -69,15 +70,16 @@ def test_environment_yml_installs_ragmath_editable_and_uses_no_pins():
     assert all(not re.search(r"=[^=]*=", bound) for bound in conda.values()), "no build strings"
 
 
-def _readme_table(heading):
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def _page_table(page, heading):
+    """The rows of the first table under ``heading`` in ``page`` (a path from the project's root)."""
+    text = (ROOT / page).read_text(encoding="utf-8")
     section = text.split(heading, 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("|")]
-    return [[cell.strip() for cell in row.strip("|").split("|")] for row in rows[2:]]
+    return [[cell.strip() for cell in re.split(r"(?<!\\)\|", row.strip().strip("|"))] for row in rows[2:]]
 
 
-def test_readme_metric_table_is_the_registry():
-    rows = _readme_table("## Metrics")
+def test_the_documented_metric_table_is_the_registry():
+    rows = _page_table("docs/metrics.md", "## The metrics")
     registry = [[f"`{m.name}@K`", f"`{m.definition.__name__}`", m.trec_eval, m.ranx, m.description]
                 for m in ragmath.METRICS.values()]
     assert rows == registry
@@ -86,18 +88,71 @@ def test_readme_metric_table_is_the_registry():
         assert ragmath.registry.parse_metric(f"{metric.name}@3") == (metric.name, 3)
 
 
+def test_the_chinese_metric_table_names_the_registrys_metrics_and_functions_in_its_order():
+    rows = _page_table("docs/metrics.zh.md", "## 指标表")
+    assert [row[:2] for row in rows] == [[f"`{m.name}@K`", f"`{m.definition.__name__}`"]
+                                         for m in ragmath.METRICS.values()]
+    for row, metric in zip(rows, ragmath.METRICS.values(), strict=True):
+        assert re.search("[\u4e00-\u9fff]", row[4]), f"{metric.name}: the meaning is not in Chinese"
+        reference = metric.trec_eval.split()[0]
+        assert row[2].startswith("无" if reference == "none" else reference), (metric.name, row[2])
+
+
+def test_the_conventions_page_states_the_trec_field_rule_and_the_reader_keeps_it(tmp_path):
+    text = (ROOT / "docs" / "conventions.md").read_text(encoding="utf-8")
+    assert ("a TREC run line with more than six fields is refused (trec_eval ignores fields after the run "
+            "tag); remove the extra fields") in text
+    chinese = (ROOT / "docs" / "conventions.zh.md").read_text(encoding="utf-8")
+    assert "多于六个字段的 TREC 运行结果行会被拒绝" in chinese
+    from ragmath.io import read_run_table
+
+    run = tmp_path / "run.trec"
+    run.write_text("q1 Q0 a 1 2.0 tag extra\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="found 7"):
+        read_run_table(run)
+
+
+def test_the_conventions_table_has_a_row_for_every_case_the_issue_lists():
+    topics = [row[0] for row in _page_table("docs/conventions.md", "## The conventions")]
+    chinese = _page_table("docs/conventions.zh.md", "## 口径表")
+    assert len(chinese) == len(topics)
+    for topic in ("cut-off K", "Recall@K", "no-answer question", "missing question", "ties in scores", "RRF",
+                  "TREC run lines"):
+        assert topic in topics
+
+
 def test_readme_states_the_two_commands_and_ci_runs_make_test():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "make lab" in text and "make test" in text
+    for name in ("README.md", "README.zh.md"):
+        text = (ROOT / name).read_text(encoding="utf-8")
+        assert "make lab" in text and "make test" in text and "make html" in text, name
     lines = (ROOT / ".ci" / "run").read_text().splitlines()
     ci = [line for line in lines if line and not line.startswith("#")]
     assert ci[-1] == "make test"
 
 
+def test_the_readmes_are_a_short_front_door_naming_the_article():
+    for name in ("README.md", "README.zh.md"):
+        text = (ROOT / name).read_text(encoding="utf-8")
+        assert len(text.splitlines()) <= 150, f"{name} has {len(text.splitlines())} lines"
+        assert "RAG 实验室：把检索质量算清楚" in text, name
+        assert "](docs/screenshots/" in text, f"{name} shows no screenshot"
+
+
+def test_the_readmes_give_the_makefiles_ports_and_how_to_change_them():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    ports = dict(re.findall(r"^(PORT|EXPLORER_PORT)\s*\?=\s*(\d+)", makefile, flags=re.M))
+    assert set(ports) == {"PORT", "EXPLORER_PORT"}
+    for name in ("README.md", "README.zh.md"):
+        text = (ROOT / name).read_text(encoding="utf-8")
+        for variable, default in ports.items():
+            assert re.search(rf"\| `{variable}` \|[^\n]*\| {default} \|", text), (name, variable, default)
+        assert "make lab PORT=" in text and "make explorer EXPLORER_PORT=" in text, name
+
+
 def test_readme_notebook_map_lists_every_notebook():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
-        assert notebook.name in text, f"README's notebook map does not mention {notebook.name}"
+        assert f"(notebooks/{notebook.name})" in text, f"README's notebook map lacks {notebook.name}"
 
 
 def test_public_functions_have_docstrings_and_type_hints():
@@ -130,7 +185,7 @@ def test_numbered_notebooks_have_consecutive_sections_and_end_with_exercises():
 
 # ---------------------------------------------------------------- the dependency split
 
-_LAB_ONLY = ("matplotlib", "jieba", "ipywidgets", "rank_bm25", "voila", "jupyterlab")
+_LAB_ONLY = ("matplotlib", "jieba", "ipywidgets", "rank_bm25", "jupyterlab")
 
 
 def test_base_install_needs_only_numpy_pandas_and_polars():
@@ -138,7 +193,8 @@ def test_base_install_needs_only_numpy_pandas_and_polars():
     base = {_split_requirement(r)[0] for r in project["dependencies"]}
     assert base == {"numpy", "pandas", "polars"}
     lab = {_split_requirement(r)[0] for r in project["optional-dependencies"]["lab"]}
-    assert {"jupyterlab", "ipywidgets", "matplotlib", "rank-bm25", "jieba", "voila"} <= lab
+    assert {"jupyterlab", "ipywidgets", "matplotlib", "rank-bm25", "jieba"} <= lab
+    assert "voila" not in lab  # the classroom page is static (make explorer)
 
 
 def test_make_lab_installs_the_lab_extra_and_make_test_adds_the_test_extra():
@@ -168,21 +224,6 @@ def test_missing_data_folder_is_named_with_the_fix(tmp_path):
     assert done.returncode != 0
     assert "FileNotFoundError" in done.stderr
     assert str(tmp_path / "nowhere") in done.stderr and "RAGMATH_DATA" in done.stderr
-
-
-def _load_tool(name):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_chinese_readme_carries_the_english_readmes_shared_blocks_unchanged():
-    shared = _load_tool("readme_shared")
-    english = shared.shared_blocks((ROOT / "README.md").read_text(encoding="utf-8"))
-    chinese = shared.shared_blocks((ROOT / "README.zh.md").read_text(encoding="utf-8"))
-    assert set(english) == {"commands", "glossary", "conventions", "metrics"}
-    assert chinese == english, "run python tools/readme_shared.py after editing README.md"
 
 
 def test_the_readmes_link_each_other_and_the_chinese_map_lists_every_chinese_notebook():

@@ -19,8 +19,10 @@ The pages work offline: nothing is fetched from the network when they are opened
 - Widgets (the RRF k explorer): the executed notebook keeps its widget state, and each widget
   output is written as a static HTML snapshot of that state (the table and the chart as they were
   when the notebook ran, the controls shown but inactive), with a line saying it is a snapshot. No
-  widget-manager script is loaded, so nothing comes from a CDN.
-- require.js, which the page template loads, is copied from the installed Voila package.
+  widget-manager script is loaded, so nothing comes from a CDN. The explorer's snapshot links the
+  live page: the static RRF k explorer (``tools/build_explorer.py``) is built into ``<out>/explorer/``.
+- No require.js: nbconvert's template asks for it for widget managers, which these pages do not load,
+  so its script tag is left out.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from __future__ import annotations
 import argparse
 import base64
 import html
+import importlib.util
 import shutil
 import sys
 import time
@@ -44,6 +47,9 @@ DEFAULT_OUT = ROOT / "build" / "html"
 KERNEL_NAME = "python3"
 TIMEOUT_S = 600
 STATIC = "_static"
+EXPLORER = "explorer"  # the static k explorer's folder under the output folder
+# nbconvert's lab template always writes a require.js script tag; this address marks it for removal.
+NO_REQUIRE_JS = "require-js-not-used.js"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 # jupyter-server-mathjax ships MathJax's STIX-Web fonts only (not its default TeX fonts): say so.
@@ -95,7 +101,7 @@ def execute_notebook(
 
 
 def copy_static(out_dir: Path) -> Path:
-    """Copy MathJax and require.js from installed packages to ``out_dir/_static``; return that folder.
+    """Copy MathJax from its installed package to ``out_dir/_static``; return that folder.
 
     Raises ``RuntimeError`` naming the package to install when one is missing.
     """
@@ -106,17 +112,19 @@ def copy_static(out_dir: Path) -> Path:
             "make html needs the package jupyter-server-mathjax (MathJax for offline pages): "
             "pip install -e '.[test]'"
         ) from exc
-    from jupyter_core.paths import jupyter_path
-
     static = out_dir / STATIC
     mathjax = Path(jupyter_server_mathjax.__file__).parent / "static"
     shutil.copytree(mathjax, static / "mathjax", dirs_exist_ok=True)
-    candidates = jupyter_path("voila", "templates", "base", "static", "require.min.js")
-    found = [Path(p) for p in candidates if Path(p).is_file()]
-    if not found:
-        raise RuntimeError("require.min.js not found in the installed voila package; reinstall voila")
-    shutil.copy(found[0], static / "require.min.js")
     return static
+
+
+def build_explorer_page(out_dir: Path) -> Path:
+    """Build the static RRF k explorer (build_explorer.py) into ``out_dir/explorer/``; return its index."""
+    source = Path(__file__).with_name("build_explorer.py")
+    spec = importlib.util.spec_from_file_location("build_explorer", source)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.build(out_dir / EXPLORER)
 
 
 def _widget_states(nb: nbformat.NotebookNode) -> dict[str, dict[str, Any]]:
@@ -182,14 +190,15 @@ def widget_snapshot(model_id: str, states: dict[str, dict[str, Any]]) -> str:
         index = state.get("index")
         shown = labels[index] if isinstance(index, int) and 0 <= index < len(labels) else ""
         return f"<div>{label_html}<select disabled><option>{html.escape(str(shown))}</option></select></div>"
-    return f"<div><i>[{html.escape(name)}: live in JupyterLab or Voila]</i></div>"
+    return f"<div><i>[{html.escape(name)}: live in JupyterLab]</i></div>"
 
 
-def snapshot_widgets(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+def snapshot_widgets(nb: nbformat.NotebookNode, explorer_url: str | None = None) -> nbformat.NotebookNode:
     """A copy of an executed notebook whose widget outputs are static HTML snapshots (see module doc).
 
     The widget state is removed from the copy's metadata, so the page template loads no widget
-    script. The notebook passed in is not changed.
+    script. The note above a snapshot of the RRF k explorer (its ``rrf-table``) links ``explorer_url``,
+    the live static page, when given. The notebook passed in is not changed.
     """
     import copy
 
@@ -205,28 +214,37 @@ def snapshot_widgets(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
             body = widget_snapshot(view.get("model_id", ""), states)
             if not body:
                 continue
+            live = ""
+            if explorer_url and 'class="rrf-table"' in body:
+                live = (f", or move k on <a class='explorer-link' href=\"{html.escape(explorer_url)}\">the "
+                        "explorer page</a>, which computes in your browser")
             note = ("<p class='snapshot-note' style='color:#555;font-size:90%'>A snapshot of the "
                     "interactive widget as the notebook left it: open the notebook in JupyterLab "
-                    "(<code>make lab</code>) or run <code>make explorer</code> to move it.</p>")
+                    f"(<code>make lab</code>) to move it{live}.</p>")
             data.pop(WIDGET_VIEW)
             data["text/html"] = f'<div class="widget-snapshot">{note}{body}</div>'
     return result
 
 
-def to_html(nb: nbformat.NotebookNode, static_url: str = STATIC) -> str:
+def to_html(nb: nbformat.NotebookNode, static_url: str = STATIC, explorer_url: str | None = None) -> str:
     """Render an (executed) notebook as a standalone HTML page that needs no network.
 
     ``static_url`` is the relative URL of the folder :func:`copy_static` filled (``_static`` for a
-    page beside it, ``../_static`` one folder down).
+    page beside it, ``../_static`` one folder down); ``explorer_url`` the live explorer page's, for
+    the note above the explorer's snapshot.
     """
     from nbconvert import HTMLExporter  # imported here: slow to import, and only this step needs it
 
     exporter = HTMLExporter(
         template_name="lab",
         mathjax_url=f"{static_url}/mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full,Safe",
-        require_js_url=f"{static_url}/require.min.js",
+        require_js_url=NO_REQUIRE_JS,
     )
-    body, _ = exporter.from_notebook_node(snapshot_widgets(nb))
+    body, _ = exporter.from_notebook_node(snapshot_widgets(nb, explorer_url))
+    require_tag = f'<script src="{NO_REQUIRE_JS}"></script>'
+    if require_tag not in body:
+        raise RuntimeError("nbconvert's lab template changed: no require.js script tag to leave out")
+    body = body.replace(require_tag, "", 1)
     marker = "<!-- Load mathjax -->"
     if marker not in body:
         raise RuntimeError("nbconvert's lab template changed: no MathJax block to configure")
@@ -237,6 +255,7 @@ def build(paths: list[Path], out_dir: Path, notebook_dir: Path = NOTEBOOK_DIR) -
     """Execute each notebook in ``paths`` and write ``out_dir/<relative path>.html``; return failures."""
     failures: list[Path] = []
     copy_static(out_dir)
+    build_explorer_page(out_dir)
     for path in paths:
         start = time.perf_counter()
         try:
@@ -248,8 +267,10 @@ def build(paths: list[Path], out_dir: Path, notebook_dir: Path = NOTEBOOK_DIR) -
             status = "ERROR"
         target = out_dir / path.relative_to(notebook_dir).with_suffix(".html")
         target.parent.mkdir(parents=True, exist_ok=True)
-        depth = len(path.relative_to(notebook_dir).parts) - 1
-        target.write_text(to_html(nb, "../" * depth + STATIC), encoding="utf-8")
+        relative = path.relative_to(notebook_dir)
+        up = "../" * (len(relative.parts) - 1)
+        explorer_url = f"{up}{EXPLORER}/index.html" + ("?lang=zh" if relative.parts[0] == "zh" else "")
+        target.write_text(to_html(nb, up + STATIC, explorer_url), encoding="utf-8")
         took = time.perf_counter() - start
         print(f"{status:<6}{took:6.1f} s  {target.relative_to(out_dir)}")
     return failures

@@ -12,8 +12,9 @@ Formats: a TREC run ``qid Q0 docid rank score tag`` (the rank must be an integer
 trec_eval, the order comes from the score); TREC qrels ``qid 0 docid grade``; CSV (header row) or
 JSONL (one object a line) with the table's columns (others ignored); pandas or polars DataFrames;
 mappings (:func:`run_table`). TREC fields are split on spaces or tabs; blank lines and ``#``
-comment lines are skipped. Files are UTF-8. A source is a path, a named pipe or ``"-"`` (standard
-input, read once).
+comment lines are skipped. A TREC run line with more than six fields is refused (trec_eval ignores
+fields after the run tag; ragmath will not guess that the extra field is not a mistake): remove
+them. Files are UTF-8. A source is a path, a named pipe or ``"-"`` (standard input, read once).
 
 Refused input is a ``ValueError`` naming file, line and field (the list: docs/design-notes.md,
 "Reading and writing files"); nothing is skipped silently. Writers write IDs exactly as read and
@@ -25,6 +26,8 @@ from __future__ import annotations
 
 from ragmath.io._bulk import read_qrels_table, read_run_head, read_run_table
 from ragmath.io._checks import MAX_GRADE
+from ragmath.io._lines import read_jsonl
+from ragmath.io._sources import check_paths
 from ragmath.io.frames import (
     qrels_mapping,
     qrels_table,
@@ -34,6 +37,7 @@ from ragmath.io.frames import (
     read_run_frame,
     run_mapping,
     run_table,
+    to_pandas,
 )
 from ragmath.io.writers import write_qrels, write_run
 
@@ -43,5 +47,6 @@ __all__ = [
     "run_table", "qrels_table",  # DataFrames and mappings -> tables
     "run_mapping", "qrels_mapping", "read_run", "read_qrels",  # tables and files -> mappings
     "write_run", "write_qrels",  # -> files
-    "read_run_frame", "read_qrels_frame",  # files -> pandas DataFrames
+    "read_jsonl", "check_paths",  # any JSONL file; inputs and outputs of one command
+    "read_run_frame", "read_qrels_frame", "to_pandas",  # -> pandas DataFrames
 ]

@@ -11,11 +11,11 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ragmath._validation import DECIMAL, check_k
 from ragmath.io._checks import _FORBIDDEN_CHARS, _INTEGER, MAX_GRADE, SCHEMAS
 from ragmath.io._lines import _check_header, _line_reader
 from ragmath.io._sources import _format_of, _Source
 from ragmath.ranking import order_run_table
+from ragmath.validation import DECIMAL, check_k
 
 
 def _odd_rows(table: pl.DataFrame, kind: str, questions: pl.Series | None = None) -> bool:

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ragmath._validation import DECIMAL
+from ragmath.validation import DECIMAL
 
 #: The largest grade accepted. nDCG's gain 2^g - 1 is then below 2^30, and sums of up to 2^23
 #: such gains stay exact in float64 (53-bit mantissa); trec_eval itself keeps grades below 128.

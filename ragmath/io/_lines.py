@@ -79,6 +79,16 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def read_jsonl(source: Any, name: str | None = None) -> list[tuple[int, dict[str, Any]]]:
+    """(line number, object) for each non-blank line of a JSONL file (a path, ``"-"`` or bytes), read
+    as :func:`jsonl_objects` reads it; ``name`` names the file in messages.
+
+    >>> read_jsonl(b'{"a": 1}\n\n{"a": 2}\n')
+    [(1, {'a': 1}), (3, {'a': 2})]
+    """
+    return [(where.number, record) for where, record in jsonl_objects(_Source(source, name=name))]
+
+
 def jsonl_objects(src: _Source) -> Iterator[tuple[_Where, dict[str, Any]]]:
     """(where, object) for each non-blank line of a JSONL file: the one JSONL reader (the workbook's
     data files too). Refused (``ValueError`` naming file and line): invalid JSON, a value that is not

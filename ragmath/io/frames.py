@@ -221,15 +221,15 @@ def read_qrels(source: Any, format: str | None = None) -> dict[str, dict[str, in
 
 def read_run_frame(source: Any, format: str | None = None) -> pd.DataFrame:
     """A run file as a pandas DataFrame (question, id, rank, score), rows as in the file."""
-    return _to_pandas(read_run_table(source, format).select("question", "id", "rank", "score"))
+    return to_pandas(read_run_table(source, format).select("question", "id", "rank", "score"))
 
 
 def read_qrels_frame(source: Any, format: str | None = None) -> pd.DataFrame:
     """A qrels file as a pandas DataFrame (question, id, grade)."""
-    return _to_pandas(read_qrels_table(source, format))
+    return to_pandas(read_qrels_table(source, format))
 
 
-def _to_pandas(table: pl.DataFrame) -> pd.DataFrame:
+def to_pandas(table: pl.DataFrame) -> pd.DataFrame:
     """A polars table as a pandas DataFrame, text as Python strings (no pyarrow needed)."""
     return pd.DataFrame({name: table[name].to_numpy() for name in table.columns})
 

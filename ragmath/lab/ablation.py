@@ -47,13 +47,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ragmath._validation import check_rrf_k
 from ragmath.evaluation import Evaluation, evaluate
 from ragmath.lab.generate import Answer, ExtractiveAnswerer, answer_is_correct
 from ragmath.lab.messages import message
 from ragmath.lab.rerank import FEATURES, FeatureExtractor, LinearReranker, question_similarity
 from ragmath.lab.retrieval import BM25Retriever, HybridRetriever, VectorRetriever, as_chunk_records
 from ragmath.lab.tokenize import get_tokenizer
+from ragmath.validation import check_rrf_k
 
 __all__ = [
     "VERSIONS",
@@ -434,7 +434,9 @@ class AblationResult:
         return pd.DataFrame({"value": {k: str(v) for k, v in self.config.items()}})
 
 
-def _metric_names(cfg: AblationConfig) -> tuple[list[str], str]:
+def metric_names(cfg: AblationConfig) -> tuple[list[str], str]:
+    """The metric names of an ablation table (Recall, Hit, MRR, nDCG at top_k; Recall at the rerank
+    depth) and that Recall's name (also used by :mod:`ragmath.lab.holdout`)."""
     k = cfg.top_k
     names = [f"Recall@{k}", f"Hit@{k}", f"MRR@{k}", f"nDCG@{k}"]
     recall_m = f"Recall@{cfg.rerank_depth}"
@@ -443,7 +445,7 @@ def _metric_names(cfg: AblationConfig) -> tuple[list[str], str]:
     return names, recall_m
 
 
-def _caveats(cfg: AblationConfig) -> dict[str, str]:
+def caveats_of(cfg: AblationConfig) -> dict[str, str]:
     """Per row: how far its numbers can be trusted as an estimate (shown in the table)."""
     if cfg.split != "dev":
         frozen = "holdout: frozen design, fitted on dev, run once"
@@ -607,7 +609,7 @@ def _run(config, dataset, *, answers, generator, reuse, scores_only=False, corpu
 
     # ---- labels as the asked identity can see them ----------------------------------------
     qrels_eval = {q["question_id"]: visible[q["question_id"]] for q in wanted}
-    names, recall_m = _metric_names(cfg)
+    names, recall_m = metric_names(cfg)
     runs = {v: {q["question_id"]: list(stage_out[q["question_id"]][v]) for q in wanted}
             for v in ("A", "B", "C", "D")}
     if scores_only:
@@ -675,9 +677,9 @@ def _run(config, dataset, *, answers, generator, reuse, scores_only=False, corpu
     # ---- tables ------------------------------------------------------------------------------
     per_q = _per_question(wanted, runs, evaluations, all_answers, gen_input, qrels_eval, stage_out,
                           names, answers)
-    table = _summary(per_q, names, recall_m, answers)
-    table["caveat"] = pd.Series(_caveats(cfg))
-    by_type = _by_type(per_q, names, answers)
+    table = summary_table(per_q, names, recall_m, answers)
+    table["caveat"] = pd.Series(caveats_of(cfg))
+    by_type = by_type_table(per_q, names, answers)
     latency = _latency(timings)
     config_out = {
         "snapshot_date": str(as_of),
@@ -790,7 +792,8 @@ def _texts(pipe: IdentityPipeline, ids: Sequence[str]) -> list[str]:
     return [pipe.by_id[c]["text"] for c in ids]
 
 
-def _summary(per_q: pd.DataFrame, names, recall_m, with_answers) -> pd.DataFrame:
+def summary_table(per_q: pd.DataFrame, names, recall_m, with_answers) -> pd.DataFrame:
+    """One row per version: each metric's mean over the answerable questions (and the answer rates)."""
     out = {}
     for v in VERSIONS:
         part = per_q.loc[v]
@@ -820,7 +823,8 @@ def _summary(per_q: pd.DataFrame, names, recall_m, with_answers) -> pd.DataFrame
     return table
 
 
-def _by_type(per_q: pd.DataFrame, names, with_answers) -> pd.DataFrame:
+def by_type_table(per_q: pd.DataFrame, names, with_answers) -> pd.DataFrame:
+    """One row per (version, question type): the means of that type's questions and their count."""
     rows = []
     k_names = names[:4]
     for (v, qtype), part in per_q.groupby([per_q.index.get_level_values("version"), "type"],

@@ -48,9 +48,7 @@ from typing import Any, Union
 
 import pandas as pd
 
-from ragmath.io._checks import _Where as _IoWhere
-from ragmath.io._lines import jsonl_objects
-from ragmath.io._sources import _Source
+from ragmath.io import read_jsonl
 from ragmath.lab.messages import message
 
 __all__ = [
@@ -142,12 +140,12 @@ def _resolve(path: PathLike | None, filename: str) -> Path:
     return resolved
 
 
-class _Where(_IoWhere):
+class _Where:
     """A place in a data file, for error messages: the file's name, line number, ``field 'x'``
     (in the chosen language)."""
 
     def __init__(self, path: Path, line: int | None = None) -> None:
-        super().__init__(path.name, "line", line)
+        self.source, self.number = path.name, line
 
     def fail(self, field: str | None, problem: str) -> ValueError:
         place = {"file": self.source, "line": self.number, "field": repr(field), "problem": problem}
@@ -206,9 +204,9 @@ def _text_field(record: Mapping[str, Any], where: _Where, field: str) -> str:
 
 
 def _jsonl_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    """(line number, object) per non-blank line, by :func:`ragmath.io._lines.jsonl_objects` (the
-    one JSONL reader: invalid JSON, a repeated key, deep nesting, non-UTF-8 bytes are refused)."""
-    return [(where.number, record) for where, record in jsonl_objects(_Source(path, name=path.name))]
+    """(line number, object) per non-blank line, by :func:`ragmath.io.read_jsonl` (the one JSONL
+    reader: invalid JSON, a repeated key, deep nesting, non-UTF-8 bytes are refused)."""
+    return read_jsonl(path, name=path.name)
 
 
 def _csv_rows(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:

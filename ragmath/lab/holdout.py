@@ -31,11 +31,11 @@ from ragmath.evaluation import Evaluation
 from ragmath.lab.ablation import (
     AblationConfig,
     AblationResult,
-    _by_type,
-    _caveats,
-    _metric_names,
-    _summary,
+    by_type_table,
+    caveats_of,
+    metric_names,
     run_ablation,
+    summary_table,
 )
 from ragmath.lab.corpus import corpus_hash, data_dir, load_config, load_dataset, split_manifest
 from ragmath.lab.messages import message
@@ -194,9 +194,9 @@ def stored_result(per_question: pd.DataFrame, config: AblationConfig) -> Ablatio
     reranker were not stored: they are empty.
     """
     cfg = replace(config, split="holdout")
-    names, recall_m = _metric_names(cfg)
-    table = _summary(per_question, names, recall_m, True)
-    table["caveat"] = pd.Series(_caveats(cfg))
+    names, recall_m = metric_names(cfg)
+    table = summary_table(per_question, names, recall_m, True)
+    table["caveat"] = pd.Series(caveats_of(cfg))
     evaluations = {}
     for version in dict.fromkeys(per_question.index.get_level_values("version")):
         if version == "Oracle":
@@ -208,7 +208,7 @@ def stored_result(per_question: pd.DataFrame, config: AblationConfig) -> Ablatio
             means=pd.Series({n: math.fsum(scored[n]) / len(scored) for n in names}, dtype=float),
             no_answer=list(part.index[~part["answerable"]]))
     return AblationResult(
-        table=table, by_type=_by_type(per_question, names, True), latency=pd.DataFrame(),
+        table=table, by_type=by_type_table(per_question, names, True), latency=pd.DataFrame(),
         per_question=per_question, config={"split": "holdout", **asdict(cfg)}, runs={}, answers={},
         generator_input={}, trace={}, evaluations=evaluations, reranker=None, qrels={}, rerank_stage=None)
 

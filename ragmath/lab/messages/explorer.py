@@ -2,7 +2,9 @@
 
 Keys: ``explorer.error.*`` (bad input), ``explorer.lead.*`` (the lead line), ``explorer.table.*``
 (the fused table's headers and cells), ``explorer.control.*`` and ``explorer.help`` (the controls),
-``explorer.note.*`` and ``explorer.chart.*`` (the chart's titles, axes, legend and notes).
+``explorer.note.*`` and ``explorer.chart.*`` (the chart's titles, axes, legend and notes),
+``explorer.page.*`` (the static page of ``make explorer`` only; tools/build_explorer.py copies every
+``explorer.*`` entry into that page).
 """
 
 MESSAGES: dict[str, dict[str, str]] = {
@@ -154,5 +156,23 @@ MESSAGES: dict[str, dict[str, str]] = {
               "at some k). The table lists all {total}.",
         "zh": "图中只画出 {total} 项中的前 {top} 项（条形：当前 k 下的前 {top} 项；曲线：在某个 k 下进入过"
               "前 {top} 的项）。表格列出全部 {total} 项。",
+    },
+    # ---------------------------------------------------- the static page (make explorer) only
+    "explorer.page.title": {"en": "RRF k explorer", "zh": "RRF k 探索器"},
+    "explorer.page.intro": {
+        "en": "Reciprocal Rank Fusion (RRF) gives each item the fused score Σ 1/(k + rank), summed over "
+              "the lists that contain it. Move k and watch the order change. This page computes "
+              "everything itself: it needs no server and no network.",
+        "zh": "倒数排名融合（RRF）给每一项的融合后的分数是 Σ 1/(k + 名次)，对包含它的各个列表求和。"
+              "调整 k，看排序怎样变化。所有计算都在本页面里完成：不需要服务器，也不需要联网。",
+    },
+    "explorer.page.language": {"en": "Language", "zh": "语言"},
+    "explorer.page.add_list": {"en": "Add a list", "zh": "添加一个列表"},
+    "explorer.page.remove_list": {"en": "Remove list {name}", "zh": "删除列表 {name}"},
+    "explorer.page.lists": {"en": "Ranked lists", "zh": "排序列表"},
+    "explorer.page.table": {"en": "Fused table", "zh": "融合结果表"},
+    "explorer.page.noscript": {
+        "en": "This page computes RRF with JavaScript: turn JavaScript on to use it.",
+        "zh": "本页面用 JavaScript 计算 RRF：请启用 JavaScript 后再使用。",
     },
 }

@@ -3,7 +3,8 @@
 Everything the explorer shows is computed by :func:`ragmath.rrf`; the functions here only parse
 input, arrange :func:`ragmath.rrf` results for display and draw them. The builder renders one
 matplotlib figure (never registered with pyplot) to PNG bytes in an ``ipywidgets.Image``, so each
-move of the k slider updates the same figure in place, in JupyterLab and in Voila alike.
+move of the k slider updates the same figure in place, in JupyterLab. For a classroom, the same
+explorer is a static page that computes in the browser: ``explorer/`` (``make explorer``, docs/classroom.md).
 
 Lead rule: at a given k the *leader* is the first row of ``rrf(lists, k, window)``, so ties in the
 fused score go to the smaller ID (compared as strings), exactly as in :func:`ragmath.rrf`.
@@ -16,19 +17,19 @@ import io
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from fractions import Fraction
 from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
+import polars as pl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.transforms import blended_transform_factory
 
-from ragmath._validation import check_rrf_k, check_window
-from ragmath.fusion import named_lists, rrf, rrf_float_scores, rrf_score
+from ragmath.fusion import fuse, fused_scores, named_lists, rrf, rrf_score
 from ragmath.lab.messages import message
 from ragmath.lab.notebook.plotting import PALETTE, item_colours
+from ragmath.validation import check_rrf_k, check_window
 
 __all__ = [
     "ARTICLE_LISTS",
@@ -194,9 +195,9 @@ def _rank_matrix(
 ) -> tuple[list[Any], list[str], np.ndarray]:
     """Every item's rank in every list, each list cut to its top ``window``: (items, names, ranks).
 
-    ``ranks`` is a float array items × lists with ``inf`` where a list lacks the item, so that
-    1/(k + rank) is 0 there. Items are in first-appearance order (within the window). The lists
-    are checked by :func:`ragmath.rrf` first (same errors).
+    ``ranks`` is an integer array items × lists with 0 where a list lacks the item, as
+    :func:`ragmath.fusion.fuse` takes it. Items are in first-appearance order (within the window).
+    The lists are checked by :func:`ragmath.rrf` first (same errors).
     """
     named = named_lists(lists)
     rrf(named, k=60, window=window)  # validation only: duplicates, empty input, bad window
@@ -204,16 +205,11 @@ def _rank_matrix(
     for ranking in named.values():
         for item in ranking[:window]:
             position.setdefault(item, len(position))
-    ranks = np.full((len(position), len(named)), np.inf)
+    ranks = np.zeros((len(position), len(named)), dtype=np.int64)
     for j, ranking in enumerate(named.values()):
         for rank, item in enumerate(ranking[:window], start=1):
             ranks[position[item], j] = rank
     return list(position), list(named), ranks
-
-
-def _exact_score(rank_row: Sequence[float], k: float) -> Fraction:
-    """The exact fused score of a row of :func:`_rank_matrix` (``inf``: absent), by ``fusion.rrf_score``."""
-    return rrf_score((int(r) for r in rank_row if math.isfinite(r)), k)
 
 
 def score_curves(
@@ -223,11 +219,9 @@ def score_curves(
 ) -> pd.DataFrame:
     """Fused RRF score of every item at every k: index ``k`` (sorted), one column per item ID.
 
-    The score at each k is Σ 1/(k + rank) over the lists that contain the item (within the window),
-    in floating point (for drawing; :func:`leader_by_k` decides the order exactly).
-    Columns are sorted by ID (as strings).
-    Raises ``ValueError`` for an empty ``ks`` or a k that is not an integer >= 1, and as
-    :func:`ragmath.rrf` for bad lists.
+    The scores are :func:`ragmath.fusion.fused_scores`' (the one computation of RRF); columns are
+    sorted by ID (as strings). Raises ``ValueError`` for an empty ``ks`` or a k that is not an
+    integer >= 1, and as :func:`ragmath.rrf` for bad lists.
 
     >>> c = score_curves({"BM25": ["4.2", "6.1", "3.5"], "vector": ["5.3", "6.1", "4.2"]}, [1, 60])
     >>> c.round(4).loc[1].to_dict()
@@ -235,27 +229,11 @@ def score_curves(
     """
     ks_sorted = _check_ks(ks)
     items, _names, ranks = _rank_matrix(lists, window)
-    frame = pd.DataFrame(
-        rrf_float_scores(ranks, ks_sorted), index=pd.Index(ks_sorted, name="k"), columns=items
-    )
+    scores = np.array([fused_scores(ranks, k)[1] for k in ks_sorted]).reshape(len(ks_sorted), len(items))
+    frame = pd.DataFrame(scores, index=pd.Index(ks_sorted, name="k"), columns=items)
     frame = frame[sorted(items, key=str)]
     frame.columns.name = "id"
     return frame
-
-
-def _top_two(items: list[Any], ranks: np.ndarray, row: np.ndarray, k: int) -> list[tuple[Fraction, Any]]:
-    """The first two (exact score, item) at k under rrf's rule: score descending, then ID as string.
-
-    Floats pick the candidates (every item within 1e-9 of the two best float scores; rounding
-    errors are ~1e-16); exact fractions order them, so exact ties go to the smaller ID.
-    """
-    if len(items) == 1:
-        return [(_exact_score(ranks[0], k), items[0])]
-    second_best = np.partition(row, -2)[-2]
-    candidates = np.flatnonzero(row >= second_best - 1e-9 * row.max())
-    exact = [(_exact_score(ranks[i], k), items[i]) for i in candidates]
-    exact.sort(key=lambda pair: (-pair[0], str(pair[1])))
-    return exact[:2]
 
 
 def leader_by_k(
@@ -267,8 +245,8 @@ def leader_by_k(
 
     One row per k (sorted, unique): ``k``, ``leader``, ``score``, ``runner_up`` (None with a single
     item), ``margin`` (leader's score minus runner-up's) and ``tied`` (exactly equal scores, decided
-    by the rrf rule: smaller ID first). Scores are compared exactly (as fractions), like
-    :func:`ragmath.rrf`, so the leader at k is ``rrf(lists, k, window)``'s first row.
+    by the rrf rule: smaller ID first). Each k is fused by :func:`ragmath.fusion.fuse`, the function
+    behind :func:`ragmath.rrf`, so the leader at k is ``rrf(lists, k, window)``'s first row.
     Raises ``ValueError`` for an empty ``ks``, a bad k, bad lists (as :func:`ragmath.rrf`), or
     lists that hold no item at all.
 
@@ -280,45 +258,43 @@ def leader_by_k(
     items, _names, ranks = _rank_matrix(lists, window)
     if not items:
         raise ValueError(message("explorer.error.no_item"))
-    scores = rrf_float_scores(ranks, ks_sorted)
+    ids = pl.Series([str(item) for item in items], dtype=pl.String)
     rows: list[dict[str, Any]] = []
-    for k, row in zip(ks_sorted, scores, strict=True):
-        top = _top_two(items, ranks, row, k)
-        best_score, best = top[0]
-        second = top[1] if len(top) > 1 else None
-        exact_margin = best_score - second[0] if second is not None else None
-        rows.append(
-            {
-                "k": k,
-                "leader": best,
-                "score": float(best_score),
-                "runner_up": second[1] if second is not None else None,
-                "margin": float(exact_margin) if exact_margin is not None else math.inf,
-                "tied": exact_margin == 0,
-            }
-        )
+    for k in ks_sorted:
+        order, tier, score = fuse(ranks, ids, k)
+        best = order[0]
+        second = order[1] if len(order) > 1 else None
+        rows.append({
+            "k": k,
+            "leader": items[best],
+            "score": float(score[best]),
+            "runner_up": items[second] if second is not None else None,
+            "margin": float(rrf_score(ranks[best], k) - rrf_score(ranks[second], k))
+            if second is not None else math.inf,
+            "tied": second is not None and bool(tier[best] == tier[second]),
+        })
     return pd.DataFrame(rows, columns=["k", "leader", "score", "runner_up", "margin", "tied"])
 
 
 def tie_places(table: pd.DataFrame, k: int) -> tuple[list[int], list[bool]]:
     """Place of each row of an rrf table and whether it is tied, with ties decided exactly.
 
-    Equal fused scores (summed exactly from the table's ranks, as :func:`ragmath.rrf` does) share
-    one place, the best of the group ("1, 1, 3": competition ranking); ``tied[i]`` is true when row
-    i shares its score with another row. ``k`` must be the k the table was fused with.
+    Equal fused scores (:func:`ragmath.fusion.fused_scores` of the table's ranks, as
+    :func:`ragmath.rrf` decides them) share one place, the best of the group ("1, 1, 3": competition
+    ranking); ``tied[i]`` is true when row i shares its score with another row. ``k`` must be the k
+    the table was fused with.
 
     >>> t = fused_table({"L1": ["a", "b"], "L2": ["b", "a"], "L3": ["c"]}, k=1)
     >>> tie_places(t, 1)
     ([1, 1, 3], [True, True, False])
     """
     rank_columns = [c for c in table.columns if c.startswith("rank[")]
-    ranks = table[rank_columns].to_numpy(dtype=float, na_value=np.inf)
-    floats = table["rrf_score"].to_numpy(dtype=float)
+    ranks = table[rank_columns].fillna(0).to_numpy(dtype=np.int64)
+    tier = fused_scores(ranks, k)[0] if len(table) else np.zeros(0, dtype=np.int64)
     n = len(table)
     places, tied = list(range(1, n + 1)), [False] * n
     for i in range(1, n):
-        # exactly equal scores have equal floats; only those pairs need the exact sum
-        if floats[i] == floats[i - 1] and _exact_score(ranks[i], k) == _exact_score(ranks[i - 1], k):
+        if tier[i] == tier[i - 1]:
             places[i] = places[i - 1]
             tied[i] = tied[i - 1] = True
     return places, tied
@@ -341,7 +317,7 @@ def drawn_items(
     items, _names, ranks = _rank_matrix(lists, window)
     if len(items) <= top:
         return items
-    scores = rrf_float_scores(ranks, _check_ks(ks))
+    scores = np.array([fused_scores(ranks, k)[1] for k in _check_ks(ks)]).reshape(-1, len(items))
     order = np.argsort(-scores, axis=1, kind="stable")
     places = np.empty_like(order)
     rows = np.arange(order.shape[0])[:, None]

@@ -138,6 +138,35 @@ def check_window(window: Any) -> int | None:
     return None if window is None else check_k(window, "window")
 
 
+def check_weights(weights: Any, n_lists: int) -> tuple[float, ...] | None:
+    """Return fusion weights as a tuple of floats, one per list in the order of the lists (None: all 1).
+
+    Each weight is a finite number >= 0 and at least one is above 0; they need not sum to 1 (scaling
+    every weight by one factor changes no order).
+
+    >>> check_weights([0.3, 0.7], 2)
+    (0.3, 0.7)
+
+    Raises ``ValueError`` for a count other than ``n_lists``, a negative, NaN or infinite weight, or
+    all weights 0; ``TypeError`` for a weight that is not a number.
+    """
+    if weights is None:
+        return None
+    if isinstance(weights, (str, bytes)) or not isinstance(weights, Iterable):
+        raise TypeError(f"weights must be a list of numbers, one per list, e.g. [0.5, 0.5]; got {weights!r}")
+    values = list(weights)
+    if len(values) != n_lists:
+        raise ValueError(f"{len(values)} weights for {n_lists} lists; give one weight per list, in order")
+    for position, weight in enumerate(values, start=1):
+        if isinstance(weight, bool) or not isinstance(weight, numbers.Real):
+            raise TypeError(f"weight {position} must be a number, got {weight!r}")
+        if not math.isfinite(weight) or weight < 0:
+            raise ValueError(f"weight {position} is {weight!r}; weights are finite numbers >= 0")
+    if not any(values):
+        raise ValueError("every weight is 0, so nothing would be fused; give at least one list a weight > 0")
+    return tuple(float(weight) for weight in values)
+
+
 #: The tunable arguments, each with its one check.
 ARGUMENTS: dict[str, Callable[[Any], Any]] = {"K": check_k, "k": check_rrf_k, "window": check_window}
 

@@ -1,8 +1,10 @@
-"""The engine (ragmath.engine) against the definitions (ragmath.metrics, ragmath.fusion.rrf).
+"""ragmath against an independent reference written here, in plain Python, from the formulas.
 
-Every case computes the same thing twice, once by ``evaluate`` / ``fuse_runs`` (tables, vectorised)
-and once question by question through the definitions (``_reference`` and ``_reference_fusion``
-below), and asks for the same per-question values, means, question groups, fused scores and order.
+The package computes each metric and RRF once (:mod:`ragmath.metrics`, :func:`ragmath.fusion.fuse`),
+for one question or a whole run. Every case here computes the same thing a second way, question by
+question with sets, ``math.fsum`` and fractions (``_reference`` and ``_reference_fusion`` below), and
+asks ``evaluate`` / ``fuse_runs`` / ``rrf`` for the same per-question values, means, question groups,
+fused scores and order.
 Ties are made on purpose (a handful of score values, small ID pools, several runs), and so are
 questions that are missing, unjudged or without answer, K beyond every list and one-item lists.
 Files go through the readers with tabs, runs of spaces, CRLF and UTF-8 IDs of many lengths.
@@ -21,10 +23,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragmath import evaluate, fuse_runs, ndcg_at_k, rrf
-from ragmath.engine import evaluate_tables, fuse_tables
+from ragmath import evaluate, fuse_runs, rrf
 from ragmath.ranking import order_run_table, ranking_from_scores
-from ragmath.registry import METRICS as REGISTRY
 
 METRICS = ["Recall@1", "Recall@5", "Hit@3", "MRR@4", "nDCG@2", "nDCG@10", "MRR@1000"]
 TIED_SCORES = [0.1, 0.2, 0.5, 0.9, 1 / 3, 2.0]
@@ -52,20 +52,36 @@ def _ranking(value):
     return ranking_from_scores(value) if isinstance(value, dict) else list(value)
 
 
+def _metric(name: str, ranking: list, grades: dict, k: int, gain: str) -> float:
+    """One metric of one question, straight from its formula (no code shared with ragmath)."""
+    top = ranking[:k]
+    relevant = {d for d, g in grades.items() if g > 0}
+    if name == "Recall":
+        return len(relevant & set(top)) / len(relevant)
+    if name == "Hit":
+        return float(bool(relevant & set(top)))
+    if name == "MRR":
+        return next((1 / i for i, d in enumerate(top, 1) if d in relevant), 0.0)
+    if name == "Judged":
+        return sum(1 for d in top if d in grades) / k
+
+    def gained(g):
+        return (2**g - 1) if gain == "exp" else g
+
+    dcg = math.fsum(gained(grades.get(d, 0)) / math.log2(i + 1) for i, d in enumerate(top, 1))
+    ideal = sorted(grades.values(), reverse=True)[:k]
+    idcg = math.fsum(gained(g) / math.log2(i + 1) for i, g in enumerate(ideal, 1))
+    return dcg / idcg
+
+
 def _reference(run, qrels, names, gain="exp"):
-    """What evaluate must give, computed question by question with the definitions of ragmath.metrics."""
+    """What evaluate must give, computed question by question from the formulas (``_metric``)."""
     answerable = [q for q, grades in qrels.items() if any(g > 0 for g in grades.values())]
     rows = {}
     for question in answerable:
         ranking = _ranking(run.get(question, []))
-        row = {}
-        for name in names:
-            metric, k = name.split("@")
-            if metric == "nDCG":
-                row[name] = ndcg_at_k(ranking, qrels[question], int(k), gain=gain)
-            else:
-                row[name] = REGISTRY[metric.lower()].definition(ranking, qrels[question], int(k))
-        rows[question] = row
+        rows[question] = {name: _metric(name.split("@")[0], ranking, qrels[question], int(name.split("@")[1]),
+                                        gain) for name in names}
     per_question = pd.DataFrame.from_dict(rows, orient="index", columns=list(names))
     per_question.index.name = "question"
     no_answer = [q for q in qrels if q not in answerable]
@@ -97,14 +113,14 @@ def _assert_same_evaluation(fast, ref):
 
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), gain=st.sampled_from(["exp", "linear"]))
-def test_engine_evaluation_equals_the_definitions_on_random_runs_with_ties(seed, gain):
+def test_evaluation_equals_the_definitions_on_random_runs_with_ties(seed, gain):
     run, qrels = _random_case(random.Random(seed))
     _assert_same_evaluation(evaluate(run, qrels, METRICS, gain=gain), _reference(run, qrels, METRICS, gain))
 
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
-def test_engine_recall_hit_mrr_equal_the_exact_fractions(seed):
+def test_recall_hit_mrr_equal_the_exact_fractions(seed):
     run, qrels = _random_case(random.Random(seed))
     names = ["Recall@3", "Hit@2", "MRR@5"]
     fast = evaluate(run, qrels, names)
@@ -145,7 +161,7 @@ def _write_qrels_file(path, qrels, rng, *, crlf: bool) -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), crlf=st.booleans())
-def test_engine_evaluation_of_odd_files_equals_the_definitions(tmp_path_factory, seed, crlf):
+def test_evaluation_of_odd_files_equals_the_definitions(tmp_path_factory, seed, crlf):
     rng = random.Random(seed)
     run, qrels = _random_case(rng, stems=ID_STEMS)
     run = {q: r for q, r in run.items() if r}
@@ -162,7 +178,7 @@ def test_engine_evaluation_of_odd_files_equals_the_definitions(tmp_path_factory,
     _assert_same_evaluation(fast, ref)
 
 
-def test_engine_evaluation_of_dataframes_equals_the_definitions():
+def test_evaluation_of_dataframes_equals_the_definitions():
     rng = random.Random(7)
     for _ in range(20):
         run, qrels = _random_case(rng)
@@ -189,13 +205,28 @@ def test_k_beyond_every_list_counts_what_is_there():
     assert result.means["nDCG@100"] == pytest.approx(dcg / idcg, rel=1e-15)
 
 
-def test_groups_of_questions_in_the_engine_table():
-    run = pl.DataFrame({"question": ["q1", "q2", "q9"], "id": ["a", "b", "c"], "score": [1.0, 1.0, 1.0],
-                        "rank": [1, 1, 1]})
+def test_groups_of_questions_of_a_table():
+    run = pl.DataFrame({"question": ["q1", "q2", "q9"], "id": ["a", "b", "c"], "score": [1.0, 1.0, 1.0]})
     qrels = pl.DataFrame({"question": ["q1", "q2", "q3"], "id": ["a", "b", "z"], "grade": [1, 0, 2]})
-    table = evaluate_tables(run, qrels, [("Hit", 1)])
-    assert table.rows() == [("q1", "scored", 1.0), ("q2", "no_answer", None), ("q3", "missing", 0.0),
-                            ("q9", "unjudged", None)]
+    result = evaluate(run, qrels, ["Hit@1", "Judged@1"])
+    assert result.per_question.fillna(-1).to_dict("index") == {  # -1: outside the metric's mean
+        "q1": {"Hit@1": 1.0, "Judged@1": 1.0}, "q2": {"Hit@1": -1, "Judged@1": 1.0},
+        "q3": {"Hit@1": 0.0, "Judged@1": -1}}
+    assert (result.no_answer, result.missing, result.unjudged) == (["q2"], ["q3"], ["q9"])
+
+
+def test_one_question_and_a_whole_run_give_the_same_bits():
+    from ragmath import metrics
+
+    run, qrels = _random_case(random.Random(5))
+    result = evaluate(run, qrels, METRICS)
+    for question, row in result.per_question.iterrows():
+        ranking = _ranking(run.get(question, []))
+        for name, value in row.items():
+            metric, k = name.split("@")
+            function = {"Recall": metrics.recall_at_k, "Hit": metrics.hit_at_k,
+                        "MRR": metrics.reciprocal_rank, "nDCG": metrics.ndcg_at_k}[metric]
+            assert function(ranking, qrels[question], int(k)) == value
 
 
 # ---------------------------------------------------------------- the tie rule on tables
@@ -243,28 +274,42 @@ def _random_runs(rng: random.Random, n_runs: int):
 
 
 def _reference_fusion(runs, k=60, window=None):
-    """What fuse_runs must give: ragmath.rrf on each question's rankings, questions by first appearance."""
+    """What fuse_runs must give: Σ 1/(k + rank) as fractions, score descending then ID as text."""
     fused = {}
+    exact_k = Fraction(k)
     for question in dict.fromkeys(q for run in runs for q in run):
-        lists = {f"L{i}": _ranking(run[question]) for i, run in enumerate(runs) if question in run}
-        table = rrf(lists, k=k, window=window)
-        fused[question] = dict(zip(table["id"].tolist(), table["rrf_score"].tolist(), strict=True))
+        scores: dict = {}
+        for run in runs:
+            if question in run:
+                for rank, item in enumerate(_ranking(run[question])[:window], start=1):
+                    scores[item] = scores.get(item, Fraction(0)) + 1 / (exact_k + rank)
+        fused[question] = {d: float(scores[d]) for d in sorted(scores, key=lambda d: (-scores[d], str(d)))}
     return fused
+
+
+def _same_fused(fast: dict, ref: dict) -> None:
+    assert list(fast) == list(ref)
+    for question in ref:  # same items, same order; scores within a few ulps of the exact sums
+        assert list(fast[question]) == list(ref[question])
+        assert list(fast[question].values()) == pytest.approx(list(ref[question].values()), rel=1e-14)
 
 
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n_runs=st.integers(1, 4),
        k=st.sampled_from([60, 1, 0.5, 2.5, 1e-3, 7, 1e9]), window=st.sampled_from([None, 1, 3, 100]))
-def test_engine_fusion_equals_rrf_with_its_exact_tie_rule(seed, n_runs, k, window):
+def test_fusion_equals_rrf_with_its_exact_tie_rule(seed, n_runs, k, window):
     runs = _random_runs(random.Random(seed), n_runs)
     fast = fuse_runs(runs, k=k, window=window)
     ref = _reference_fusion(runs, k=k, window=window)
-    assert list(fast) == list(ref)
-    for question in ref:  # same items, same order, same scores (both round the exact sum once)
-        assert list(fast[question].items()) == list(ref[question].items())
+    _same_fused(fast, ref)
     frame = fuse_runs(runs, k=k, window=window, as_frame=True)
-    assert frame.values.tolist() == [[q, d, rank, score] for q, scores in ref.items()
-                                     for rank, (d, score) in enumerate(scores.items(), start=1)]
+    assert frame[["question", "id", "rank"]].values.tolist() == [
+        [q, d, rank] for q, scores in ref.items() for rank, d in enumerate(scores, start=1)]
+    for question in ref:  # one question's lists through rrf: the same order and scores
+        lists = {f"L{i}": _ranking(run[question]) for i, run in enumerate(runs) if question in run}
+        table = rrf(lists, k=k, window=window)
+        assert table["id"].tolist() == list(fast[question])
+        assert table["rrf_score"].tolist() == list(fast[question].values())
 
 
 def test_fused_ties_are_decided_on_exact_scores_not_float_noise():
@@ -292,14 +337,12 @@ def test_fusion_through_files_equals_rrf(tmp_path):
     fast = fuse_runs(paths, k=60)
     ref = _reference_fusion(scored, k=60)
     assert sorted(fast) == sorted(ref)
-    for question in ref:
-        assert list(fast[question].items()) == list(ref[question].items())
+    _same_fused({q: fast[q] for q in ref}, ref)
 
 
-def test_fuse_tables_of_nothing_is_an_empty_table():
-    empty = pl.DataFrame(schema={"question": pl.String, "id": pl.String, "score": pl.Float64,
-                                 "rank": pl.Int64})
-    assert fuse_tables([empty, empty], k=60).height == 0
+def test_fusing_empty_tables_gives_an_empty_table():
+    empty = pl.DataFrame(schema={"question": pl.String, "id": pl.String, "score": pl.Float64})
+    assert fuse_runs([empty, empty], k=60, as_frame="polars").height == 0
 
 
 def test_questions_with_empty_rankings_stay_in_the_fused_run():
@@ -313,5 +356,48 @@ def test_hash_collisions_never_merge_two_items(monkeypatch):
     runs = _random_runs(random.Random(11), 3)
     expected = _reference_fusion(runs, k=60)
     monkeypatch.setattr(pl.Series, "hash", lambda self, seed=0: pl.Series([7] * len(self), dtype=pl.UInt64))
-    fast = fuse_runs(runs, k=60)
-    assert [list(v.items()) for v in fast.values()] == [list(v.items()) for v in expected.values()]
+    _same_fused(fuse_runs(runs, k=60), expected)
+
+
+# ---------------------------------------------------------------- one place each
+
+
+def _computations(predicate) -> dict[str, int]:
+    """Files of the package (workbook included) with a code node matching ``predicate``, and how many."""
+    import ast
+    from pathlib import Path
+
+    import ragmath
+
+    root = Path(ragmath.__file__).parent
+    found: dict[str, int] = {}
+    for path in sorted(root.rglob("*.py")):
+        hits = sum(1 for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if predicate(node))
+        if hits:
+            found[str(path.relative_to(root))] = hits
+    return found
+
+
+def test_the_position_discount_is_computed_in_metrics_only():
+    import ast
+
+    def is_log2(node) -> bool:
+        called = getattr(node, "func", None)
+        return isinstance(node, ast.Call) and getattr(called, "attr", getattr(called, "id", "")) == "log2"
+
+    assert _computations(is_log2) == {"metrics.py": 1}  # _discounted_sum: DCG and IDCG alike
+
+
+def test_the_rrf_sum_is_computed_in_fusion_only():
+    import ast
+
+    def names_k(node) -> bool:  # k, exact_k, self.k, rrf_k, ...
+        name = getattr(node, "id", getattr(node, "attr", ""))
+        return name == "k" or name.endswith("_k") or name == "smoothing"
+
+    def is_reciprocal_of_a_sum(node) -> bool:  # 1 / (k + rank) or w / (k + rank), in any spelling
+        return (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)
+                and isinstance(node.right, ast.BinOp) and isinstance(node.right.op, ast.Add)
+                and (names_k(node.right.left) or names_k(node.right.right)))
+
+    assert _computations(is_reciprocal_of_a_sum) == {"fusion.py": 2}  # exact (rrf_score) and its float

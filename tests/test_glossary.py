@@ -1,0 +1,110 @@
+"""One word per idea in the Chinese edition: the glossary (docs/glossary.csv) is the one source, its
+tables are drawn from it, and no variant it replaces appears in the Chinese pages; punctuation and numbers
+follow the article.
+
+The files checked are listed in ``ZH_SOURCES`` (a glob and how to read it); the Chinese notebooks join them
+with ``glossary.notebook_prose`` once their rewrite lands.
+"""
+
+import doctest
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load_tool():
+    spec = importlib.util.spec_from_file_location("tools_glossary", ROOT / "tools" / "glossary.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+glossary = _load_tool()
+TERMS = glossary.load()
+
+#: glob -> reader. The glossary's own pages list the variants on purpose, and are checked against the CSV.
+ZH_SOURCES = {
+    "README.zh.md": lambda path: glossary.markdown_prose(path.read_text(encoding="utf-8")),
+    "docs/*.zh.md": lambda path: glossary.markdown_prose(path.read_text(encoding="utf-8")),
+}
+EXEMPT_FROM_VARIANTS = {"docs/glossary.zh.md"}
+
+
+def zh_files():
+    return sorted({path for pattern in ZH_SOURCES for path in ROOT.glob(pattern)})
+
+
+def _read(path):
+    for pattern, reader in ZH_SOURCES.items():
+        if path in ROOT.glob(pattern):
+            return reader(path)
+    raise KeyError(path)
+
+
+def _name(path):
+    return str(path.relative_to(ROOT))
+
+
+def test_the_tools_doctests_pass():
+    assert doctest.testmod(glossary).failed == 0
+
+
+def test_each_term_and_variant_is_listed_once_and_no_variant_is_an_accepted_term():
+    accepted = [t.zh for t in TERMS]
+    variants = [v for t in TERMS for v in t.variants]
+    assert len(set(accepted)) == len(accepted)
+    assert len(set(variants)) == len(variants)
+    assert not set(variants) & set(accepted)
+
+
+def test_the_issues_drifting_pairs_are_settled():
+    """The pairs seen drifting in the zh notebooks, the catalogue and README.zh.md: one word each."""
+    chosen = {t.zh: set(t.variants) for t in TERMS}
+    pairs = [("练习册", "工作簿"), ("无答案题", "无答案问题"), ("近重复", "近似重复"),
+             ("引用支持率", "引用支撑率"), ("延迟", "时延"), ("费用", "成本"), ("流程", "流水线"),
+             ("编号题", "精确编号类"), ("编号题", "精确 ID 类"), ("同义改写题", "改写类"),
+             ("同义改写题", "同义改写类"), ("向量模型", "嵌入模型"), ("融合得分", "融合分数"),
+             ("第一名", "领先者"), ("前置知识", "预备知识"), ("用时", "时长"), ("位置折扣", "折损曲线")]
+    for accepted, variant in pairs:
+        assert variant in chosen[accepted], (accepted, variant)
+    assert "下一步" not in {v for t in TERMS for v in t.variants}, "an ordinary word, not a term"
+
+
+def test_the_generated_tables_are_the_glossary_file():
+    for name, (path, kind) in glossary.BLOCKS.items():
+        blocks = glossary.generated_blocks(path.read_text(encoding="utf-8"))
+        assert blocks.get(name) == glossary.table(TERMS, kind), f"run python tools/glossary.py ({path.name})"
+
+
+def test_the_chinese_readme_shows_the_article_terms_it_needs():
+    readme = glossary.generated_blocks((ROOT / "README.zh.md").read_text(encoding="utf-8"))["glossary-readme"]
+    for term in ("无答案题", "近重复", "引用支持率", "延迟", "费用", "流程", "编号题", "位置折扣",
+                 "融合得分"):
+        assert f"| {term} |" in readme, term
+
+
+@pytest.mark.parametrize("path", [p for p in zh_files() if _name(p) not in EXEMPT_FROM_VARIANTS], ids=_name)
+def test_no_replaced_variant_in_the_chinese_pages(path):
+    assert glossary.variants_in(_read(path), TERMS) == []
+
+
+@pytest.mark.parametrize("path", zh_files(), ids=_name)
+def test_punctuation_and_numbers_follow_the_article(path):
+    assert glossary.style_problems(_read(path)) == []
+
+
+def test_the_checks_find_what_they_look_for():
+    text = "这本工作簿里，同义改写类和改写类都有；无答案问题不进平均。「引号」，95 % 的区间,还有(括号)。"
+    assert glossary.variants_in(text, TERMS) == [("工作簿", "练习册"), ("同义改写类", "同义改写题"),
+                                                  ("改写类", "同义改写题"), ("无答案问题", "无答案题")]
+    whys = [why for _, why in glossary.style_problems(text)]
+    assert len(whys) == 5 and sum("「」" in why for why in whys) == 2
+    assert glossary.variants_in("同义改写题、无答案题、下一步", TERMS) == []
+    page = '正文\n```bash\nmake lab  # 打开 JupyterLab\n```\n`use_language("zh")` 后'
+    prose = glossary.markdown_prose(page)
+    assert "打开 JupyterLab" in prose and "make lab" not in prose and '"zh"' not in prose
