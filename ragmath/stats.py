@@ -22,7 +22,7 @@ __all__ = ["wilson_interval", "bootstrap_interval", "paired_bootstrap", "PairedB
 
 T = TypeVar("T")
 
-#: The most resamples (or random sign vectors) accepted: each resample's mean is kept, 8 bytes each.
+#: The most bootstrap resamples accepted: each resample's mean is kept, 8 bytes each (80 MB).
 MAX_RESAMPLES = 10_000_000
 _BLOCK = 1_000_000  # picks drawn at a time (8 MB), whatever the resamples and the questions
 
