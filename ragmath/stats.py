@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 __all__ = ["wilson_interval", "bootstrap_interval", "paired_bootstrap", "PairedBootstrap", "grouped_split",
-           "MAX_RESAMPLES"]
+           "MAX_RESAMPLES", "check_resamples"]
 
 T = TypeVar("T")
 
@@ -41,6 +41,15 @@ def _whole(value: Any, name: str, low: int, high: int | None = None, why: str = 
         limit = f"at least {low:,}" if high is None else f"from {low:,} to at most {high:,}{why}"
         raise ValueError(f"{name} must be {limit}, got {value!r}")
     return int(value)
+
+
+def check_resamples(n_resamples: Any) -> int:
+    """``n_resamples`` if it is a whole number from 1 to :data:`MAX_RESAMPLES`, else an error saying so.
+
+    >>> check_resamples(10_000)
+    10000
+    """
+    return _whole(n_resamples, "n_resamples", 1, MAX_RESAMPLES, " (the bootstrap keeps each resample's mean)")
 
 
 def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -97,7 +106,7 @@ def _bootstrap(values: np.ndarray, n_resamples: Any, confidence: Any, seed: int)
     ``(n_resamples, n)`` picks, in memory that does not grow with resamples × questions.
     """
     level = _fraction(confidence, "confidence", "0.95")
-    total = _whole(n_resamples, "n_resamples", 1, MAX_RESAMPLES, " (each resampled mean is kept: 8 bytes)")
+    total = check_resamples(n_resamples)
     rng, means, step = np.random.default_rng(seed), np.empty(total), max(1, _BLOCK // values.size)
     for start in range(0, total, step):
         picks = rng.integers(0, values.size, size=(min(step, total - start), values.size))

@@ -338,7 +338,7 @@ def test_wilson_interval_takes_counts_larger_than_any_ranking():
 
 
 def test_each_size_check_states_the_limit_of_what_it_checks():
-    with pytest.raises(ValueError, match=r"n_resamples.*at most 10,000,000.*resampled mean"):
+    with pytest.raises(ValueError, match=r"n_resamples.*at most 10,000,000.*resample.s mean"):
         bootstrap_interval([0.1, 0.2], n_resamples=10_000_001)
 
 
