@@ -2,7 +2,11 @@
 
 A seal is a JSON record, ``{"sealed": {"questions_sha256", "labels_sha256", "date", "commit", "note"},
 "openings": [{"number", "opened_at", "commit", "design", "design_sha256", "results_file",
-"results_sha256"}]}``, with each opening's per-question results in a JSON-lines file beside it.
+"results_sha256"}], "record_sha256"}``, with each opening's per-question results in a JSON-lines file
+beside it, named after the whole record name (``hold.json`` -> ``hold.json.opening-1.jsonl``). An opening
+is on record, under the seal's lock (:func:`ragmath.io.writers.locked`), before its design runs, so every
+run counts; one that stored no result says why in its ``state``. ``record_sha256`` (SHA-256 of the rest)
+detects an accidental edit of the record; it does not stop a deliberate one, which can recompute it.
 """
 
 from __future__ import annotations
@@ -13,26 +17,71 @@ import json
 import math
 import os
 import subprocess
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+import numpy as np
 
-from ragmath.io.writers import _atomic_write
+from ragmath.io.writers import atomic_write, locked
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["seal", "open_seal", "show_seal", "Opening", "content_sha256", "write_results", "read_results"]
 
+
 def content_sha256(source: Any) -> str:
-    """SHA-256 (hex) of a file's bytes (a path), or of an object's canonical JSON (sorted keys).
+    """SHA-256 (hex) of a file's bytes (a path), or of a value's canonical JSON (sorted keys).
+
+    sha = SHA-256(json.dumps(plain(source), sort_keys=True))
+
+    where plain(v) is v itself for plain JSON (text, numbers, lists, dicts: hashed exactly as before),
+    a set's values sorted, a numpy value as its number, a date or Timestamp as ISO 8601 text, and a pandas
+    or polars DataFrame as ``{"columns", "rows"}`` (a named or non-default index as columns): the values,
+    never the printed text.
 
     >>> content_sha256({"k": 1}) == content_sha256({"k": 1}) != content_sha256({"k": 2})
     True
+
+    Raises ``TypeError`` for a value with no such form (an arbitrary object).
     """
     if isinstance(source, (str, os.PathLike)):
         return hashlib.sha256(Path(source).read_bytes()).hexdigest()
-    return hashlib.sha256(json.dumps(source, sort_keys=True, default=str).encode("utf-8")).hexdigest()
+    return hashlib.sha256(_json(_plain(source)).encode("utf-8")).hexdigest()
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def _plain(value: Any) -> Any:
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    if isinstance(value, Mapping):
+        return {(k.item() if isinstance(k, np.generic) else k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((_plain(v) for v in value), key=_json)
+    if isinstance(value, np.generic):
+        return _plain(value.item())
+    if hasattr(value, "isoformat"):  # datetime, date, pandas Timestamp
+        return value.isoformat()
+    pandas, polars = sys.modules.get("pandas"), sys.modules.get("polars")
+    if pandas is not None and value is pandas.NA:
+        return None
+    if pandas is not None and isinstance(value, pandas.DataFrame):
+        plain_index = value.index.equals(pandas.RangeIndex(len(value))) and value.index.name is None
+        frame = value if plain_index else value.reset_index()
+        rows = list(frame.itertuples(index=False, name=None))
+        return {"columns": [str(c) for c in frame.columns], "rows": _plain(rows)}
+    if polars is not None and isinstance(value, polars.DataFrame):
+        return {"columns": value.columns, "rows": _plain(value.rows())}
+    raise TypeError(f"cannot hash a {type(value).__name__} by its values ({value!r:.60}); give plain JSON "
+                    "(text, numbers, lists, dicts), sets, numpy values, dates or a DataFrame, or a file path")
 
 
 def _stamp(path: Path) -> dict:
@@ -52,22 +101,33 @@ def _read(path: Path) -> dict:
     record = json.loads(path.read_text(encoding="utf-8"))
     if not (isinstance(record, dict) and isinstance(record.get("openings"), list) and record.get("sealed")):
         raise ValueError(f"{path}: not a seal record (needs 'sealed' and an 'openings' list)")
+    stored = record.pop("record_sha256", None)  # a record written before it was added has none
+    if stored is not None and stored != content_sha256(record):
+        raise ValueError(f"{path}: the record was edited after it was written (its record_sha256 differs); "
+                         "restore it (git checkout)")
     return record
+
+
+def _write(path: Path, record: dict) -> None:
+    record["record_sha256"] = content_sha256(record)
+    atomic_write(path, (json.dumps(record, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+    del record["record_sha256"]
 
 
 def seal(path: str | os.PathLike, *, questions: Any, labels: Any, note: str = "") -> dict:
     """Write a seal record at ``path``: the questions' and labels' hashes, the date and the commit.
 
-    ``questions`` and ``labels`` are files (hashed by their bytes) or JSON-able objects. Do it before
-    anything runs on them. Raises ``FileExistsError`` if ``path`` already holds a seal.
+    ``questions`` and ``labels`` are files (hashed by their bytes) or values (:func:`content_sha256`).
+    Do it before anything runs on them. Raises ``FileExistsError`` if ``path`` already holds a seal,
+    also when two calls seal it at once (the lock lets one write).
     """
     target = Path(path)
-    if target.exists():
-        raise FileExistsError(f"{target}: already sealed; a seal is written once (choose another path)")
-    sealed = {"questions_sha256": content_sha256(questions), "labels_sha256": content_sha256(labels),
-              **_stamp(target), "note": note}
-    _atomic_write(target, (json.dumps({"sealed": sealed, "openings": []}, ensure_ascii=False, indent=2)
-                           + "\n").encode("utf-8"))
+    hashes = {"questions_sha256": content_sha256(questions), "labels_sha256": content_sha256(labels)}
+    with locked(target):
+        if target.exists():
+            raise FileExistsError(f"{target}: already sealed; a seal is written once (choose another path)")
+        sealed = {**hashes, **_stamp(target), "note": note}
+        _write(target, {"sealed": sealed, "openings": []})
     return sealed
 
 
@@ -96,16 +156,20 @@ def write_results(frame: pd.DataFrame, path: str | os.PathLike) -> str:
 
     def plain(value: Any) -> Any:
         value = value.item() if hasattr(value, "item") else value
+        if hasattr(value, "isoformat"):  # a Timestamp, NaT as null
+            return None if value != value else value.isoformat()
         return None if isinstance(value, float) and math.isnan(value) else value
 
     lines = [json.dumps(header, ensure_ascii=False)]
     lines += [json.dumps([plain(v) for v in row], ensure_ascii=False) for row in flat.itertuples(index=False)]
-    _atomic_write(path, ("\n".join(lines) + "\n").encode("utf-8"))
+    atomic_write(path, ("\n".join(lines) + "\n").encode("utf-8"))
     return content_sha256(path)
 
 
 def read_results(path: str | os.PathLike, sha256: str) -> pd.DataFrame:
     """Read a table :func:`write_results` wrote, after checking its SHA-256; ``ValueError`` if it differs."""
+    import pandas as pd
+
     found = content_sha256(path)
     if found != sha256:
         raise ValueError(f"{path}: SHA-256 {found[:12]} differs from the recorded {sha256[:12]}; the stored "
@@ -119,6 +183,8 @@ def read_results(path: str | os.PathLike, sha256: str) -> pd.DataFrame:
 
 
 def _opening(path: Path, entry: dict, times: int, ran: bool) -> Opening:
+    if "state" in entry:
+        raise ValueError(f"{path}: opening {entry['number']} stored no result ({entry['state']})")
     results = read_results(path.with_name(entry["results_file"]), entry["results_sha256"])
     return Opening(entry["number"], results, entry, times, ran)
 
@@ -126,8 +192,8 @@ def _opening(path: Path, entry: dict, times: int, ran: bool) -> Opening:
 def show_seal(path: str | os.PathLike, number: int | None = None) -> Opening:
     """The stored result of opening ``number`` (default: the latest), hash-checked; nothing runs.
 
-    Raises ``ValueError`` if the seal was never opened, the opening does not exist or the stored
-    results' hash differs from the record.
+    Raises ``ValueError`` if the seal was never opened, the opening does not exist or stored no result,
+    the stored results' hash differs from the record, or the record was edited.
     """
     target = Path(path)
     entries = _read(target)["openings"]
@@ -139,17 +205,33 @@ def show_seal(path: str | os.PathLike, number: int | None = None) -> Opening:
     return _opening(target, chosen[-1], len(entries), ran=False)
 
 
+def _stored(target: Path, fingerprint: str) -> Opening | None:
+    entries = _read(target)["openings"]
+    done = [e for e in entries if e["design_sha256"] == fingerprint and "state" not in e]
+    return _opening(target, done[0], len(entries), ran=False) if done else None
+
+
+def _in_progress(target: Path) -> str:
+    running = [e for e in _read(target)["openings"] if e.get("state") == "running"]
+    what = (f"opening {running[-1]['number']} (design {running[-1]['design_sha256'][:12]}, started "
+            f"{running[-1]['opened_at']})" if running else "another call")
+    return (f"{target}: {what} is in progress and holds the seal's lock; wait for it to end, then call "
+            "again (its design's result is then shown, not re-run)")
+
+
 def open_seal(path: str | os.PathLike, run: Callable[[Any], pd.DataFrame], design: Mapping[str, Any], *,
               questions: Any, labels: Any, new_opening: bool = False) -> Opening:
-    """Open the seal: run ``run(design)`` once and store its per-question results, or show them.
+    """Open the seal: record the opening, run ``run(design)`` once and store its results, or show them.
 
-    design_sha256 = SHA-256 of the design's canonical JSON (sorted keys; :func:`content_sha256`)
+    design_sha256 = :func:`content_sha256` (design)
 
-    If an opening with this design is on record, its stored result is returned (hash checked, nothing
+    If an opening with this design stored its result, that result is returned (hash checked, nothing
     re-run, nothing counted). Otherwise the questions and labels must still have their sealed hashes;
-    the first opening runs the design, and a different design after it is refused (``RuntimeError``)
-    unless ``new_opening=True``, which runs it and records a second, counted opening.
-    ``run`` must return a pandas DataFrame, one row per question (and version, if any).
+    the opening is recorded under the seal's lock, then the design runs and its per-question results are
+    stored; a run that raises stays on record, counted, with its error as its ``state``. After a first
+    opening, another (a different design, or a failed one again) is refused (``RuntimeError``) unless
+    ``new_opening=True``, which records a second, counted opening. ``run`` must return a pandas
+    DataFrame, one row per question (and version, if any).
 
     >>> import tempfile, pandas as pd
     >>> folder = Path(tempfile.mkdtemp())
@@ -160,33 +242,57 @@ def open_seal(path: str | os.PathLike, run: Callable[[Any], pd.DataFrame], desig
     ...                   questions={"q1": "?"}, labels={"q1": {"d1": 1}})
     >>> first.ran, again.ran, again.times_opened, float(again.results["score"].iloc[0])
     (True, False, 1, 1.0)
+
+    Raises ``TypeError`` before anything runs for a design that cannot be recorded, ``BlockingIOError``
+    naming the opening in progress when another call holds the seal, and as :func:`show_seal`.
     """
-    target = Path(path)
-    record = _read(target)
-    fingerprint = content_sha256(design)
-    entries = record["openings"]
-    same = [e for e in entries if e["design_sha256"] == fingerprint]
-    if same:
-        return _opening(target, same[0], len(entries), ran=False)
-    for name, given in (("questions", questions), ("labels", labels)):
-        if content_sha256(given) != record["sealed"][f"{name}_sha256"]:
-            raise ValueError(f"{target}: the {name} differ from the sealed ones (SHA-256); a seal covers "
-                             f"exactly what was sealed. Restore them, or seal the new set as a new holdout")
-    if entries and not new_opening:
-        raise RuntimeError(
-            f"{target}: opened on {entries[0]['opened_at']} with design {entries[0]['design_sha256'][:12]}; "
-            f"this design ({fingerprint[:12]}) differs. Opening it again makes the holdout a second dev set: "
-            "pass new_opening=True to record a second, counted opening, and report both")
-    results = run(design)
-    if not isinstance(results, pd.DataFrame):
-        raise TypeError(f"run(design) must return a pandas DataFrame of per-question results, "
-                        f"got {type(results).__name__}")
-    number = len(entries) + 1
-    results_file = f"{target.stem}.opening-{number}.jsonl"
-    stamp = _stamp(target)
-    entry = {"number": number, "opened_at": stamp["date"], "commit": stamp["commit"], "design": dict(design),
-             "design_sha256": fingerprint, "results_file": results_file,
-             "results_sha256": write_results(results, target.with_name(results_file))}
-    record["openings"].append(entry)
-    _atomic_write(target, (json.dumps(record, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+    import pandas as pd
+
+    target, plain = Path(path), _plain(design)
+    fingerprint = hashlib.sha256(_json(plain).encode("utf-8")).hexdigest()
+    shown = _stored(target, fingerprint)  # without the lock: the record is replaced whole, never half written
+    if shown:
+        return shown
+    with locked(target, wait=0, busy=lambda: _in_progress(target)):
+        shown = _stored(target, fingerprint)  # stored by another call in between
+        if shown:
+            return shown
+        record = _read(target)
+        entries = record["openings"]
+        same = [e for e in entries if e["design_sha256"] == fingerprint]  # none stored a result
+        for name, given in (("questions", questions), ("labels", labels)):
+            if content_sha256(given) != record["sealed"][f"{name}_sha256"]:
+                raise ValueError(f"{target}: the {name} differ from the sealed ones (SHA-256); a seal "
+                                 "covers exactly what was sealed. Restore them, or seal the new set as a new "
+                                 "holdout")
+        if same and not new_opening:
+            last = same[-1]
+            state = "was interrupted" if last["state"] == "running" else last["state"]
+            raise RuntimeError(f"{target}: opening {last['number']} of this design ({last['opened_at']}) "
+                               f"{state} and stored no result; it counts. Pass new_opening=True to run it "
+                               "again as a new, counted opening, and report both")
+        if entries and not new_opening:
+            first = entries[0]
+            raise RuntimeError(
+                f"{target}: opened on {first['opened_at']} with design {first['design_sha256'][:12]}; "
+                f"this design ({fingerprint[:12]}) differs. Opening it again makes the holdout a second dev "
+                "set: pass new_opening=True to record a second, counted opening, and report both")
+        number, stamp = len(entries) + 1, _stamp(target)
+        entry = {"number": number, "opened_at": stamp["date"], "commit": stamp["commit"], "design": plain,
+                 "design_sha256": fingerprint, "results_file": f"{target.name}.opening-{number}.jsonl",
+                 "results_sha256": None, "state": "running"}
+        entries.append(entry)
+        _write(target, record)
+        try:
+            results = run(design)
+            if not isinstance(results, pd.DataFrame):
+                raise TypeError(f"run(design) must return a pandas DataFrame of per-question results, "
+                                f"got {type(results).__name__}")
+            entry["results_sha256"] = write_results(results, target.with_name(entry["results_file"]))
+            del entry["state"]
+        except BaseException as error:
+            entry["state"] = f"failed: {type(error).__name__}: {error}"
+            raise
+        finally:
+            _write(target, record)
     return _opening(target, entry, number, ran=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -15,19 +16,40 @@ from statistics import NormalDist
 from typing import Any, TypeVar
 
 import numpy as np
-import pandas as pd
 
-from ragmath.validation import check_k
-
-__all__ = ["wilson_interval", "bootstrap_interval", "paired_bootstrap", "PairedBootstrap", "grouped_split"]
+__all__ = ["wilson_interval", "bootstrap_interval", "paired_bootstrap", "PairedBootstrap", "grouped_split",
+           "MAX_RESAMPLES", "check_resamples"]
 
 T = TypeVar("T")
+
+#: The most bootstrap resamples accepted: each resample's mean is kept, 8 bytes each (80 MB).
+MAX_RESAMPLES = 10_000_000
+_BLOCK = 1_000_000  # picks drawn at a time (8 MB), whatever the resamples and the questions
 
 
 def _fraction(value: Any, name: str, example: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < value < 1:
         raise ValueError(f"{name} must be a fraction strictly between 0 and 1, e.g. {example}, got {value!r}")
     return float(value)
+
+
+def _whole(value: Any, name: str, low: int, high: int | None = None, why: str = "") -> int:
+    """``value`` as an int from ``low`` to ``high`` (None: no limit), else an error stating the range."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be a whole number, got {value!r} of type {type(value).__name__}")
+    if value < low or (high is not None and value > high):
+        limit = f"at least {low:,}" if high is None else f"from {low:,} to at most {high:,}{why}"
+        raise ValueError(f"{name} must be {limit}, got {value!r}")
+    return int(value)
+
+
+def check_resamples(n_resamples: Any) -> int:
+    """``n_resamples`` if it is a whole number from 1 to :data:`MAX_RESAMPLES`, else an error saying so.
+
+    >>> check_resamples(10_000)
+    10000
+    """
+    return _whole(n_resamples, "n_resamples", 1, MAX_RESAMPLES, " (the bootstrap keeps each resample's mean)")
 
 
 def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -45,13 +67,10 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
     >>> round(low, 3), round(high, 3)
     (0.627, 0.905)
 
-    Raises ``ValueError`` unless 0 <= successes <= n, n >= 1 and 0 < confidence < 1.
+    Raises ``ValueError`` unless 0 <= successes <= n, n >= 1 (no upper limit) and 0 < confidence < 1.
     """
-    check_k(n, "n")
-    if isinstance(successes, bool) or not isinstance(successes, numbers.Integral):
-        raise TypeError(f"successes must be a whole number, got {successes!r}")
-    if not 0 <= successes <= n:
-        raise ValueError(f"successes must lie between 0 and n={n}, got {successes!r}")
+    n = _whole(n, "n", 1)
+    successes = _whole(successes, "successes", 0, n, " (n, the number of trials)")
     z = NormalDist().inv_cdf(1 - (1 - _fraction(confidence, "confidence", "0.95")) / 2)
     p = successes / n
     denominator = 1 + z * z / n
@@ -64,26 +83,34 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
 
 
 def _as_values(values: Any, name: str) -> np.ndarray:
-    if isinstance(values, (str, bytes)) or isinstance(values, Mapping):
+    """A new float array of per-question values; NaN and ±inf refused with their position."""
+    if isinstance(values, (str, bytes, Mapping)):
         raise TypeError(f"{name} must be a sequence of per-question numbers, got {type(values).__name__}")
-    if not isinstance(values, (np.ndarray, pd.Series)):
-        values = list(values)
-    array = np.asarray(values, dtype=float)
+    array = np.array(values if hasattr(values, "__array__") else list(values), dtype=float)
     if array.ndim != 1 or array.size == 0:
         raise ValueError(f"{name} must be a non-empty 1-D sequence of per-question numbers")
-    if np.isnan(array).any():
-        raise ValueError(
-            f"{name} holds NaN; drop undefined questions (e.g. no-answer ones) before resampling, and say so"
-        )
+    bad = np.flatnonzero(~np.isfinite(array))
+    if bad.size:
+        at, word = int(bad[0]), "NaN" if math.isnan(array[bad[0]]) else repr(float(array[bad[0]]))
+        label = "" if callable(getattr(values, "index", len)) else f" (question {values.index[at]!r})"
+        raise ValueError(f"{name} holds {word} at position {at}{label}, counting from 0: each value must "
+                         "be a finite number; drop undefined questions (e.g. no-answer ones) first, and say "
+                         "so")
     return array
 
 
 def _bootstrap(values: np.ndarray, n_resamples: Any, confidence: Any, seed: int) -> tuple:
-    """The means of resamples with replacement (``default_rng(seed)``) and their percentile interval."""
+    """The means of resamples with replacement (``default_rng(seed)``) and their percentile interval.
+
+    Drawn a block of resamples at a time from one generator: the same numbers as one draw of
+    ``(n_resamples, n)`` picks, in memory that does not grow with resamples × questions.
+    """
     level = _fraction(confidence, "confidence", "0.95")
-    size = (check_k(n_resamples, "n_resamples"), values.size)
-    picks = np.random.default_rng(seed).integers(0, values.size, size=size)
-    means = values[picks].mean(axis=1)
+    total = check_resamples(n_resamples)
+    rng, means, step = np.random.default_rng(seed), np.empty(total), max(1, _BLOCK // values.size)
+    for start in range(0, total, step):
+        picks = rng.integers(0, values.size, size=(min(step, total - start), values.size))
+        means[start:start + len(picks)] = values[picks].mean(axis=1)
     low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
     return means, float(low), float(high)
 
@@ -104,7 +131,8 @@ def bootstrap_interval(
     >>> mean, low <= mean <= high
     (0.75, True)
 
-    Raises ``ValueError`` for an empty sequence or NaN values.
+    Raises ``ValueError`` for an empty sequence, NaN or infinite values (naming the first's position),
+    or more than :data:`MAX_RESAMPLES` resamples.
     """
     array = _as_values(values, "values")
     _, low, high = _bootstrap(array, n_resamples, confidence, seed)
@@ -136,19 +164,25 @@ def paired_bootstrap(
 ) -> PairedBootstrap:
     """Paired bootstrap of the difference b − a over the same questions.
 
-    Each resample draws questions with replacement and takes mean(b − a) over them; the interval is the
-    percentile interval of those means, and p_value = min(1, 2 · min(share ≤ 0, share ≥ 0)).
+    p_value = max(min(1, 2^(1 − m)), min(1, 2 · min(share ≤ 0, share ≥ 0)))
+
+    where
+      - each of ``n_resamples`` resamples draws questions with replacement and takes mean(b − a) over
+        them; the interval is the percentile interval of those means, the shares are theirs,
+      - m is the number of non-zero differences: 2^(1 − m) is the smallest p the paired sign-flip test
+        (:func:`ragmath.comparison.sign_flip_p`) can give, so one question gives p = 1, never 0.
 
     ``a`` and ``b`` are per-question values in the same question order, or two pandas Series, aligned
     on their index (which must hold the same questions).
 
     >>> result = paired_bootstrap([0, 0, 1, 1], [1, 1, 1, 1], n_resamples=2000)
-    >>> result.mean_diff
-    0.5
+    >>> result.mean_diff, result.p_value
+    (0.5, 0.5)
 
-    Raises ``ValueError`` when the lengths or the Series' questions differ, or for NaN values.
+    Raises ``ValueError`` when the lengths or the Series' questions differ, or for NaN or infinite values.
     """
-    if isinstance(a, pd.Series) and isinstance(b, pd.Series):
+    pandas = sys.modules.get("pandas")
+    if pandas is not None and isinstance(a, pandas.Series) and isinstance(b, pandas.Series):
         if set(a.index) != set(b.index) or len(a) != len(b):
             raise ValueError("a and b must hold the same questions (their Series indexes differ)")
         b = b.loc[a.index]
@@ -157,8 +191,9 @@ def paired_bootstrap(
         raise ValueError(f"a and b must score the same questions: {first.size} values vs {second.size}")
     diff = second - first
     means, low, high = _bootstrap(diff, n_resamples, confidence, seed)
-    p_value = min(1.0, 2 * min(float(np.mean(means <= 0)), float(np.mean(means >= 0))))
-    return PairedBootstrap(float(diff.mean()), low, high, p_value, int(diff.size))
+    share = min(float(np.mean(means <= 0)), float(np.mean(means >= 0)))
+    floor = min(1.0, math.ldexp(1.0, 1 - int(np.count_nonzero(diff))))
+    return PairedBootstrap(float(diff.mean()), low, high, max(floor, min(1.0, 2 * share)), int(diff.size))
 
 
 def grouped_split(

@@ -100,11 +100,12 @@ def main(argv: list[str] | None = None) -> int:
                 pd.testing.assert_frame_equal(getattr(rebuilt, name), frames[name])
             except AssertionError as exc:
                 problems.append(f"the {name} rebuilt from the per-question rows differs: {exc}")
-        results_file = f"{record_path.stem}.opening-1.jsonl"
+        results_file = opening.get("results_file") or f"{record_path.stem}.opening-1.jsonl"
         digest = write_results(frames["per_question"], Path(tmp) / results_file)
         if args.write and not problems:
             write_results(frames["per_question"], record_path.with_name(results_file))
             opening.update(results_file=results_file, results_sha256=digest)
+            record.pop("record_sha256", None)  # a stale one is refused; none is accepted
             record_path.write_text(json.dumps(record, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
         elif digest != opening.get("results_sha256"):
             problems.append(f"the re-run's per-question results hash {digest[:12]}, the record says "

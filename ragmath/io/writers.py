@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import io as _stdio
@@ -10,15 +11,9 @@ import re
 import stat
 import sys
 import tempfile
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
-
-import polars as pl
-
-from ragmath.io._checks import _FORBIDDEN_RE, _quote
-from ragmath.io._sources import _format_of
-from ragmath.io.frames import qrels_table, run_table
-from ragmath.ranking import order_run_table
 
 try:
     import fcntl
@@ -73,8 +68,19 @@ def write_stdout(data: bytes) -> None:
         raise OSError(exc.errno, problem) from None
 
 
-def _atomic_write(target: Any, data: bytes) -> None:
-    """Write ``data`` to a stream, ``"-"`` (standard output) or a path (how: docs/design-notes.md)."""
+def atomic_write(target: Any, data: bytes) -> None:
+    """Write ``data`` whole or not at all to a path, ``"-"`` (standard output) or an open stream.
+
+    A file is written to a locked temporary file beside it, flushed and renamed over it (a reader sees
+    the old file or the new one), keeping its permissions; a named pipe or a device is written into, as
+    ``>`` does (docs/design-notes.md). Raises ``OSError`` (``IsADirectoryError``, ``FileNotFoundError``
+    for a missing folder, ...) with the old file left whole and no temporary file.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "note.txt"
+    >>> atomic_write(p, b"whole"); p.read_bytes()
+    b'whole'
+    """
     if hasattr(target, "write"):
         _write_stream(target, data)
         return
@@ -98,6 +104,41 @@ def _atomic_write(target: Any, data: bytes) -> None:
         raise ValueError(f"{path}: is neither a file, a named pipe nor a character device; write to a file")
 
 
+@contextlib.contextmanager
+def locked(path: Any, *, wait: float = 30.0, busy: Callable[[], str] | None = None) -> Iterator[None]:
+    """Hold the lock of ``path`` for a ``with`` block (a read-modify-write): one holder at a time.
+
+    The lock is an ``flock`` (Windows: ``msvcrt.locking``) on ``.NAME.lock`` beside ``path``, made once
+    and left in place; threads and processes wait for it, and a holder's death frees it. Raises
+    ``BlockingIOError`` (message ``busy()``, if given) when it is held for over ``wait`` seconds.
+
+    >>> import tempfile, pathlib
+    >>> with locked(pathlib.Path(tempfile.mkdtemp()) / "labels.csv"):
+    ...     pass
+    """
+    folder, name = os.path.split(os.path.realpath(os.fspath(path)))
+    fd = os.open(os.path.join(folder, f".{name}.lock"), os.O_RDWR | os.O_CREAT, 0o666)
+    deadline = time.monotonic() + wait
+    try:
+        while True:
+            try:
+                if _flock is None:  # Windows
+                    import msvcrt
+
+                    msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+                else:
+                    _flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError:
+                if time.monotonic() >= deadline:
+                    raise BlockingIOError(busy() if busy else f"{path}: another writer holds its lock "
+                                          f"(.{name}.lock); try again when it is done") from None
+                time.sleep(0.005)
+        yield
+    finally:
+        os.close(fd)
+
+
 def _replace(path: str, data: bytes) -> None:
     """Write a regular file atomically: a temporary file beside it, locked until it is renamed over
     the target; a temporary file of this target that nobody holds was left by a killed write."""
@@ -106,14 +147,20 @@ def _replace(path: str, data: bytes) -> None:
         raise FileNotFoundError(f"{folder}: no such folder; create it first or write elsewhere")
     prefix = f".{name}{_TEMP_MARK}"
     _remove_stale(folder, prefix)
+    while True:  # Linux cannot create and lock in one call: a cleanup may remove the file in between
+        try:
+            fd, temp = tempfile.mkstemp(dir=folder, prefix=prefix)
+        except PermissionError:
+            raise PermissionError(f"{folder}: cannot create a file in this folder (the output is written "
+                                  "to a temporary file beside it, then renamed); write elsewhere") from None
+        if _flock is None:
+            break
+        _flock(fd, fcntl.LOCK_EX)  # waits while a cleanup holds it, then checks the file is still ours
+        with contextlib.suppress(FileNotFoundError):
+            if os.path.samestat(os.fstat(fd), os.stat(temp)):
+                break
+        os.close(fd)
     try:
-        fd, temp = tempfile.mkstemp(dir=folder, prefix=prefix)
-    except PermissionError:
-        raise PermissionError(f"{folder}: cannot create a file in this folder (the output is written to a "
-                              "temporary file beside its target, then renamed); write elsewhere") from None
-    try:
-        if _flock is not None:
-            _flock(fd, fcntl.LOCK_EX)
         _write_all(functools.partial(os.write, fd), data)
         os.fsync(fd)
         if os.path.exists(path):
@@ -152,9 +199,12 @@ def _remove_stale(folder: str, prefix: str) -> None:
             os.close(fd)
 
 
-def _ordered_for_writing(table: pl.DataFrame) -> pl.DataFrame:
+def _ordered_for_writing(table: Any) -> Any:
     """(question, id, rank, score) rows as written: a table with scores and ranks row for row,
     else in the tie rule's order with ranks 1..n; ranked lists get scores n, n-1, ..., 1."""
+    import polars as pl
+
+    from ragmath.ranking import order_run_table
     if table.height and table["score"].null_count() == 0 and table["rank"].null_count() == 0:
         return table.select("question", "id", "rank", "score")
     ordered = order_run_table(table).join(
@@ -167,8 +217,11 @@ def _ordered_for_writing(table: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _table_bytes(rows: pl.DataFrame, fmt: str) -> bytes:
+def _table_bytes(rows: Any, fmt: str) -> bytes:
     """``rows`` as written: TREC fields separated by one space, CSV with a header, or JSONL."""
+    import polars as pl
+
+    from ragmath.io._checks import _quote
     if fmt == "trec":
         hashed = rows.filter(pl.col("question").str.starts_with("#"))["question"]
         if len(hashed):
@@ -195,6 +248,12 @@ def write_run(run: Any, path: Any, format: str | None = None, tag: str = "ragmat
     q1 Q0 a 2 0.25 demo
     q2 Q0 x 1 1.0 demo
     """
+    import polars as pl
+
+    from ragmath.io._checks import _FORBIDDEN_RE
+    from ragmath.io._sources import _format_of
+    from ragmath.io.frames import run_table
+
     fmt = _format_of(path if not hasattr(path, "write") else "", format)
     table = run_table(run)
     rows = _ordered_for_writing(table)
@@ -205,7 +264,7 @@ def write_run(run: Any, path: Any, format: str | None = None, tag: str = "ragmat
                            pl.lit(tag).alias("tag"))
     elif table.height and table["score"].null_count() == table.height:  # ranked lists read back as such
         rows = rows.drop("score")
-    _atomic_write(path, _table_bytes(rows, fmt))
+    atomic_write(path, _table_bytes(rows, fmt))
 
 
 def write_qrels(qrels: Any, path: Any, format: str | None = None) -> None:
@@ -218,9 +277,14 @@ def write_qrels(qrels: Any, path: Any, format: str | None = None) -> None:
     question,id,grade
     q1,d1,2
     """
+    import polars as pl
+
+    from ragmath.io._sources import _format_of
+    from ragmath.io.frames import qrels_table
+
     fmt = _format_of(path if not hasattr(path, "write") else "", format)
     table = qrels_table(qrels)
     if fmt == "trec":
         table = table.select("question", pl.lit("0").alias("iteration"), "id", "grade")
-    _atomic_write(path, _table_bytes(table, fmt))
+    atomic_write(path, _table_bytes(table, fmt))
 

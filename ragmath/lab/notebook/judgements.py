@@ -1,14 +1,18 @@
 """Judgements on disk: a qrels CSV written whole after every judgement, and a pool as a spreadsheet template.
 
 The labelling widget (:mod:`ragmath.lab.notebook.labelling`) keeps its judgements in a
-:class:`JudgementFile`: every change rewrites the file atomically with :func:`ragmath.io.write_qrels`
-(a temporary file renamed over the old one), so a kernel restart, a crash or a closed laptop loses
-nothing and never leaves half a file.
+:class:`JudgementFile`: every change re-reads the file and rewrites it atomically with
+:func:`ragmath.io.write_qrels` (a temporary file renamed over the old one) under the file's lock
+(:func:`ragmath.io.writers.locked`), so a kernel restart, a crash or a closed laptop loses nothing, never
+leaves half a file, and two widgets or two processes labelling into one file keep each other's judgements.
 
 The same pool can go out to a spreadsheet: :func:`write_template` writes one row per pool item with an
 empty ``grade`` column and the texts to read; :func:`read_labels` reads it back with ragmath's qrels
 reader, a blank grade meaning "not yet labelled". Both files are plain qrels CSV (``question,id,grade``,
-other columns ignored), so ``python -m ragmath evaluate`` reads them as they are.
+other columns ignored), so ``python -m ragmath evaluate`` reads them as they are. In the template, a
+cell that begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return (after any apostrophes) gets
+one more apostrophe in front, so a spreadsheet shows it as text, never runs it as a formula;
+:func:`read_labels` takes that apostrophe off the questions and IDs again.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -23,14 +28,16 @@ from typing import Any
 
 import polars as pl
 
-from ragmath.io import qrels_mapping, read_qrels_table, write_qrels
-from ragmath.io.writers import _atomic_write
+from ragmath.io import qrels_mapping, qrels_table, read_qrels_table, write_qrels
+from ragmath.io.writers import atomic_write, locked
 from ragmath.lab.messages import message
 
 __all__ = ["JudgementFile", "pool_items", "write_template", "read_labels"]
 
 #: The grades a person gives: 0 irrelevant, 1 helps, 2 answers directly.
 GRADES = (0, 1, 2)
+#: A cell a spreadsheet would run as a formula (after any apostrophes of an earlier escape).
+_FORMULA = re.compile(r"'*[=+\-@\t\r]")
 
 
 def pool_items(pool: Any) -> list[tuple[str, str]]:
@@ -56,7 +63,7 @@ def pool_items(pool: Any) -> list[tuple[str, str]]:
 
 
 class JudgementFile:
-    """The judgements of one person in one qrels CSV, rewritten atomically after every change.
+    """The judgements of one person in one qrels CSV: each change re-read, merged and rewritten under a lock.
 
     >>> folder = Path(tempfile.mkdtemp())
     >>> store = JudgementFile(folder / "labels.csv")
@@ -65,36 +72,38 @@ class JudgementFile:
     {('q1', 'a'): 2}
 
     An existing file is read first (a template with blank grades too, see :func:`read_labels`), so a new
-    session resumes with everything judged before. Raises ``ValueError`` for a grade outside 0, 1, 2.
+    session resumes with everything judged before; :attr:`grades` is the file as last written. Raises
+    ``ValueError`` for a grade outside 0, 1, 2 or an ID a qrels file refuses, before anything changes.
     """
 
     def __init__(self, path: Any) -> None:
         self.path = Path(os.fspath(path))
-        self.grades: dict[tuple[str, str], int] = {}
-        if self.path.exists():
-            for question, labels in read_labels(self.path).items():
-                for item, grade in labels.items():
-                    self.grades[(question, item)] = grade
+        self.grades = self._read()
+
+    def _read(self) -> dict[tuple[str, str], int]:
+        labels = read_labels(self.path) if self.path.exists() else {}
+        return {(q, i): grade for q, items in labels.items() for i, grade in items.items()}
 
     def set(self, question: str, item: str, grade: int) -> None:
         """Record one judgement (replacing an earlier one of the same pair) and rewrite the file."""
         self.set_many([(question, item)], grade)
 
     def set_many(self, pairs: list[tuple[str, str]], grade: int) -> None:
-        """Give every pair the same grade and rewrite the file once."""
+        """Give every pair the same grade: under the file's lock, read it, add them, write it once."""
         if isinstance(grade, bool) or grade not in GRADES:
             raise ValueError(message("notebook.judgements.bad_grade", grade=repr(grade)))
-        for pair in pairs:
-            self.grades[pair] = int(grade)
-        self._write()
-
-    def _write(self) -> None:
-        table = pl.DataFrame(
-            [(q, i, g) for (q, i), g in self.grades.items()],
-            schema={"question": pl.String, "id": pl.String, "grade": pl.Int64}, orient="row",
-        )
+        new = {pair: int(grade) for pair in pairs}
+        qrels_table(_table(new))  # the IDs checked as the file's writer checks them, before anything changes
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        write_qrels(table, self.path, "csv")
+        with locked(self.path):
+            grades = self._read() | new
+            write_qrels(_table(grades), self.path, "csv")
+        self.grades = grades
+
+
+def _table(grades: Mapping[tuple[str, str], int]) -> pl.DataFrame:
+    return pl.DataFrame([(q, i, g) for (q, i), g in grades.items()],
+                        schema={"question": pl.String, "id": pl.String, "grade": pl.Int64}, orient="row")
 
 
 def write_template(pool: Any, path: Any, *, questions: Mapping[str, str] | None = None,
@@ -103,7 +112,9 @@ def write_template(pool: Any, path: Any, *, questions: Mapping[str, str] | None 
 
     Columns after ``grade``: ``question_text`` and ``text`` (when ``questions`` / ``texts`` are given),
     then the pool's other columns (e.g. best rank, versions), lists joined with ``;``. Fill in the grade
-    column (0, 1 or 2; leave it blank for "not yet") and read it back with :func:`read_labels`.
+    column (0, 1 or 2; leave it blank for "not yet") and read it back with :func:`read_labels`. A text
+    cell that a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``, ...) gets an apostrophe
+    in front, which the spreadsheet shows as text.
 
     >>> folder = Path(tempfile.mkdtemp())
     >>> pool = pl.DataFrame({"question": ["q1"], "id": ["a"], "versions": [["bm25", "rrf"]]})
@@ -124,9 +135,9 @@ def write_template(pool: Any, path: Any, *, questions: Mapping[str, str] | None 
             columns[str(name)] = [_cell(v) for v in _values(pool[name])]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(list(columns))
-    writer.writerows(zip(*columns.values(), strict=True))
-    _atomic_write(path, buffer.getvalue().encode("utf-8"))
+    writer.writerow([_text(name) for name in columns])
+    writer.writerows([_text(c) for c in row] for row in zip(*columns.values(), strict=True))
+    atomic_write(path, buffer.getvalue().encode("utf-8"))
 
 
 def _values(column: Any) -> list[Any]:
@@ -138,11 +149,22 @@ def _cell(value: Any) -> Any:
     return ";".join(map(str, value)) if isinstance(value, (list, tuple)) else value
 
 
+def _text(cell: Any) -> Any:
+    """A cell a spreadsheet shows as text: an apostrophe before one that would be a formula."""
+    return "'" + cell if isinstance(cell, str) and _FORMULA.match(cell) else cell
+
+
+def _untext(cell: str) -> str:
+    return cell[1:] if _FORMULA.match(cell) and cell.startswith("'") else cell
+
+
 def read_labels(path: Any) -> dict[str, dict[str, int]]:
     """The labelled rows of a qrels CSV or a filled-in template, question -> {id: grade}; blank = not yet.
 
     The file is read by ragmath's qrels reader (:func:`ragmath.io.read_qrels_table`), with the rows whose
     grade is blank left out, so a mistake is reported with this file's name and line, as for any qrels file.
+    A question or ID escaped by :func:`write_template` (an apostrophe before ``=``, ``+``, ``-``, ``@``)
+    is returned as it was, so an ID that itself begins with ``'=`` only round-trips through the template.
 
     >>> folder = Path(tempfile.mkdtemp())
     >>> _ = (folder / "t.csv").write_text("question,id,grade,text\\nq1,a,2,x\\nq1,b,,y\\n", encoding="utf-8")
@@ -158,7 +180,7 @@ def read_labels(path: Any) -> dict[str, dict[str, int]]:
     reader = csv.reader(io.StringIO(text, newline=""))
     header = next(reader, None)
     if header is None or "grade" not in header:
-        return qrels_mapping(read_qrels_table(path, "csv"))  # the reader says what is missing
+        return _read_table(path, path)  # the reader says what is missing
     column = header.index("grade")
     start = reader.line_num  # physical lines read so far (a quoted field may span several)
     blank = []
@@ -168,7 +190,7 @@ def read_labels(path: Any) -> dict[str, dict[str, int]]:
             blank.append((start, end))
         start = end
     if not blank:
-        return qrels_mapping(read_qrels_table(path, "csv"))
+        return _read_table(path, path)
     for first, last in blank:  # blank lines are skipped by the reader, so line numbers stay the file's
         lines[first:last] = [""] * (last - first)
     handle = tempfile.NamedTemporaryFile("wb", dir=path.parent, prefix=f".{path.name}.", suffix=".csv",
@@ -176,9 +198,15 @@ def read_labels(path: Any) -> dict[str, dict[str, int]]:
     try:
         with handle:
             handle.write("\n".join(lines).encode("utf-8"))
-        try:
-            return qrels_mapping(read_qrels_table(handle.name, "csv"))
-        except ValueError as error:
-            raise ValueError(str(error).replace(handle.name, str(path))) from None
+        return _read_table(Path(handle.name), path)
     finally:
         os.unlink(handle.name)
+
+
+def _read_table(source: Path, path: Path) -> dict[str, dict[str, int]]:
+    """The labels of a qrels CSV, template escapes taken off; errors name ``path``."""
+    try:
+        labels = qrels_mapping(read_qrels_table(source, "csv"))
+    except ValueError as error:
+        raise ValueError(str(error).replace(str(source), str(path))) from None
+    return {_untext(q): {_untext(i): g for i, g in items.items()} for q, items in labels.items()}

@@ -30,7 +30,7 @@ import pandas as pd
 import polars as pl
 
 from ragmath.io import run_table, write_run
-from ragmath.io.writers import _atomic_write
+from ragmath.io.writers import atomic_write
 from ragmath.lab.messages import message
 
 __all__ = ["record", "latency_path_for"]
@@ -79,6 +79,18 @@ def _id(item: Any) -> str:
     return str(item)
 
 
+def _name(target: Any) -> str:
+    return getattr(target, "name", "a stream") if hasattr(target, "write") else os.fspath(target)
+
+
+def _same_output(one: Any, other: Any) -> bool:
+    """Whether two outputs are one: the same stream, both ``"-"``, or paths to the same file."""
+    if hasattr(one, "write") or hasattr(other, "write"):
+        return one is other
+    one, other = os.fspath(one), os.fspath(other)
+    return one == other if "-" in (one, other) else os.path.realpath(one) == os.path.realpath(other)
+
+
 def record(system: Callable[[Any], Any], questions: Mapping[str, Any], path: Any, *,
            depth: int | None = 100, format: str | None = None, tag: str = "ragmath",
            latency_path: Any = None) -> pd.DataFrame:
@@ -104,8 +116,9 @@ def record(system: Callable[[Any], Any], questions: Mapping[str, Any], path: Any
     [['q1', 2, ''], ['q2', 0, 'RuntimeError: index offline']]
 
     Raises ``TypeError`` when ``system`` is not callable or ``questions`` is not a mapping with text IDs,
-    ``ValueError`` for a ``depth`` below 1, no question, or when every question failed (the latency CSV,
-    naming each failure, is written first).
+    ``ValueError`` for a ``depth`` below 1, no question, a ``latency_path`` that is the run's own path
+    (before any question is asked), or when every question failed (the latency CSV, naming each failure,
+    is written first).
     """
     if not callable(system):
         raise TypeError(message("notebook.record.system_not_callable", kind=type(system).__name__))
@@ -119,6 +132,9 @@ def record(system: Callable[[Any], Any], questions: Mapping[str, Any], path: Any
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
         raise ValueError(message("notebook.record.bad_depth", given=repr(depth)))
     latency_path = latency_path_for(path) if latency_path is None else latency_path
+    if _same_output(path, latency_path):
+        raise ValueError(f"the run and the latency table would both be written to {_name(path)}; give "
+                         f"latency_path another file, e.g. {_name(latency_path_for(_name(path)))}")
     rows, parts = [], []
     for qid, question in questions.items():
         started = time.perf_counter()
@@ -139,7 +155,7 @@ def record(system: Callable[[Any], Any], questions: Mapping[str, Any], path: Any
     table = pd.DataFrame(rows, columns=list(LATENCY_COLUMNS))
     schema = {"question": pl.String, "latency_ms": pl.Float64, "results": pl.Int64, "error": pl.String}
     latency = pl.DataFrame(rows, schema=schema, orient="row").write_csv(quote_style="necessary")
-    _atomic_write(latency_path, latency.encode("utf-8"))
+    atomic_write(latency_path, latency.encode("utf-8"))
     written = [p for p in parts if p.height]
     if not written:
         failed = table[table["error"] != ""]
