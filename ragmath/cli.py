@@ -27,10 +27,9 @@ CONVENTIONS = """\
 conventions (the workbook's, stated once):
   files     TREC run: qid Q0 docid rank score tag; TREC qrels: qid 0 docid grade;
             .csv / .jsonl: columns question,id,score (or rank) / question,id,grade.
-            A line starting with # is a comment. A malformed line is refused, naming
-            file, line and field; nothing is skipped. A TREC run line with more than six
-            fields is refused (trec_eval ignores fields after the run tag); remove them.
-            '-' reads standard input, once.
+            # starts a comment; a malformed line is refused, naming file, line and field.
+            A TREC run line with more than six fields is refused (trec_eval ignores fields
+            after the run tag); remove them. '-' reads standard input, once.
   output    UTF-8. -o FILE replaces a file (or a symlink's target) whole once complete,
             from a temporary .FILE.ragmath-tmp-* beside it; a named pipe or a device is
             written into; an input is never an output.
@@ -41,8 +40,8 @@ conventions (the workbook's, stated once):
   questions labelled with no relevant item: no-answer, outside every mean but Judged@K's;
             labelled but absent from the run: missing, scored 0 and in the means; in the run
             but not labelled: unjudged, not scored. Each group is listed (stderr for csv/json).
-  fuse      RRF score = sum over runs of 1/(k + rank), rank from 1 after ordering each run as
-            above; a run lacking an item adds nothing; ties by ID ascending.
+  fuse      RRF score = sum over runs of 1/(k + rank) (w/(k + rank) with --weights), ranks from 1
+            as ordered above; a run lacking an item adds nothing; ties by ID ascending.
 exit status: 0 done; 2 bad input or usage, or output that cannot be written (a message,
   no traceback); 1 an internal error (one line; please report it); 141 the output pipe
   closed early (| head)."""
@@ -109,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="bootstrap resamples and random sign flips (default 10000)")
     _add_scoring(co, ("table", "csv", "json", "markdown"))
 
-    fu = command("fuse", "Fuse several runs (RRF, or normalised scores), written as a run",
+    fu = command("fuse", "fuse runs (RRF, or --norm scores), written as a run",
                  "Fuse RUN files with RRF, or with --norm by a weighted sum of normalised scores. "
                  "Examples: python -m ragmath fuse bm25.trec dense.trec --k 60 -o fused.trec; "
                  "python -m ragmath fuse bm25.trec dense.trec --norm min-max --weights 0.3,0.7")

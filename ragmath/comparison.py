@@ -20,7 +20,7 @@ from ragmath import io
 from ragmath.evaluation import by_group, evaluate, json_numbers, mapping_questions, name_list
 from ragmath.ranking import order_run_table
 from ragmath.registry import METRICS, parse_metrics
-from ragmath.stats import bootstrap_interval, paired_bootstrap
+from ragmath.stats import bootstrap_interval, check_resamples, paired_bootstrap
 from ragmath.units import lift_labels, to_units
 from ragmath.validation import check_k, is_source
 
@@ -146,7 +146,7 @@ def sign_flip_p(diffs: Sequence[float], *, n_resamples: int = 10_000, seed: int 
         total = 2 ** d.size
         return hits / total, f"exact: all {total:,} sign flips of {d.size} non-zero differences"
     rng, hits = np.random.default_rng(seed), 0
-    for start in range(0, check_k(n_resamples, "n_resamples"), 2_000):  # 2,000 sign vectors at a time
+    for start in range(0, check_resamples(n_resamples), 2_000):  # 2,000 sign vectors at a time
         signs = rng.choice([-1.0, 1.0], size=(min(2_000, n_resamples - start), d.size))
         hits += int((np.abs(signs @ d) >= observed).sum())
     return (1 + hits) / (1 + n_resamples), f"{n_resamples:,} random sign flips (seed {seed})"

@@ -115,15 +115,17 @@ def fuse_scores(lists: Mapping[str, Mapping[Hashable, float]], norm: str = "min-
     """
     import pandas as pd
 
-    from ragmath.fusion import named_lists
     from ragmath.io import run_table
     from ragmath.validation import check_weights, check_window
 
-    named, window = named_lists(lists), check_window(window)
+    if not isinstance(lists, Mapping) or not lists:
+        raise TypeError("lists must be a non-empty mapping name -> {ID: score}, e.g. {'bm25': {'4.2': 12.7}}")
+    named, window = dict(lists), check_window(window)
     weights = check_weights(weights, len(named))
     for name, scores in named.items():
-        if not isinstance(scores, Mapping):
-            raise TypeError(f"lists[{name!r}] must be a mapping ID -> score, got {type(scores).__name__}")
+        if not isinstance(name, str) or not isinstance(scores, Mapping):
+            raise TypeError(f"lists[{name!r}] must be a mapping ID -> score named by a string, got "
+                            f"{type(scores).__name__}")
     tables = [run_table({"q": scores}) for scores in named.values()]
     fused = fuse_score_tables(tables, norm, weights, window)
     table = pd.DataFrame({"id": fused["id"].to_list(), "fused_rank": fused["rank"].to_numpy(),

@@ -176,6 +176,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "questions must be a mapping question ID -> question, got {kind}",
         "zh": "questions 必须是一个映射：问题 ID -> 问题，收到的是 {kind}",
     },
+    "notebook.record.same_path": {
+        "en": "the run and the latency table would both be written to {path}; give latency_path another "
+              "file, e.g. {other}",
+        "zh": "运行结果和延迟表会写进同一个文件 {path}；请给 latency_path 另一个文件，比如 {other}",
+    },
     "notebook.record.no_questions": {
         "en": "questions is empty; give at least one question ID -> question",
         "zh": "questions 是空的；请至少给出一个 问题 ID -> 问题",

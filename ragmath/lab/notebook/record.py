@@ -133,8 +133,8 @@ def record(system: Callable[[Any], Any], questions: Mapping[str, Any], path: Any
         raise ValueError(message("notebook.record.bad_depth", given=repr(depth)))
     latency_path = latency_path_for(path) if latency_path is None else latency_path
     if _same_output(path, latency_path):
-        raise ValueError(f"the run and the latency table would both be written to {_name(path)}; give "
-                         f"latency_path another file, e.g. {_name(latency_path_for(_name(path)))}")
+        raise ValueError(message("notebook.record.same_path", path=_name(path),
+                                 other=_name(latency_path_for(_name(path)))))
     rows, parts = [], []
     for qid, question in questions.items():
         started = time.perf_counter()
