@@ -209,7 +209,7 @@ def test_build_html_writes_one_executed_page(tmp_path, capsys):
     status = build_html.main(["--only", "03_mrr.ipynb", "--edition", "en", "--out", str(tmp_path)])
     assert status == 0, capsys.readouterr().err
     pages = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.html"))
-    assert pages == ["03_mrr.html"]
+    assert pages == ["03_mrr.html", "explorer/index.html"]  # the static k explorer ships beside the pages
     text = (tmp_path / "03_mrr.html").read_text(encoding="utf-8")
     assert text.lstrip().lower().startswith("<!doctype html")
     assert re.search(_num("4/9"), text), "the HTML copy does not carry the executed output"
