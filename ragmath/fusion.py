@@ -119,37 +119,33 @@ def fuse(ranks: np.ndarray, ids: pl.Series, k: float, questions: np.ndarray | No
     return order, tier, score
 
 
-def named_lists(rankings: Any) -> dict[str, Any]:
-    """Ranked lists as name -> list: a mapping keeps its names, a list of lists is named L1, L2, ...
+def named_lists(rankings: Any, what: str = "rankings") -> dict[str, Any]:
+    """Ranked lists (or ``what="runs"``, runs) as name -> list: a mapping keeps its names, a list is
+    named L1, L2, ...
 
     >>> named_lists([["a", "b"], ["b"]])
     {'L1': ['a', 'b'], 'L2': ['b']}
 
-    Raises ``TypeError`` for a string or a list holding something else than lists, or a name that is
-    not a string, ``ValueError`` for no list at all. The lists themselves are checked by :func:`rrf`.
+    Raises ``TypeError`` for a string, ranked lists given as a list holding something else than lists,
+    or a name that is not a string; ``ValueError`` for none at all. Each list is checked where it is
+    used (:func:`rrf`, or the run readers of :mod:`ragmath.io`, naming it).
     """
-    if isinstance(rankings, (str, bytes)):
-        raise TypeError(f"rankings must be a mapping name -> ranked IDs or a list of lists, got {rankings!r}")
+    shape = "name -> ranked IDs or a list of lists" if what == "rankings" else "name -> run or a list of runs"
     if isinstance(rankings, Mapping):
         named = dict(rankings)
-    elif isinstance(rankings, Sequence):
-        if rankings and not all(
-            isinstance(r, Sequence) and not isinstance(r, (str, bytes)) for r in rankings
-        ):
-            raise TypeError(
-                "rankings given as a list must be a list of ranked ID lists, e.g. "
-                "[['4.2', '6.1'], ['5.3', '6.1']]; for one list write [ranking]"
-            )
+    elif isinstance(rankings, Sequence) and not isinstance(rankings, (str, bytes)):
+        if what == "rankings" and not all(isinstance(r, Sequence) and not isinstance(r, (str, bytes))
+                                          for r in rankings):
+            raise TypeError("rankings given as a list must be a list of ranked ID lists, e.g. "
+                            "[['4.2', '6.1'], ['5.3', '6.1']]; for one list write [ranking]")
         named = {f"L{i}": ranking for i, ranking in enumerate(rankings, start=1)}
     else:
-        raise TypeError(
-            f"rankings must be a mapping name -> ranked IDs or a list of lists, got {type(rankings).__name__}"
-        )
+        raise TypeError(f"{what} must be a mapping {shape}, got {type(rankings).__name__}")
     if not named:
-        raise ValueError("rankings is empty; give at least one ranked list to fuse")
+        raise ValueError(f"{what} is empty; give at least one to fuse")
     for name in named:
         if not isinstance(name, str):
-            raise TypeError(f"list names must be strings, got {name!r}")
+            raise TypeError(f"{what[:-1]} names must be strings, got {name!r}")
     return named
 
 
@@ -252,7 +248,7 @@ def fuse_runs(
     smoothing, window = check_rrf_k(60 if k is None else k), check_window(window)
     if as_frame not in (False, True, "pandas", "polars"):
         raise ValueError(f"as_frame must be False, True, 'pandas' or 'polars', got {as_frame!r}")
-    named = _named_runs(runs)
+    named = named_lists(runs, "runs")
     weights = check_weights(weights, len(named))
     # A generator, so each file is read, ordered and let go before the next one (memory).
     tables = (_read_run(name, run, window, scores=norm is not None) for name, run in named.items())
@@ -271,21 +267,6 @@ def fuse_runs(
     for (question,), group in fused.group_by("question", maintain_order=True):
         out[question] = dict(zip(group["id"].to_list(), group["score"].to_list(), strict=True))
     return out
-
-
-def _named_runs(runs: Any) -> dict[str, Any]:
-    if isinstance(runs, Mapping):
-        named = dict(runs)
-        for name in named:
-            if not isinstance(name, str):
-                raise TypeError(f"run names must be strings, got {name!r}")
-    elif isinstance(runs, Sequence) and not isinstance(runs, (str, bytes)):
-        named = {f"L{i}": run for i, run in enumerate(runs, start=1)}
-    else:
-        raise TypeError(f"runs must be a mapping name -> run or a list of runs, got {type(runs).__name__}")
-    if not named:
-        raise ValueError("runs is empty; give at least one run to fuse")
-    return named  # each run's form is checked where it is read (io.run_table), naming the run
 
 
 def _read_run(name: str, run: Any, window: int | None, scores: bool = False) -> pl.DataFrame:

@@ -153,7 +153,7 @@ def test_a_label_neither_mapped_nor_a_unit_is_refused():
 
 
 def test_sign_flip_p_refuses_nan_with_its_position():
-    with pytest.raises(ValueError, match="nan at position 1"):  # before: p = 0.0
+    with pytest.raises(ValueError, match="NaN at position 1"):  # before: p = 0.0
         sign_flip_p([0.1, math.nan, 0.2])
 
 
@@ -176,7 +176,7 @@ def test_plan_questions_with_zero_variance_says_what_it_means():
 
 
 def test_plan_questions_refuses_nan_with_its_position():
-    with pytest.raises(ValueError, match="nan at position 2"):
+    with pytest.raises(ValueError, match="NaN at position 2"):
         plan_questions([0.1, 0.2, math.nan], 0.1)
 
 
