@@ -30,6 +30,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from browser_support import unavailable
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -67,34 +68,27 @@ def test_expected_rows_match_the_article():
 
 
 # ------------------------------------------------------------------------------------ fixtures
-def _unavailable(reason: str) -> None:
-    """Skip with ``reason``, or fail when ``CI=true`` (CI must not pass without a browser)."""
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"CI=true but the browser tests cannot run: {reason}")
-    pytest.skip(reason)
-
-
 def test_a_missing_browser_fails_on_ci_and_skips_elsewhere(monkeypatch):
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="CI=true but the browser tests cannot run: x"):
-        _unavailable("x")
+        unavailable("x")
     monkeypatch.delenv("CI")
     with pytest.raises(pytest.skip.Exception, match="x"):
-        _unavailable("x")
+        unavailable("x")
 
 
 @pytest.fixture(scope="module")
 def playwright_api():
     """playwright's sync API, or skip (fail on CI) when it or Debian's Chromium is missing."""
     if not CHROMIUM.is_file():
-        _unavailable(
+        unavailable(
             f"{CHROMIUM} not found; install Debian's chromium (apt-get install -y chromium) "
             "or run `make browser-deps`"
         )
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _unavailable("the python package playwright is not installed; pip install -e '.[test]'")
+        unavailable("the python package playwright is not installed; pip install -e '.[test]'")
     with sync_playwright() as api:
         yield api
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
-import os
 import random
 import re
 import shutil
@@ -25,6 +24,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from browser_support import unavailable
 
 import ragmath
 from ragmath.lab.messages import CATALOGUE, message, use_language
@@ -130,31 +130,15 @@ def test_make_explorer_builds_the_folder_and_serves_it_on_localhost():
 
 
 # ------------------------------------------------------------------------------------ the browser
-def _unavailable(reason: str) -> None:
-    """Skip with ``reason``, or fail when ``CI=true`` (CI must not pass without a browser)."""
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"CI=true but the browser tests cannot run: {reason}")
-    pytest.skip(reason)
-
-
-def test_without_a_browser_the_page_tests_fail_on_ci_and_skip_elsewhere(monkeypatch):
-    monkeypatch.setenv("CI", "true")
-    with pytest.raises(pytest.fail.Exception, match="CI=true but the browser tests cannot run: x"):
-        _unavailable("x")
-    monkeypatch.delenv("CI")
-    with pytest.raises(pytest.skip.Exception, match="x"):
-        _unavailable("x")
-
-
 @pytest.fixture(scope="module")
 def browser():
     if not CHROMIUM.is_file():
-        _unavailable(f"{CHROMIUM} not found; install Debian's chromium (apt-get install -y chromium) "
+        unavailable(f"{CHROMIUM} not found; install Debian's chromium (apt-get install -y chromium) "
                      "or run `make browser-deps`")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _unavailable("the python package playwright is not installed; pip install -e '.[test]'")
+        unavailable("the python package playwright is not installed; pip install -e '.[test]'")
     with sync_playwright() as api:
         chromium = api.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS)
         yield chromium
