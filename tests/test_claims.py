@@ -32,9 +32,9 @@ EXECUTED = [(LANGUAGES[language] / name, language, claim)
             for name, claim in CASES for language in LANGUAGES]
 
 #: The seven sentences issue 24 found saying more than their tables (ids of their claims).
-ISSUE_24 = {"units_recap", "toy_shared_characters", "three_chunks_shared_everywhere", "fusion_keeps",
-            "fusion_keeps_holdout", "article_query_easy_for_bm25", "paraphrases_need_a_model",
-            "same_mrr_evidence"}
+ISSUE_24 = {"units_recap", "units_move_ndcg_not_mrr", "toy_shared_characters",
+            "three_chunks_shared_everywhere", "fusion_keeps", "fusion_keeps_holdout",
+            "article_query_easy_for_bm25", "paraphrases_need_a_model", "same_mrr_evidence"}
 
 
 def test_the_claims_have_distinct_ids_and_cover_the_seven_sentences_of_issue_24():
