@@ -34,8 +34,9 @@ class Claim:
 class Shown:
     """What an executed notebook shows, cell by cell (by cell id)."""
 
-    def __init__(self, nb: nbformat.NotebookNode) -> None:
+    def __init__(self, nb: nbformat.NotebookNode, language: str = "en") -> None:
         self.nb = nb
+        self.language = language  # "en" or "zh": the notebook's
         self._cells = {cell.get("id"): cell for cell in nb.cells}
 
     def source(self, cell_id: str) -> str:
@@ -81,3 +82,22 @@ def dataset():
     from ragmath.lab.corpus import load_dataset
 
     return load_dataset()
+
+
+@functools.cache
+def dev_full():
+    """The frozen design's ablation on the dev questions with its answers, as notebook 06 runs it."""
+    from ragmath.lab.ablation import run_ablation
+    from ragmath.lab.holdout import frozen_design
+
+    return run_ablation(frozen_design())
+
+
+def listing(values: Mapping[str, float], language: str, digits: int = 3) -> str:
+    """"A 0.663, B 0.632" (en) or "A 0.663、B 0.632" (zh): versions and values as the readings list them."""
+    return ("、" if language == "zh" else ", ").join(f"{v} {fmt(x, digits)}" for v, x in values.items())
+
+
+def leaders(values: Mapping[str, float]) -> list[str]:
+    best = max(values.values())
+    return [v for v, x in values.items() if round(x, 12) == round(best, 12)]
