@@ -37,6 +37,7 @@ class Shown:
     def __init__(self, nb: nbformat.NotebookNode, language: str = "en") -> None:
         self.nb = nb
         self.language = language  # "en" or "zh": the notebook's
+        self.sentence = ""  # the claim's sentence in that language (a check may read its verdict words)
         self._cells = {cell.get("id"): cell for cell in nb.cells}
 
     def source(self, cell_id: str) -> str:
@@ -51,6 +52,20 @@ class Shown:
             elif out.output_type in ("execute_result", "display_data"):
                 parts.append(str(out.get("data", {}).get("text/plain", "")))
         return "\n".join(parts)
+
+    def section_of(self, cell_id: str) -> int:
+        """The number of the section (``## N.`` heading) a cell stands in."""
+        import re
+
+        number = None
+        for cell in self.nb.cells:
+            if cell.cell_type == "markdown":
+                for found in re.finditer(r"^## (\d+)\.", cell.source, re.MULTILINE):
+                    number = int(found.group(1))
+            if cell.get("id") == cell_id:
+                assert number is not None, f"cell {cell_id} stands before any numbered section"
+                return number
+        raise KeyError(cell_id)
 
     def shows(self, cell_id: str, *texts: str) -> None:
         """Assert that the code cell ``cell_id`` shows every one of ``texts``."""
@@ -101,3 +116,16 @@ def listing(values: Mapping[str, float], language: str, digits: int = 3) -> str:
 def leaders(values: Mapping[str, float]) -> list[str]:
     best = max(values.values())
     return [v for v, x in values.items() if round(x, 12) == round(best, 12)]
+
+
+def top(k: int, language: str) -> str:
+    """"top 5" as each language's readings write it."""
+    return f"top {k}" if language == "en" else f"前 {k} 名"
+
+
+#: The readings' Chinese words for the rates and metrics they name (the English is the name itself).
+ZH_WORDS = {"answer accuracy": "答案准确率", "citation support": "引用支撑", "correct refusals": "正确拒答"}
+
+
+def word(name: str, language: str) -> str:
+    return ZH_WORDS.get(name, name) if language == "zh" else name

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from claims import Claim, Shown, dataset, dev_ablation
+from claims import Claim, Shown, dataset, dev_ablation, top
 
 THREE = ["TRV26-4.2-a", "TRV26-4.3", "INV-110"]
 QUERY_3 = "市内交通超出标准"
@@ -59,7 +59,7 @@ def check_fusion_keeps_not_everything(shown: Shown) -> dict[str, str]:
     assert table.loc[["A", "B", "C"], "Recall@5"].idxmax() == "C"
     lost = fusion_losses()
     assert lost, "C's top 5 holds every relevant chunk that A or B found: the sentence would be wrong"
-    return {"count": f"{len(lost)} ", **{x: x for x in lost}}
+    return {"count": f"{len(lost)} ", **{x: x for x in lost}, "K": top(5, shown.language)}
 
 
 def _first_ranks(qid: str) -> dict[str, int]:
@@ -93,8 +93,10 @@ def check_article_query_not_easy_for_bm25(shown: Shown) -> dict[str, str]:
     assert all(dev.qrels[qid].get(chunk, 0) == 0 for chunk in above), above
     assert any(chunk.startswith("TRV25-") for chunk in above), "no 2025 clause above A's first relevant chunk"
     assert shown_first_ranks(shown, qid) == ranks
-    return {"A": str(ranks["A"]), "C": f"C {ranks['C']}", "D": f"D {ranks['D']}",
-            **{chunk: chunk for chunk in above}}
+    en = shown.language == "en"
+    return {"A": f"rank {ranks['A']}" if en else f"第 {ranks['A']} 名", "C": f"C {ranks['C']}",
+            "D": f"D {ranks['D']}", "B": "ranks a relevant chunk first" if en else "排在第 1 名",
+            "year": "2025", "grade": "graded 0" if en else "等级都是 0", **{chunk: chunk for chunk in above}}
 
 
 def unreached_paraphrases() -> list[str]:
@@ -117,7 +119,7 @@ def check_paraphrases_no_k_reaches(shown: Shown) -> dict[str, str]:
         found = [x for x in unreached for v in "CD" if pq.loc[(v, x), "first relevant rank"] <= 5]
         assert not found, f"k = {k} finds {found}"
     return {"count": f"{len(unreached)} ", **{x: x for x in unreached}, "k from": str(min(K_GRID)),
-            "k to": str(max(K_GRID))}
+            "k to": str(max(K_GRID)), "K": top(5, shown.language)}
 
 
 CLAIMS = [

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 
-from claims import Claim, Shown, dataset, dev_ablation, dev_full, fmt, leaders
+from claims import Claim, Shown, dataset, dev_ablation, dev_full, fmt, leaders, top
 
 VERSIONS = ("A", "B", "C", "D")
 
@@ -20,7 +20,7 @@ def _means(metric: str, versions) -> dict[str, float]:
 def _leads(metric: str, versions, leader: str) -> dict[str, str]:
     values = _means(metric, versions)
     assert leaders(values) == [leader], values
-    return {v: f"{v} {fmt(x)}" for v, x in values.items()}
+    return {"metric": metric, **{v: f"{v} {fmt(x)}" for v, x in values.items()}}
 
 
 def check_recall_leader(shown: Shown) -> dict[str, str]:
@@ -42,7 +42,7 @@ def check_recall_equal(shown: Shown) -> dict[str, str]:
     """"Recall@5 is x for C and x for D: equal" (the reranker reorders the top M = 5 only)."""
     values = _means("Recall@5", "CD")
     assert values["C"] == values["D"], values
-    return {"C": fmt(values["C"])}
+    return {"C": fmt(values["C"]), "metric": "Recall@5", "K": top(5, shown.language)}
 
 
 def check_answer_accuracy(shown: Shown) -> dict[str, str]:
@@ -56,7 +56,7 @@ def check_answer_accuracy(shown: Shown) -> dict[str, str]:
     spread = max(correct.values()) - min(correct.values())
     return {**{f"{v} accuracy": f"{v} {fmt(x)}" for v, x in accuracy.items()},
             **{f"{v} correct": f"{v} {c}/{n}" for v, c in correct.items()},
-            "spread": f"{spread} ", "weight": f"{100 / n:.1f}"}
+            "spread": f"{spread} ", "weight": f"{100 / n:.1f}", "n": f"{n}"}
 
 
 def check_citation_support(shown: Shown) -> dict[str, str]:
@@ -92,27 +92,28 @@ def _counts(kind: str, limit: int) -> dict[str, int]:
     return {v: sum(r <= limit for r in ranks[v].values()) for v in VERSIONS}
 
 
-def _counts_check(kind: str, limit: int, expected_leaders: list[str]) -> dict[str, str]:
+def _counts_check(kind: str, limit: int, expected_leaders: list[str], language: str) -> dict[str, str]:
     counts = _counts(kind, limit)
     n = len(_questions(kind))
     assert leaders({v: float(c) for v, c in counts.items()}) == expected_leaders, counts
-    return {"n": f"{n} ", **{v: f"{v} {c}/{n}" for v, c in counts.items()}}
+    where = ("rank 1" if language == "en" else "第 1 名") if limit == 1 else top(limit, language)
+    return {"n": f"{n} ", "where": where, **{v: f"{v} {c}/{n}" for v, c in counts.items()}}
 
 
 def check_exact_rank1(shown: Shown) -> dict[str, str]:
-    return _counts_check("exact-id", 1, ["A", "D"])
+    return _counts_check("exact-id", 1, ["A", "D"], shown.language)
 
 
 def check_exact_top5(shown: Shown) -> dict[str, str]:
-    return _counts_check("exact-id", 5, ["A", "C", "D"])
+    return _counts_check("exact-id", 5, ["A", "C", "D"], shown.language)
 
 
 def check_para_rank1(shown: Shown) -> dict[str, str]:
-    return _counts_check("paraphrase", 1, ["B"])
+    return _counts_check("paraphrase", 1, ["B"], shown.language)
 
 
 def check_para_top5(shown: Shown) -> dict[str, str]:
-    return _counts_check("paraphrase", 5, ["B", "C", "D"])
+    return _counts_check("paraphrase", 5, ["B", "C", "D"], shown.language)
 
 
 def _kept_and_lost(kind: str, source: str) -> tuple[list[str], list[str], list[str]]:
@@ -126,21 +127,25 @@ def check_exact_a_hits_kept(shown: Shown) -> dict[str, str]:
     """"A ranks a relevant chunk first for f of the n exact-ID questions; C keeps k of them and loses (ids)"."""
     firsts, kept, lost = _kept_and_lost("exact-id", "A")
     assert lost
-    return {"firsts": f"{len(firsts)} ", "kept": f"{len(kept)} ", **{x: x for x in lost}}
+    n = len(_questions("exact-id"))
+    return {"firsts": f"{len(firsts)} of the {n}" if shown.language == "en" else f"{n} 个精确 ID 类问题中，A 有 {len(firsts)} 个",
+            "kept": f"{len(kept)} ", "rank": "第 1 名" if shown.language == "zh" else "", **{x: x for x in lost}}
 
 
 def check_para_a_no_hit(shown: Shown) -> dict[str, str]:
     """"A ranks no relevant chunk first for any of the n paraphrase questions"."""
     firsts, _, _ = _kept_and_lost("paraphrase", "A")
     assert firsts == []
-    return {"n": f"{len(_questions('paraphrase'))} "}
+    return {"n": f"{len(_questions('paraphrase'))} ", "rank": "第 1 名" if shown.language == "zh" else ""}
 
 
 def check_para_b_hits_kept(shown: Shown) -> dict[str, str]:
     """"B ranks a relevant chunk first for f of the n paraphrase questions; C keeps k of them and loses (ids)"."""
     firsts, kept, lost = _kept_and_lost("paraphrase", "B")
     assert lost
-    return {"firsts": f"{len(firsts)} ", "kept": f"{len(kept)} ", **{x: x for x in lost}}
+    n = len(_questions("paraphrase"))
+    return {"firsts": f"{len(firsts)} of the {n}" if shown.language == "en" else f"{n} 个改写类问题中，B 有 {len(firsts)} 个",
+            "kept": f"{len(kept)} ", "rank": "第 1 名" if shown.language == "zh" else "", **{x: x for x in lost}}
 
 
 def check_para_vector_finds(shown: Shown) -> dict[str, str]:
@@ -149,7 +154,7 @@ def check_para_vector_finds(shown: Shown) -> dict[str, str]:
     ranks = _first_rank_table(_questions("paraphrase"))
     found = [x for x in ranks["A"] if not ranks["A"][x] <= 5 and ranks["B"][x] <= 5]
     q = dataset().questions.set_index("question_id")
-    values = {"count": f"{len(found)} "}
+    values = {"count": f"{len(found)} ", "K": top(5, shown.language)}
     for x in found:
         values[x] = f"「{q.loc[x, 'text']}」"
         values[f"{x} ranks"] = f"{int(ranks['B'][x])}" + ("，" if shown.language == "zh" else ", ") + f"C {int(ranks['C'][x])}"
@@ -169,7 +174,7 @@ def check_clause42_moves(shown: Shown) -> dict[str, str]:
     up = sum(best(dev.runs["D"][x]) < best(dev.runs["C"][x]) for x in clause)
     down = sum(best(dev.runs["D"][x]) > best(dev.runs["C"][x]) for x in clause)
     assert all(sorted(dev.runs["C"][x]) == sorted(dev.runs["D"][x]) for x in dev.runs["C"])
-    return {"up": f"{up} ", "n": f"{len(clause)} ", "down": f"down for {down};" if shown.language == "en" else f"下移的有 {down} 个"}
+    return {"clause": "4.2", "up": f"{up} ", "n": f"{len(clause)} ", "down": f"down for {down};" if shown.language == "en" else f"下移的有 {down} 个"}
 
 
 def check_same_passages(shown: Shown) -> dict[str, str]:
@@ -181,7 +186,12 @@ def check_same_passages(shown: Shown) -> dict[str, str]:
     same = sum(sorted(dev.generator_input["C"][x]) == sorted(dev.generator_input["D"][x]) for x in questions)
     changed = sum(pq.loc[("C", x), "correct"] != pq.loc[("D", x), "correct"] for x in questions)
     shown.shows("6912de00", f"{same} of {len(questions)}" if shown.language == "en" else f"{same} / {len(questions)}")
-    return {"same": f"{same} ", "n": f"{len(questions)} ", "changed": f"{changed} "}
+    from ragmath.lab.holdout import frozen_design
+
+    design = frozen_design()
+    en = shown.language == "en"
+    return {"same": f"{same} ", "n": f"{len(questions)} ", "changed": f"{changed} ",
+            "M": f"M = {design.rerank_depth}", "read": f"{design.context_k} passages read" if en else f"读取 {design.context_k} 段"}
 
 
 def check_context_cost(shown: Shown) -> dict[str, str]:
@@ -190,7 +200,11 @@ def check_context_cost(shown: Shown) -> dict[str, str]:
     chars = {v: float(table.loc[v, "context chars/q"]) for v in (*VERSIONS, "Oracle")}
     low, high = min(chars[v] for v in VERSIONS), max(chars[v] for v in VERSIONS)
     assert chars["Oracle"] < low
-    return {"oracle": f"{chars['Oracle']:.0f} ", "range": f"{low:.0f}–{high:.0f}"}
+    from ragmath.lab.holdout import frozen_design
+
+    k = frozen_design().context_k
+    return {"oracle": f"{chars['Oracle']:.0f} ", "range": f"{low:.0f}–{high:.0f}",
+            "top": f"top {k} passages" if shown.language == "en" else f"前 {k} 段"}
 
 
 @functools.cache
@@ -216,7 +230,10 @@ def check_rerank_entries(shown: Shown) -> dict[str, str]:
     assert relevant_in == 0, "something the reranker promoted was evidence"
     assert pushed == brought
     shown.shows("f772e1d8", str(brought), str(relevant_out))
-    return {"brought": f"{brought} ", "asked": f"{asked} ", "n": f"{n} ", "relevant out": f"{relevant_out} "}
+    en = shown.language == "en"
+    return {"M": "M = 20", "from": "ranks 6–20" if en else "第 6–20 名", "K": top(5, language=shown.language),
+            "brought": f"{brought} ", "asked": f"{asked} ", "n": f"{n} ", "relevant in": f"{relevant_in} ",
+            "relevant out": f"{relevant_out} "}
 
 
 def check_term_match(which: str):
