@@ -16,7 +16,7 @@ import nbformat
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from claims import Shown, nb03, nb04, nb05b, nb06, nb06_more, nb07, nb07_more  # noqa: E402
+from claims import Shown, nb03, nb04, nb05b, nb06, nb06_more, nb07, nb07_more, nb08  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -26,6 +26,7 @@ BY_NOTEBOOK = {
     "05b_tools_for_the_ablation.ipynb": nb05b.CLAIMS,
     "06_ablation.ipynb": nb06.CLAIMS + nb06_more.CLAIMS,
     "07_honest_numbers.ipynb": nb07.CLAIMS + nb07_more.CLAIMS,
+    "08_your_own_system.ipynb": nb08.CLAIMS,
 }
 LANGUAGES = {"en": NOTEBOOKS, "zh": NOTEBOOKS / "zh"}
 CASES = [(name, claim) for name, claims in BY_NOTEBOOK.items() for claim in claims]

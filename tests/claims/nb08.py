@@ -1,0 +1,104 @@
+"""Notebook 08 (your own system): the readings after its split, latency and pool tables, for the workbook's
+own four versions and the prepared judgements (the notebook run top to bottom, nobody judging)."""
+
+# ruff: noqa: E501 - the sentences stand as the notebooks write them (Chinese characters count double)
+
+from __future__ import annotations
+
+import functools
+import re
+
+from claims import Claim, Shown, dataset
+
+
+@functools.cache
+def split() -> tuple[list[str], list[str], dict[str, str]]:
+    from ragmath import grouped_split
+    from ragmath.lab.notebook.own_system import OWN_SPLIT
+
+    q = dataset().questions
+    group = dict(zip(q["question_id"], q["group"], strict=True))
+    working, held = grouped_split(list(q["question_id"]), group, **OWN_SPLIT)
+    return working, held, group
+
+
+@functools.cache
+def runs():
+    import tempfile
+    from pathlib import Path
+
+    from ragmath.io import read_run
+    from ragmath.lab.notebook.own_system import VERSIONS, record_versions
+
+    folder = Path(tempfile.mkdtemp(prefix="claims-nb08-"))
+    record_versions(dataset(), split()[0], folder)
+    return {name: read_run(folder / f"{name}.trec") for name in VERSIONS}
+
+
+def check_split(shown: Shown) -> dict[str, str]:
+    """"Your holdout is h of the n dev questions, in g of G groups (0 groups on both sides) … the other w"."""
+    working, held, group = split()
+    held_groups, working_groups = {group[x] for x in held}, {group[x] for x in working}
+    both = held_groups & working_groups
+    assert not both
+    shown.shows("5f4abcb8", f"{len(working)}", f"{len(held)}")
+    en = shown.language == "en"
+    n = len(group)
+    return {"held": f"{len(held)} of the {n}" if en else f"{n} 个开发集问题中的 {len(held)} 个",
+            "groups": f"{len(held_groups)} of {len(set(group.values()))}" if en else f"{len(set(group.values()))} 个分组中的 {len(held_groups)} 个",
+            "both": f"{len(both)} groups" if en else f"{len(both)} 个分组", "working": f"other {len(working)}" if en else f"其余 {len(working)} 个",
+            "section": f"section {shown.section_of('9c11a0d0')}" if en else f"第 {shown.section_of('9c11a0d0')} 节"}
+
+
+def _latency_rows(shown: Shown) -> dict[str, tuple[int, int]]:
+    """Questions asked and failures per version, as the latency table (cell 0f95ba80) shows them."""
+    rows = re.findall(r"^([A-D])\s+(\d+)\s+\S+\s+\S+\s+(\d+)\s*$", shown.output("0f95ba80"), re.MULTILINE)
+    return {v: (int(n), int(f)) for v, n, f in rows}
+
+
+def check_latency(shown: Shown) -> dict[str, str]:
+    """"4 versions asked w questions each, and no question failed"; no latency number is written."""
+    from ragmath.lab.notebook.own_system import VERSIONS
+
+    rows = _latency_rows(shown)
+    working = split()[0]
+    assert sorted(rows) == sorted(VERSIONS)
+    assert all(n == len(working) and failed == 0 for n, failed in rows.values()), rows
+    return {"versions": f"{len(VERSIONS)} ", "questions": f"{len(working)} "}
+
+
+def check_pool(shown: Shown) -> dict[str, str]:
+    """"The pool of A, B, C and D's top d: i items to label for q questions (lo to hi a question). Items only one
+    version ranked there: A a, …"."""
+    from ragmath.comparison import pool
+    from ragmath.lab.notebook.own_system import POOL_DEPTH
+
+    recorded = runs()
+    table = pool(recorded, POOL_DEPTH)
+    per_question = table.groupby("question").size()
+    def names(versions) -> list[str]:
+        return [v.strip() for v in versions.split(",")] if isinstance(versions, str) else list(versions)
+
+    alone = [names(v)[0] for v in table["versions"] if len(names(v)) == 1]
+    only = {name: alone.count(name) for name in recorded}
+    en = shown.language == "en"
+    sep = ", " if en else "、"
+    return {"depth": f"top {POOL_DEPTH}" if en else f"前 {POOL_DEPTH} 名", "items": f"{len(table)} ",
+            "questions": f"{per_question.size} ", "range": f"{per_question.min()} to {per_question.max()}" if en else f"{per_question.min()} 到 {per_question.max()}",
+            "only": sep.join(f"{v} {c}" for v, c in only.items())}
+
+
+CLAIMS = [
+    Claim("split", "5f4abcb8-reading",
+          en="your holdout is 18 of the 54 dev questions, in 11 of 40 groups (0 groups on both sides), sealed by the cell above (its time and commit are printed there). Everything below runs on the other 36 questions; section 8 opens the holdout once.",
+          zh="你的保留集是 54 个开发集问题中的 18 个，分属 40 个分组中的 11 个（0 个分组两边都有），由上面的单元格封存（封存时间和提交打印在那里）。下面的一切都只在其余 36 个问题上运行；第 8 节只启封一次保留集。",
+          check=check_split),
+    Claim("latency", "4b3d885c",
+          en="4 versions asked 36 questions each, and no question failed.",
+          zh="4 个版本各回答了 36 个问题，没有问题失败。",
+          check=check_latency),
+    Claim("pool", "b6318a5f",
+          en="The pool of A, B, C and D's top 10: 601 items to label for 36 questions (10 to 29 a question). Items only one version ranked there: A 51, B 85, C 18, D 58",
+          zh="A、B、C 和 D 各自前 10 名组成的池：36 个问题共有 601 个条目要标注（每个问题 10 到 29 个）。只有一个版本排进前 10 名的条目：A 51、B 85、C 18、D 58",
+          check=check_pool),
+]
