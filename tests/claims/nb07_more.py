@@ -356,3 +356,62 @@ CLAIMS = [
           zh="保留集上 D 的 nDCG@5 高于开发集。两个集合装的是不同分组里的不同问题，所以这既是在比较系统，也是在比较问题集：它并不说明开发集的估计偏悲观了 0.098。",
           check=check_closing_dev_gap),
 ]
+
+
+def check_overlap_shared(shown: Shown) -> dict[str, str]:
+    """"s of the holdout's p positive labels point to chunks that are also evidence of a dev question (pairs)"."""
+    from ragmath.lab.ablation import holdout_overlap
+
+    overlap = holdout_overlap()
+    shared = overlap["shared with dev evidence"]
+    sep = ", " if shown.language == "en" else "、"
+    return {"shared": f"{len(shared)} ", "labels": f"{overlap['holdout positive labels']} ",
+            "pairs": sep.join(f"{q} → {c}" for q, c in shared)}
+
+
+def check_overlap_added(shown: Shown) -> dict[str, str]:
+    """"The sealing commit added a chunks to the corpus (now n). Dev tuning ran over d of them: … no dev question
+    labels any of them"."""
+    from ragmath.lab.ablation import holdout_overlap
+
+    overlap = holdout_overlap()
+    assert overlap["dev labels on added chunks"] == 0
+    added, in_dev = len(overlap["chunks added with the holdout"]), overlap["added chunks in the dev corpus"]
+    en = shown.language == "en"
+    return {"added": f"added {added} chunks" if en else f"加入了 {added} 个片段",
+            "now": f"now {overlap['corpus chunks']}" if en else f"现共 {overlap['corpus chunks']} 个",
+            "in dev": f"over {in_dev} of them" if en else f"其中 {in_dev} 个"}
+
+
+def check_frozen_choice(shown: Shown) -> dict[str, str]:
+    """"On dev, D's nDCG@5 at k = f minus at k = 60 (W, M) is +x [lo, hi] over n questions (sign-flip p): the
+    interval holds 0, so the rule … keeps k = 60, not the frozen k = f"."""
+    from ragmath.lab.ablation import keep_default_rule, knob_against_default
+    from ragmath.lab.holdout import frozen_design
+
+    frozen = frozen_design()
+    rows = knob_against_default(frozen, "k", [frozen.k])
+    row = rows[~rows["default"]].iloc[0]
+    assert row["low"] <= 0 <= row["high"] and keep_default_rule(rows) == 60
+    en = shown.language == "en"
+    return {"frozen k": f"k = {frozen.k:g}", "default": "k = 60", "W": f"W = {frozen.window}", "M": f"M = {frozen.rerank_depth}",
+            "diff": f"{row['diff vs default']:+.3f} [{row['low']:+.3f}, {row['high']:+.3f}]", "metric": "nDCG@5",
+            "n": f"{int(row['questions'])} ", "p": f"p = {row['p (sign-flip)']:.3f}",
+            "zero": "holds 0" if en else "包含 0", "rule": "excludes 0" if en else "不含 0",
+            "not": f"not the frozen k = {frozen.k:g}" if en else f"而不是冻结的 k = {frozen.k:g}"}
+
+
+CLAIMS += [
+    Claim("overlap_shared", "17e3e266",
+          en="7 of the holdout's 56 positive labels point to chunks that are also evidence of a dev question (Q62 → TRV26-6.1, Q63 → TRV26-5.2, Q63 → TRV26-5.1, Q64 → TRV26-7.1, Q67 → TRV26-4.2-a, Q97 → TRV26-7.2, Q100 → TRV26-3.1)",
+          zh="保留集的 56 条正标注中，有 7 条指向同时也是某个开发集问题证据的片段（Q62 → TRV26-6.1、Q63 → TRV26-5.2、Q63 → TRV26-5.1、Q64 → TRV26-7.1、Q67 → TRV26-4.2-a、Q97 → TRV26-7.2、Q100 → TRV26-3.1）",
+          check=check_overlap_shared),
+    Claim("overlap_added", "17e3e266",
+          en="The sealing commit added 47 chunks to the corpus (now 192). Dev tuning ran over 47 of them: the dev corpus holds them and no dev question labels any of them, so they were distractors.",
+          zh="封存的那次提交向语料加入了 47 个片段（现共 192 个）。开发集调参时其中 47 个已在场：开发集语料包含它们，但没有任何开发集问题标注它们，所以它们是干扰项。",
+          check=check_overlap_added),
+    Claim("frozen_choice", "d448080d-reading",
+          en="On dev, D's nDCG@5 at k = 1 minus at k = 60 (W = 40, M = 5) is +0.040 [-0.006, +0.102] over 43 questions (sign-flip p = 0.219): the interval holds 0, so the rule (keep the default unless the paired interval excludes 0) keeps k = 60, not the frozen k = 1.",
+          zh="在开发集上，D 在 k = 1 时的 nDCG@5 减去 k = 60（W = 40, M = 5）时的，在 43 个问题上为 +0.040 [-0.006, +0.102]（符号翻转检验 p = 0.219）：区间包含 0，所以规则（除非配对区间不含 0，否则保留默认值）保留 k = 60，而不是冻结的 k = 1。",
+          check=check_frozen_choice),
+]
