@@ -102,3 +102,54 @@ CLAIMS = [
           zh="A、B、C 和 D 各自前 10 名组成的池：36 个问题共有 601 个条目要标注（每个问题 10 到 29 个）。只有一个版本排进前 10 名的条目：A 51、B 85、C 18、D 58",
           check=check_pool),
 ]
+
+
+@functools.cache
+def comparison():
+    """compare() on the four recorded versions with the prepared judgements, as section 5's cell runs it."""
+    from ragmath import compare
+    from ragmath.comparison import pool
+    from ragmath.io import read_qrels
+    from ragmath.lab.notebook.own_system import POOL_DEPTH, PREPARED_JUDGEMENTS, complete_labels
+
+    recorded = runs()
+    labels, sources = complete_labels(pool(recorded, POOL_DEPTH), {}, read_qrels(PREPARED_JUDGEMENTS))
+    return compare(recorded, labels, ["Recall@5", "nDCG@5"], baseline="A", seed=0), sources
+
+
+def check_comparison(shown: Shown) -> dict[str, str]:
+    """Each version's nDCG@5 difference from A with its interval, p, Holm's p and wins/ties/losses; "No version is
+    better than A after Holm's correction at 0.05"; the rule's candidate is the largest mean difference."""
+    result, _ = comparison()
+    rows = result.comparisons[result.comparisons["metric"] == "nDCG@5"].set_index("system")
+    assert not any((r["diff"] > 0) and (r["p_holm"] < 0.05) for _, r in rows.iterrows())
+    en = shown.language == "en"
+    values = {"metric": "nDCG@5", "level": "0.05"}
+    for v, r in rows.iterrows():
+        values[f"{v} diff"] = f"{v} {r['diff']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}]"
+        values[f"{v} p"] = f"p = {r['p']:.3f}"
+        values[f"{v} holm"] = f"Holm {r['p_holm']:.3f}"
+        values[f"{v} wtl"] = f"{int(r['wins'])}/{int(r['ties'])}/{int(r['losses'])}"
+    candidate = str(rows["diff"].idxmax())
+    values["candidate"] = (f"That is {candidate} ({rows.loc[candidate, 'diff']:+.3f})" if en
+                           else f"那就是 {candidate}（{rows.loc[candidate, 'diff']:+.3f}）")
+    return values
+
+
+def check_labelling(shown: Shown) -> dict[str, str]:
+    """"Nobody judged in the widget …, so all n come from the prepared judgements"."""
+    _, sources = comparison()
+    assert sources["by hand"] == 0
+    return {"n": f"{sources['prepared']} "}
+
+
+CLAIMS += [
+    Claim("labelling", "be7ce1dd-reading",
+          en="Nobody judged in the widget (the notebook ran top to bottom without a person), so all 601 come from the prepared judgements",
+          zh="没有人在控件里做判断（笔记本在无人操作时从头运行到尾），所以全部 601 个来自预先准备的判断",
+          check=check_labelling),
+    Claim("comparison", "21e2fb72-reading",
+          en="On nDCG@5 against A: B -0.114 [-0.308, +0.076], p = 0.272, Holm 1.000, 12/6/10 wins/ties/losses; C -0.022 [-0.125, +0.062], p = 0.693, Holm 1.000, 9/16/3 wins/ties/losses; D +0.003 [-0.061, +0.064], p = 0.932, Holm 1.000, 6/17/5 wins/ties/losses. No version is better than A after Holm's correction at 0.05.\n- The rule written before this table: the version with the largest mean difference on nDCG@5 goes to the holdout against A. That is D (+0.003)",
+          zh="在 nDCG@5 上与 A 相比：B -0.114 [-0.308, +0.076]，p = 0.272，Holm 1.000，胜/平/负 12/6/10；C -0.022 [-0.125, +0.062]，p = 0.693，Holm 1.000，胜/平/负 9/16/3；D +0.003 [-0.061, +0.064]，p = 0.932，Holm 1.000，胜/平/负 6/17/5。经 Holm 校正（水平 0.05）后，没有版本优于 A。\n- 在这张表之前写下的规则：在 nDCG@5 上平均差值最大的版本进入保留集，与 A 对比。那就是 D（+0.003）",
+          check=check_comparison),
+]
