@@ -16,12 +16,27 @@ import nbformat
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from claims import Shown, nb01, nb03, nb04, nb05, nb05b, nb06, nb06_late, nb06_more, nb07, nb07_more, nb08  # noqa: E402
+from claims import (  # noqa: E402
+    Shown,
+    nb01,
+    nb02,
+    nb03,
+    nb04,
+    nb05,
+    nb05b,
+    nb06,
+    nb06_late,
+    nb06_more,
+    nb07,
+    nb07_more,
+    nb08,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 BY_NOTEBOOK = {
     "01_unit_of_evaluation.ipynb": nb01.CLAIMS,
+    "02_recall_vs_hit.ipynb": nb02.CLAIMS,
     "03_mrr.ipynb": nb03.CLAIMS,
     "04_ndcg.ipynb": nb04.CLAIMS,
     "05_rrf.ipynb": nb05.CLAIMS,
