@@ -153,3 +153,37 @@ CLAIMS += [
           zh="在 nDCG@5 上与 A 相比：B -0.114 [-0.308, +0.076]，p = 0.272，Holm 1.000，胜/平/负 12/6/10；C -0.022 [-0.125, +0.062]，p = 0.693，Holm 1.000，胜/平/负 9/16/3；D +0.003 [-0.061, +0.064]，p = 0.932，Holm 1.000，胜/平/负 6/17/5。经 Holm 校正（水平 0.05）后，没有版本优于 A。\n- 在这张表之前写下的规则：在 nDCG@5 上平均差值最大的版本进入保留集，与 A 对比。那就是 D（+0.003）",
           check=check_comparison),
 ]
+
+
+def check_plan(shown: Shown) -> dict[str, str]:
+    """C's row of the question-count plan (pilot sd, questions to detect 0.05 at 80 % power, what 30 questions
+    detect, what the observed difference needs) and the pilot's resampled power at that size, computed as the
+    cell computes it."""
+    from statistics import NormalDist
+
+    import numpy as np
+
+    from ragmath.lab.notebook.own_system import plan_table
+
+    result, _ = comparison()
+    plan = plan_table(result, "nDCG@5", 0.05)
+    row = plan.loc["C"]
+    n = int(row["questions to detect 0.05"])
+    pilot = (result.per_question["C"]["nDCG@5"] - result.per_question["A"]["nDCG@5"]).to_numpy()
+    draws = (pilot - pilot.mean() + 0.05)[np.random.default_rng(0).integers(0, pilot.size, size=(4_000, n))]
+    z = draws.mean(axis=1) / (draws.std(axis=1, ddof=1) / np.sqrt(n))
+    power = float(np.mean(np.abs(z) > NormalDist().inv_cdf(0.975)))
+    en = shown.language == "en"
+    return {"sd": f"{row['sd of differences']:.3f}",
+            "pilot": f"{int(row['pilot questions'])} ", "needs": f"{n} ", "detect": f"{row['smallest difference 30 questions detect']:.3f}",
+            "observed": f"({row['mean difference']:.3f})" if en else f"（{row['mean difference']:.3f}）", "observed needs": f"{int(row['questions to detect the observed difference'])} ",
+            "power": f"{power:.1%}", "draws": "4,000", "30": "30 questions" if en else "30 个问题", "d": "0.05", "80": "80%",
+            "metric": "nDCG@5"}
+
+
+CLAIMS += [
+    Claim("plan", "795641ca-reading",
+          en="with the spread of C's per-question differences on nDCG@5 (sd 0.255 over 28 pilot questions), detecting a difference of 0.05 with 80% power (two-sided α = 0.05) needs 205 answerable questions, and 30 questions detect only differences of 0.131 or more. The observed difference (-0.022) would need 1074 questions. Check by resampling the pilot: 4,000 draws of 205 questions, shifted to a true difference of 0.05, reject in 78.0% of the draws (the formula's 80%).",
+          zh="按 C 在 nDCG@5 上逐问题差值的离散程度（28 个试点问题上的标准差为 0.255），要以 80% 的功效（双侧 α = 0.05）检出 0.05 的差值，需要 205 个有答案的问题，而 30 个问题只能检出 0.131 或更大的差值。观测到的差值（-0.022）需要 1074 个问题。用重抽样试点来核对：抽 4,000 次、每次 205 个问题，平移到真实差值 0.05，在 78.0% 的抽样中拒绝原假设（公式给出的是 80%）。",
+          check=check_plan),
+]
