@@ -43,7 +43,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "notebook.own_system.word.pilot_questions": {"en": "pilot questions", "zh": "试点问题数"},
     "notebook.own_system.word.mean_difference": {"en": "mean difference", "zh": "平均差值"},
     "notebook.own_system.word.sd_of_differences": {"en": "sd of differences", "zh": "差值的标准差"},
-    "notebook.own_system.word.questions_for_d": {"en": "questions to detect {d}", "zh": "检出 {d} 所需问题数"},
+    "notebook.own_system.word.questions_for_d": {
+        "en": "questions to detect {d}",
+        "zh": "检出 {d} 所需问题数",
+    },
     "notebook.own_system.word.questions_for_observed": {
         "en": "questions to detect the observed difference",
         "zh": "检出观测差值所需问题数",

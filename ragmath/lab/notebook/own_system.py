@@ -11,10 +11,11 @@ Each function takes a question record (``{"text": ..., "identity": ...}``, see :
 so ``record(systems["A"], question_records(ds), path)`` (:mod:`ragmath.lab.notebook.record`) records it
 like any system.
 
-Notebook 08's other helpers arrange tables from ragmath's numbers (no sentence: the notebook writes its
-own; the tables' column words are :data:`WORDS_08`, in the language chosen): the prepared judgements that stand in
-for a person (:func:`prepared_judgements`, :func:`complete_labels`), labels restricted to one pool
-(:func:`labels_within`), the latency summary, the pooling-bias table and the question-count plan.
+Notebook 08's other helpers arrange tables from ragmath's numbers (no sentence: the notebook writes
+its own; the tables' column words are :data:`WORDS_08`, in the language chosen): the prepared
+judgements that stand in for a person (:func:`prepared_judgements`, :func:`complete_labels`), labels
+restricted to one pool (:func:`labels_within`), the latency summary, the pooling-bias table and the
+question-count plan.
 """
 
 from __future__ import annotations
