@@ -187,3 +187,90 @@ CLAIMS += [
           zh="按 C 在 nDCG@5 上逐问题差值的离散程度（28 个试点问题上的标准差为 0.255），要以 80% 的功效（双侧 α = 0.05）检出 0.05 的差值，需要 205 个有答案的问题，而 30 个问题只能检出 0.131 或更大的差值。观测到的差值（-0.022）需要 1074 个问题。用重抽样试点来核对：抽 4,000 次、每次 205 个问题，平移到真实差值 0.05，在 78.0% 的抽样中拒绝原假设（公式给出的是 80%）。",
           check=check_plan),
 ]
+
+
+@functools.cache
+def bias_table():
+    """Section 4's pooling-bias table: the four versions scored under the pools of A, of A and B, of all four,
+    and under the workbook's complete labels."""
+    from ragmath.comparison import pool
+    from ragmath.io import read_qrels
+    from ragmath.lab.notebook.own_system import (
+        POOL_DEPTH,
+        PREPARED_JUDGEMENTS,
+        complete_labels,
+        dev_labels,
+        labels_within,
+        pooling_bias,
+    )
+
+    recorded = runs()
+    labels, _ = complete_labels(pool(recorded, POOL_DEPTH), {}, read_qrels(PREPARED_JUDGEMENTS))
+    sets = {"A": labels_within(labels, pool({"A": recorded["A"]}, POOL_DEPTH)),
+            "AB": labels_within(labels, pool({v: recorded[v] for v in "AB"}, POOL_DEPTH)),
+            "ABCD": labels, "complete": dev_labels(dataset(), split()[0])}
+    return pooling_bias(recorded, sets, ["Recall@5", "nDCG@5"], baseline="A")
+
+
+def _f(x: float) -> str:
+    return f"{x:.3f}"
+
+
+def check_pooling_partial(shown: Shown) -> dict[str, str]:
+    """C's and D's nDCG@5 under the pool of A and B and under all four (the bias between), their Judged@5 under
+    both, D's below 0.9 × A's (compare's warning), and "moved no score here"."""
+    b = bias_table()
+    values = {"metric": "nDCG@5", "judged": "Judged@5", "factor": "0.9 ×", "top": "top 5" if shown.language == "en" else "前 5 名"}
+    for v in "ABCD":  # "moved no score here": a relevant item added to some top 5 would move nDCG@5 or Recall@5
+        for metric in ("nDCG@5", "Recall@5"):
+            assert round(b.loc[("ABCD", v), metric] - b.loc[("AB", v), metric], 12) == 0, (v, metric)
+    for v in "CD":
+        partial, full = b.loc[("AB", v), "nDCG@5"], b.loc[("ABCD", v), "nDCG@5"]
+        assert round(full - partial, 12) == 0, "labelling the rest of the pool moved a score"
+        values |= {f"{v} partial": _f(partial), f"{v} full": _f(full), f"{v} bias": f"{full - partial:+.3f}",
+                   f"{v} judged": f"{_f(b.loc[('AB', v), 'Judged@5'])} → {_f(b.loc[('ABCD', v), 'Judged@5'])}"}
+    a_judged = b.loc[("AB", "A"), "Judged@5"]
+    assert b.loc[("AB", "D"), "Judged@5"] < 0.9 * a_judged
+    values |= {"A judged": _f(a_judged), "threshold": _f(0.9 * a_judged)}
+    return values
+
+
+def check_pooling_single(shown: Shown) -> dict[str, str]:
+    """Each version's nDCG@5 − A under the pool of A alone (and under all four): every one is lower under A's."""
+    b = bias_table()
+    values = {"metric": "nDCG@5"}
+    for v in "BCD":
+        single, full = b.loc[("A", v), "nDCG@5 − A"], b.loc[("ABCD", v), "nDCG@5 − A"]
+        assert single < full
+        values[v] = f"{v} {single:+.3f} ({full:+.3f})".replace("+-", "-")
+    return {k: v.replace("+-", "-") for k, v in values.items()}
+
+
+def check_pooling_complete(shown: Shown) -> dict[str, str]:
+    """Under the pool of all four, nDCG@5 is higher than under complete labels for every version; the
+    differences from A move by at most m."""
+    b = bias_table()
+    sep = ", " if shown.language == "en" else "、"
+    pairs = []
+    for v in "ABCD":
+        pooled, complete = b.loc[("ABCD", v), "nDCG@5"], b.loc[("complete", v), "nDCG@5"]
+        assert pooled > complete
+        pairs.append(f"{v} {_f(pooled)} → {_f(complete)}")
+    moved = max(abs(b.loc[("ABCD", v), "nDCG@5 − A"] - b.loc[("complete", v), "nDCG@5 − A"]) for v in "ABCD")
+    return {"metric": "nDCG@5", "pairs": sep.join(pairs), "moved": _f(moved)}
+
+
+CLAIMS += [
+    Claim("pooling_partial", "73845eca",
+          en="On nDCG@5: C 0.647 under pool of A, B, 0.647 under pool of A, B, C, D (bias +0.000); D 0.672 under pool of A, B, 0.672 under pool of A, B, C, D (bias +0.000). Judged@5 under pool of A, B and then pool of A, B, C, D: C 0.994 → 1.000, D 0.828 → 0.944; D below 0.9 × A's 0.933 = 0.840, so compare warns that the score rests on unlabelled items. Labelling the rest of the pool moved no score here (every item it added that reaches the top 5 is irrelevant)",
+          zh="在 nDCG@5 上：C 在“A, B 的池”下为 0.647，在“A, B, C, D 的池”下为 0.647（偏差 +0.000）；D 在“A, B 的池”下为 0.672，在“A, B, C, D 的池”下为 0.672（偏差 +0.000）。Judged@5 先在“A, B 的池”下、再在“A, B, C, D 的池”下：C 0.994 → 1.000、D 0.828 → 0.944；D 低于 0.9 × A 的 0.933 = 0.840，所以 compare 会警告：这个分数建立在未标注的条目上。在这里，把池的其余部分也标注并没有改变任何分数（新增条目中进入前 5 名的都不相关）",
+          check=check_pooling_partial),
+    Claim("pooling_single", "73845eca",
+          en="nDCG@5 − A under pool of A (under pool of A, B, C, D): B -0.197 (-0.114), C -0.030 (-0.022), D -0.002 (+0.003). Each is lower",
+          zh="nDCG@5 − A 在“A 的池”下（括号内在“A, B, C, D 的池”下）：B -0.197 (-0.114)、C -0.030 (-0.022)、D -0.002 (+0.003)。每一个都更低",
+          check=check_pooling_single),
+    Claim("pooling_complete", "73845eca",
+          en="nDCG@5 under pool of A, B, C, D is higher for every version (A 0.669 → 0.604, B 0.555 → 0.510, C 0.647 → 0.584, D 0.672 → 0.607): a relevant chunk that no version ranks in the pooled top is in no pool, so pooled labels flatter every version's absolute score, while the differences from A move by at most 0.020.",
+          zh="“A, B, C, D 的池”下的 nDCG@5 对每个版本都更高（A 0.669 → 0.604、B 0.555 → 0.510、C 0.647 → 0.584、D 0.672 → 0.607）：没有任何版本排进池化深度的相关片段不在任何池里，所以池化标注会抬高每个版本的绝对分数，而与 A 的差值最多只变动 0.020。",
+          check=check_pooling_complete),
+]
