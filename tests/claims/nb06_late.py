@@ -214,3 +214,63 @@ CLAIMS += [
           zh="90 组设置中有 1 组达到开发集上最佳的 D nDCG@5（0.716）；选出的那组天然偏乐观（它是在同一批问题上试了 90 次之后的最好结果）。",
           check=check_grid_best),
 ]
+
+
+@functools.cache
+def _tokenizer_ranks():
+    """Section 3.3's table: A's best rank of the evidence under each tokenizer, for clause 4.2's questions and
+    the exact-ID questions, and A's dev means by tokenizer."""
+    from ragmath.lab.ablation import tokenizer_ranks
+    from ragmath.lab.holdout import frozen_design
+
+    ds = dataset()
+    q = ds.questions.set_index("question_id")
+    clause_42 = [x for x in q.index if q.loc[x, "group"] == "TRV-2026§4.2"]
+    exact_ids = [x for x in q.index if q.loc[x, "type"] == "exact-id"]
+    evidence = ds.qrels[ds.qrels["grade"] > 0].groupby("question_id")["chunk_id"].apply(list).to_dict()
+    chunks_read = {x: ["TRV26-4.2-a", "TRV26-4.2-b"] for x in clause_42} | {x: evidence[x] for x in exact_ids}
+    ranks, means = tokenizer_ranks(frozen_design(), TOKENIZERS, clause_42 + exact_ids, chunks_read, ds)
+    return ranks, means, clause_42, exact_ids
+
+
+def check_tokenizer_ranks(which: str):
+    def check(shown: Shown) -> dict[str, str]:
+        """"the best rank under A is the same under every tokenizer for (ids); it moves for (id): t r, …"."""
+        ranks, _, clause_42, exact_ids = _tokenizer_ranks()
+        part = ranks.loc[clause_42 if which == "clause" else exact_ids]
+        same = [x for x in part.index if part.loc[x].nunique() == 1]
+        moves = [x for x in part.index if part.loc[x].nunique() > 1]
+        assert len(moves) == 1
+        en = shown.language == "en"
+        sep = ", " if en else "、"
+        values = {x: x for x in same} | {"moves": moves[0]}
+        values["ranks"] = sep.join(f"{t} {int(part.loc[moves[0], t])}" for t in TOKENIZERS)
+        if which == "clause":
+            values["clause"] = "4.2"
+        return values
+    return check
+
+
+def check_tokenizer_means(shown: Shown) -> dict[str, str]:
+    """"A's dev nDCG@5 by tokenizer: t m, … (spread s)"."""
+    _, means, _, _ = _tokenizer_ranks()
+    values = means["nDCG@5"]
+    sep = ", " if shown.language == "en" else "、"
+    return {"metric": "nDCG@5", "means": sep.join(f"{t} {fmt(values[t])}" for t in TOKENIZERS),
+            "spread": fmt(values.max() - values.min())}
+
+
+CLAIMS += [
+    Claim("tokenizer_clause_42", "6c2d3038",
+          en="Clause 4.2: the best rank under A is the same under every tokenizer for Q07, Q08, Q21 and Q48; it moves for Q49: jieba_plain 2, jieba_search 2, jieba 2, bigram 3.",
+          zh="第 4.2 条：对 Q07、Q08、Q21 和 Q48，A 下的最佳名次在每个分词器下都一样；名次有变化的是 Q49：jieba_plain 2、jieba_search 2、jieba 2、bigram 3。",
+          check=check_tokenizer_ranks("clause")),
+    Claim("tokenizer_means", "6c2d3038",
+          en="A's dev nDCG@5 by tokenizer: jieba_plain 0.596, jieba_search 0.607, jieba 0.590, bigram 0.615 (spread 0.025).",
+          zh="A 在开发集上按分词器的 nDCG@5：jieba_plain 0.596、jieba_search 0.607、jieba 0.590、bigram 0.615（极差 0.025）。",
+          check=check_tokenizer_means),
+    Claim("tokenizer_exact_ids", "6c2d3038",
+          en="Exact-ID evidence: the best rank under A is the same under every tokenizer for Q42, Q44, Q45, Q46 and Q47; it moves for Q43: jieba_plain 1, jieba_search 1, jieba 1, bigram 2.",
+          zh="精确 ID 类证据：对 Q42、Q44、Q45、Q46 和 Q47，A 下的最佳名次在每个分词器下都一样；名次有变化的是 Q43：jieba_plain 1、jieba_search 1、jieba 1、bigram 2。",
+          check=check_tokenizer_ranks("exact")),
+]
