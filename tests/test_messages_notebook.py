@@ -55,7 +55,7 @@ def test_the_hint_follows_the_language_at_check_time(capsys):
 @pytest.mark.parametrize(("answer", "words"), [
     (5 / 6, "正确（02.4）。"),
     (0.8, "差一点（02.4）：你的数很接近，方法看来是对的，但没有四舍五入到 2 位小数。"),
-    (None, "还不对（02.4）：请把 None 换成你的答案。"),
+    (None, "尚未作答（02.4）：请把 None 换成你的答案。"),
     ("five sixths", "而不是文本 'five sixths'。"),
 ])
 def test_every_verdict_speaks_chinese(zh, capsys, answer, words):

@@ -295,9 +295,11 @@ def test_answer_forms_follow_the_stated_precision():
 # ------------------------------------------------------------------ notebook 08's outputs, recomputed
 
 def _shown_text(nb) -> str:
-    """The text outputs plus the Markdown the readings display (their sentences)."""
+    """The text outputs plus the readings: Markdown a cell displays and the markdown cells' prose."""
     parts = [_text_output(nb)]
     for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            parts.append(cell.source)
         for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
             parts.append(str(out.get("data", {}).get("text/markdown", "")))
     return "\n".join(parts)
@@ -380,8 +382,9 @@ def test_notebook_08_plans_the_question_count_and_opens_its_holdout_once(execute
     result = compare(runs, labels, ["nDCG@5"], baseline="A", n_resamples=1_000)
     pilot = (result.per_question["C"]["nDCG@5"] - result.per_question["A"]["nDCG@5"]).to_numpy()
     assert f"needs {plan_questions(pilot, 0.05)} answerable questions" in text
-    assert f"Your holdout: {len(held)} of the 54 dev questions" in text
-    assert "opened 1 time(s) in all" in text
+    assert f"your holdout is {len(held)} of the 54 dev questions" in text
+    assert f"holdout questions: {len(held)}; sealed:" in text
+    assert "opening 1: holdout" in text and "opened 1 time in all" in text
     seal = json.loads((NOTEBOOK_DIR / "own_system_work" / "holdout.seal.json").read_text(encoding="utf-8"))
     assert len(seal["openings"]) == 1
     cells = executed(NOTEBOOK_DIR / "08_your_own_system.ipynb").cells

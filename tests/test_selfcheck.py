@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 
+from ragmath.lab.messages import use_language
 from ragmath.lab.notebook import selfcheck
 from ragmath.lab.notebook.selfcheck import check, register
 
@@ -86,6 +87,21 @@ def test_none_is_told_to_be_replaced(scratch, capsys):
     scratch("99.4", 1, kind="exact")
     check("99.4", None)
     assert "replace None" in capsys.readouterr().out
+
+
+def test_an_unanswered_exercise_reads_not_answered_yet_in_grey_and_a_wrong_one_stays_red(scratch, capsys):
+    """After Run All every exercise still holds None: that is "not answered yet" in a neutral grey, with
+    its own mark; only an answer given and wrong gets the red ✗."""
+    scratch("99.5", 1, kind="exact")
+    assert check("99.5", None) is False
+    unanswered = capsys.readouterr().out.strip()
+    assert unanswered == "\x1b[90m○ Not answered yet (99.5): replace None with your answer.\x1b[0m"
+    assert check("99.5", 2) is False
+    wrong = capsys.readouterr().out.strip()
+    assert wrong.startswith("\x1b[31m✗ Not yet (99.5)")
+    use_language("zh")
+    check("99.5", None)
+    assert capsys.readouterr().out.strip() == "\x1b[90m○ 尚未作答（99.5）：请把 None 换成你的答案。\x1b[0m"
 
 
 @pytest.mark.parametrize(

@@ -37,7 +37,8 @@ def test_every_english_notebook_has_a_chinese_mirror_and_no_other():
 
 @pytest.mark.parametrize("english", ENGLISH, ids=lambda p: str(p.relative_to(ROOT / "notebooks")))
 def test_chinese_notebook_is_current(english):
-    """Same cells, code equal but for the language line, every markdown cell translating today's English."""
+    """Same cells, code of the English syntax tree (strings masked), every markdown cell translating today's
+    English."""
     assert zh_notebooks.problems(english) == []
 
 

@@ -1,8 +1,12 @@
 """Keep the Chinese edition (``notebooks/zh/``) in step with the English notebooks.
 
 The Chinese notebooks mirror the English ones file for file and cell for cell (same cell ids, same
-order). Their code cells are the English cells with one line changed, ``use_language("en")`` becoming
-``use_language("zh")``; this tool copies them, so they cannot drift. Their markdown cells are
+order). Their code cells are the English cells with the string literals (and comments) translated:
+:func:`code_shape` reads a cell's syntax tree with every string literal masked, an f-string masked whole
+but keeping its expressions (as a multiset: a translation may put them in another order), and a Chinese
+code cell must have its English cell's shape (``use_language("zh")`` for ``use_language("en")`` is one
+such string). ``sync`` keeps a Chinese code cell of that shape and copies the English cell (language line
+switched) over one that has drifted, for its strings to be translated again. Their markdown cells are
 translations: each records, in its metadata (``ragmath.translates``), a hash of the English source it
 translates, and :func:`problems` reports a cell whose English source has changed since.
 
@@ -21,6 +25,7 @@ status of ``status``: 0 when the edition is complete and current, 1 otherwise.
 from __future__ import annotations
 
 import argparse
+import ast
 import copy
 import hashlib
 import re
@@ -61,6 +66,44 @@ def to_chinese_code(source: str) -> str:
     return source.replace(LANGUAGE_LINE["en"], LANGUAGE_LINE["zh"])
 
 
+class _MaskStrings(ast.NodeTransformer):
+    """Every string literal becomes ``"?"``; an f-string becomes ``__fstring__(e1, e2, ...)`` with its
+    expressions (conversion and format spec kept) sorted by their dump, so their order does not count."""
+
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        return ast.Constant("?") if isinstance(node.value, str) else node
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> ast.AST:
+        pieces = []
+        for value in node.values:
+            if isinstance(value, ast.FormattedValue):
+                spec = "" if value.format_spec is None else ast.unparse(value.format_spec)
+                pieces.append((ast.dump(self.visit(value.value)), value.conversion, spec))
+        args = [ast.Tuple([ast.Constant(dump), ast.Constant(conversion), ast.Constant(spec)], ast.Load())
+                for dump, conversion, spec in sorted(pieces)]
+        return ast.Call(ast.Name("__fstring__", ast.Load()), args, [])
+
+
+def code_shape(source: str) -> str:
+    """A code cell's syntax tree with its string literals masked (f-strings whole, their expressions
+    kept as a multiset), as text: two cells have the same shape when they differ only in the words of
+    their strings, the order of an f-string's expressions, their comments and their layout. A cell
+    that does not parse (an IPython ``%magic``) is its own text.
+
+    >>> code_shape('print(f"{a} of {b}")') == code_shape('print(f"{b} 中的 {a}")  # 中文')
+    True
+    >>> code_shape('print(f"{a} of {b}")') == code_shape('print(f"{a} of {a}")')
+    False
+    >>> code_shape('x = "a"') == code_shape('x = 1')
+    False
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return source
+    return ast.dump(_MaskStrings().visit(tree))
+
+
 def _translates(cell) -> str | None:
     return cell.get("metadata", {}).get("ragmath", {}).get("translates")
 
@@ -95,8 +138,9 @@ def problems(english: Path, notebook_dir: Path = NOTEBOOK_DIR) -> list[str]:
     for number, (en_cell, zh_cell) in enumerate(zip(en.cells, zh.cells, strict=True)):
         where = f"{name} cell {number} ({en_cell.get('id')})"
         if en_cell.cell_type == "code":
-            if zh_cell.source != to_chinese_code(en_cell.source):
-                found.append(f"{where}: the code differs from the English cell; run sync")
+            if code_shape(zh_cell.source) != code_shape(en_cell.source):
+                found.append(f"{where}: the code differs from the English cell (string literals aside); "
+                             "run sync and translate its strings")
         elif en_cell.cell_type == "markdown":
             recorded = _translates(zh_cell)
             if recorded is None:
@@ -114,7 +158,9 @@ def problems(english: Path, notebook_dir: Path = NOTEBOOK_DIR) -> list[str]:
 def sync(english: Path, notebook_dir: Path = NOTEBOOK_DIR) -> Path:
     """Write the Chinese mirror of ``english``: English layout and code, the existing translations kept.
 
-    A markdown cell with no Chinese cell of the same id yet gets the English text and no hash (so
+    A Chinese code cell of the English cell's :func:`code_shape` is kept; any other code cell becomes
+    the English cell with its language line switched (its strings to be translated again). A markdown
+    cell with no Chinese cell of the same id yet gets the English text and no hash (so
     :func:`problems` reports it as not translated). Outputs are not kept (the notebooks are committed
     without them). Returns the path written.
     """
@@ -126,7 +172,12 @@ def sync(english: Path, notebook_dir: Path = NOTEBOOK_DIR) -> Path:
     out = copy.deepcopy(en)
     for cell in out.cells:
         if cell.cell_type == "code":
-            cell.source = to_chinese_code(cell.source)
+            old = existing.get(cell.get("id"))
+            same_shape = old is not None and code_shape(old.source) == code_shape(cell.source)
+            if same_shape and old.cell_type == "code":
+                cell.source = old.source
+            else:
+                cell.source = to_chinese_code(cell.source)
             cell.outputs, cell.execution_count = [], None
         elif cell.cell_type == "markdown" and cell.get("id") in existing:
             old = existing[cell.get("id")]

@@ -1,7 +1,9 @@
 """The workbook's message catalogue: every sentence it says to a reader, in English and in Chinese.
 
 One small mapping per message key, ``{"en": ..., "zh": ...}``, kept in one module per part of the
-workbook (``readings``, ``notebook``, ``explorer``, ...) and merged here. A mapping, not the standard
+workbook (``notebook``, ``explorer``, ``pipeline``, ...) and merged here. It holds what the package itself
+shows (widgets, charts drawn by helpers, table headers, errors and self-check verdicts); a notebook's code
+cells print their own words. A mapping, not the standard
 library's ``gettext``: the two languages sit side by side where a reviewer reads them, nothing is
 compiled (gettext needs ``.mo`` files built by ``msgfmt`` or Babel), and a test can check each key at
 import time (both languages present, the same ``{fields}`` in each).
@@ -28,15 +30,12 @@ from collections.abc import Iterable, Mapping
 import pandas as pd
 
 from ragmath.lab.messages import (
-    cells,
     columns,
     common,
     exercises,
     explorer,
     notebook,
     pipeline,
-    readings,
-    readings_late,
 )
 
 __all__ = ["LANGUAGES", "CATALOGUE", "use_language", "language", "message", "join_names", "reader_columns",
@@ -70,7 +69,7 @@ def _merge(*parts) -> dict[str, Mapping[str, str]]:
 
 #: Every message: key -> {language: template}, from the catalogue's parts (one module each).
 CATALOGUE: dict[str, Mapping[str, str]] = _merge(
-    common, readings, readings_late, notebook, exercises, explorer, pipeline, cells, columns)
+    common, notebook, exercises, explorer, pipeline, columns)
 
 
 def use_language(code: str) -> None:

@@ -10,8 +10,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "还不对（{exercise}）。提示：{hint}",
     },
     "notebook.selfcheck.replace_none": {
-        "en": "Not yet ({exercise}): replace None with your answer.",
-        "zh": "还不对（{exercise}）：请把 None 换成你的答案。",
+        "en": "Not answered yet ({exercise}): replace None with your answer.",
+        "zh": "尚未作答（{exercise}）：请把 None 换成你的答案。",
     },
     "notebook.selfcheck.give_a_number": {
         "en": "Not yet ({exercise}): give a number (e.g. 0.25, 1/4 or Fraction(1, 4)), not the text {text}.",
@@ -32,6 +32,29 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "没有练习 {given}；已有的练习：{known}",
     },
     "notebook.selfcheck.none_known": {"en": "none", "zh": "无"},
+    # ------------------------------------------------------------------ own_system.py: its tables' words
+    "notebook.own_system.word.version": {"en": "version", "zh": "版本"},
+    "notebook.own_system.word.questions": {"en": "questions", "zh": "问题数"},
+    "notebook.own_system.word.median_ms": {"en": "median ms", "zh": "中位数 ms"},
+    "notebook.own_system.word.p95_ms": {"en": "p95 ms", "zh": "95 分位数 ms"},
+    "notebook.own_system.word.failures": {"en": "failures", "zh": "失败数"},
+    "notebook.own_system.word.labels": {"en": "labels", "zh": "标注"},
+    "notebook.own_system.word.minus": {"en": "{metric} − {baseline}", "zh": "{metric} − {baseline}"},
+    "notebook.own_system.word.pilot_questions": {"en": "pilot questions", "zh": "试点问题数"},
+    "notebook.own_system.word.mean_difference": {"en": "mean difference", "zh": "平均差值"},
+    "notebook.own_system.word.sd_of_differences": {"en": "sd of differences", "zh": "差值的标准差"},
+    "notebook.own_system.word.questions_for_d": {
+        "en": "questions to detect {d}",
+        "zh": "检出 {d} 所需问题数",
+    },
+    "notebook.own_system.word.questions_for_observed": {
+        "en": "questions to detect the observed difference",
+        "zh": "检出观测差值所需问题数",
+    },
+    "notebook.own_system.word.detectable_with_n": {
+        "en": "smallest difference {n} questions detect",
+        "zh": "{n} 个问题能检出的最小差值",
+    },
     # ------------------------------------------------------------------ labelling.py (the widget's words)
     "notebook.labelling.progress": {
         "en": "{labelled} of {total} judged · item {item} of {total}",

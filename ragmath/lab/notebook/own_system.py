@@ -11,17 +11,18 @@ Each function takes a question record (``{"text": ..., "identity": ...}``, see :
 so ``record(systems["A"], question_records(ds), path)`` (:mod:`ragmath.lab.notebook.record`) records it
 like any system.
 
-Notebook 08's other helpers arrange tables from ragmath's numbers (no sentence: those come from
-:mod:`ragmath.lab.readings`, and so do the tables' column words): the prepared judgements that stand in
-for a person (:func:`prepared_judgements`, :func:`complete_labels`), labels restricted to one pool
-(:func:`labels_within`), the latency summary, the pooling-bias table and the question-count plan.
+Notebook 08's other helpers arrange tables from ragmath's numbers (no sentence: the notebook writes
+its own; the tables' column words are :data:`WORDS_08`, in the language chosen): the prepared
+judgements that stand in for a person (:func:`prepared_judgements`, :func:`complete_labels`), labels
+restricted to one pool (:func:`labels_within`), the latency summary, the pooling-bias table and the
+question-count plan.
 """
 
 from __future__ import annotations
 
 import math
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +36,44 @@ from ragmath.lab.index import build_index
 from ragmath.lab.messages import message
 from ragmath.lab.notebook.record import record
 from ragmath.lab.paths import DATA_DIR
-from ragmath.lab.readings import WORDS_08
 from ragmath.lab.retrieval import BM25Retriever, HybridRetriever, VectorRetriever
+
+
+class _Words(Mapping[str, str]):
+    """Words a reader sees in a table (column and index names), looked up in the language chosen when
+    they are read, not when the module was imported."""
+
+    def __init__(self, words: Callable[[], dict[str, str]]) -> None:
+        self._words = words
+
+    def __getitem__(self, name: str) -> str:
+        return self._words()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._words())
+
+    def __len__(self) -> int:
+        return len(self._words())
+
+    def __repr__(self) -> str:
+        return repr(self._words())
+
+
+def _words_08() -> dict[str, str]:
+    # two words are templates their users fill (``{metric}``/``{baseline}``, ``{d}``, ``{n}``): the fields
+    # are given back as themselves
+    names = ["version", "questions", "median ms", "p95 ms", "failures", "labels", "pilot questions",
+             "mean difference", "sd of differences", "questions for observed"]
+    words = {name: message("notebook.own_system.word." + name.replace(" ", "_")) for name in names}
+    words["minus"] = message("notebook.own_system.word.minus", metric="{metric}", baseline="{baseline}")
+    words["questions for d"] = message("notebook.own_system.word.questions_for_d", d="{d}")
+    words["detectable with n"] = message("notebook.own_system.word.detectable_with_n", n="{n}")
+    return words
+
+
+#: The words of notebook 08's tables (column and index names), in the language chosen when one is read:
+#: a table built in one language is indexed by the same language's words.
+WORDS_08: Mapping[str, str] = _Words(_words_08)
 
 __all__ = ["VERSIONS", "OWN_SPLIT", "POOL_DEPTH", "workbook_systems", "question_records", "dev_labels",
            "record_versions", "prepared_judgements", "complete_labels", "labels_within", "latency_summary",

@@ -13,8 +13,10 @@ instead of rounded, is told that only its rounding differs, not that its method 
 answer is a number, a string that spells one exactly ("1/4", "0.25") counts as that number; any other
 string is asked to be given as a number, without a maths hint.
 
-The verdicts start with a mark from :data:`MARKS` (✓, ≈, ✗: glyphs DejaVu Sans and Noto CJK draw, so no
-emoji font is needed), coloured with ANSI codes, which JupyterLab, Voila and terminals show in colour.
+The verdicts start with a mark from :data:`MARKS` (✓, ≈, ✗, ○: glyphs DejaVu Sans and Noto CJK draw, so
+no emoji font is needed), coloured with ANSI codes, which JupyterLab, Voila and terminals show in colour.
+An exercise still holding its ``None`` is not answered yet, not wrong: after Run All it reads "○ Not
+answered yet" in grey, and only an answer given and wrong gets the red ✗.
 Their words come from the message catalogue (``notebook.selfcheck.*``), an exercise's hint from
 ``exercises.<id>.hint``, in the language the notebook chose (:func:`ragmath.lab.messages.use_language`).
 """
@@ -46,8 +48,8 @@ from ragmath.lab.notebook.exercises import (  # noqa: F401 - importing nbNN regi
 )
 
 #: The verdict marks: plain text symbols drawn by DejaVu Sans (Debian's default), not emoji.
-MARKS = {"right": "✓", "almost": "≈", "wrong": "✗"}
-_COLOURS = {"right": "32", "almost": "33", "wrong": "31"}  # ANSI green, yellow, red
+MARKS = {"right": "✓", "almost": "≈", "wrong": "✗", "unanswered": "○"}
+_COLOURS = {"right": "32", "almost": "33", "wrong": "31", "unanswered": "90"}  # ANSI green, yellow, red, grey
 
 
 def _verdict(kind: str, text: str) -> str:
@@ -119,7 +121,7 @@ def check(exercise_id: str, answer: Any) -> bool:
         print(_verdict("almost", message("notebook.selfcheck.almost", exercise=exercise_id,
                                          decimals=exercise.decimals)))
     elif answer is None:
-        print(_verdict("wrong", message("notebook.selfcheck.replace_none", exercise=exercise_id)))
+        print(_verdict("unanswered", message("notebook.selfcheck.replace_none", exercise=exercise_id)))
     elif hint_key(exercise_id) in CATALOGUE:
         print(_verdict("wrong", message("notebook.selfcheck.not_yet_hint", exercise=exercise_id,
                                         hint=message(hint_key(exercise_id)))))

@@ -1,0 +1,348 @@
+"""Notebook 06 (the ablation): the readings after its tables (the sentences the ablation table, the first-rank
+tables, the reranker's entries, the cost table and the term-match table support)."""
+
+# ruff: noqa: E501 - the sentences stand as the notebooks write them (Chinese characters count double)
+
+from __future__ import annotations
+
+import functools
+
+from claims import Claim, Shown, dataset, dev_ablation, dev_full, fmt, leaders, top
+
+VERSIONS = ("A", "B", "C", "D")
+
+
+def _means(metric: str, versions) -> dict[str, float]:
+    table = dev_ablation().table
+    return {v: float(table.loc[v, metric]) for v in versions}
+
+
+def _leads(metric: str, versions, leader: str) -> dict[str, str]:
+    values = _means(metric, versions)
+    assert leaders(values) == [leader], values
+    return {"metric": metric, **{v: f"{v} {fmt(x)}" for v, x in values.items()}}
+
+
+def check_recall_leader(shown: Shown) -> dict[str, str]:
+    """"On Recall@5, C leads (A …, B …, C …)"."""
+    return _leads("Recall@5", "ABC", "C")
+
+
+def check_mrr_leader(shown: Shown) -> dict[str, str]:
+    """"On MRR@5, D leads (C …, D …)"."""
+    return _leads("MRR@5", "CD", "D")
+
+
+def check_ndcg_leader(shown: Shown) -> dict[str, str]:
+    """"On nDCG@5, D leads (C …, D …)"."""
+    return _leads("nDCG@5", "CD", "D")
+
+
+def check_recall_equal(shown: Shown) -> dict[str, str]:
+    """"Recall@5 is x for C and x for D: equal" (the reranker reorders the top M = 5 only)."""
+    values = _means("Recall@5", "CD")
+    assert values["C"] == values["D"], values
+    return {"C": fmt(values["C"]), "metric": "Recall@5", "K": top(5, shown.language)}
+
+
+def check_answer_accuracy(shown: Shown) -> dict[str, str]:
+    """"C and D tie for the lead (…): A a/n, … correct. The four versions are s question(s) apart out of n; one
+    question weighs w points"."""
+    table = dev_full().table
+    accuracy = {v: float(table.loc[v, "answer accuracy"]) for v in VERSIONS}
+    assert leaders(accuracy) == ["C", "D"], accuracy
+    correct = {v: int(table.loc[v, "answers correct"]) for v in VERSIONS}
+    n = int(table.loc["D", "answerable"])
+    spread = max(correct.values()) - min(correct.values())
+    return {**{f"{v} accuracy": f"{v} {fmt(x)}" for v, x in accuracy.items()},
+            **{f"{v} correct": f"{v} {c}/{n}" for v, c in correct.items()},
+            "spread": f"{spread} ", "weight": f"{100 / n:.1f}", "n": f"{n}"}
+
+
+def check_citation_support(shown: Shown) -> dict[str, str]:
+    """"On citation support, C and D tie for the lead (…)"."""
+    table = dev_full().table
+    support = {v: float(table.loc[v, "citation support"]) for v in VERSIONS}
+    assert leaders(support) == ["C", "D"], support
+    return {v: f"{v} {fmt(x)}" for v, x in support.items()}
+
+
+def check_oracle_headroom(shown: Shown) -> dict[str, str]:
+    """"The Oracle answers o/n, D d/n: better retrieval could win at most o − d more, and the other n − o are
+    lost by the generator itself"."""
+    table = dev_full().table
+    oracle, d, n = (int(table.loc["Oracle", "answers correct"]), int(table.loc["D", "answers correct"]),
+                    int(table.loc["D", "answerable"]))
+    assert oracle >= d
+    return {"oracle": f"{oracle}/{n}", "d": f"{d}/{n}", "headroom": f"{oracle - d} ", "lost": f"{n - oracle} "}
+
+
+def _first_rank_table(qids) -> dict[str, dict[str, float]]:
+    pq = dev_ablation().per_question
+    return {v: {x: float(pq.loc[(v, x), "first relevant rank"]) for x in qids} for v in VERSIONS}
+
+
+def _questions(kind: str) -> list[str]:
+    q = dataset().questions.set_index("question_id")
+    return [x for x in dev_ablation().runs["A"] if q.loc[x, "type"] == kind]
+
+
+def _counts(kind: str, limit: int) -> dict[str, int]:
+    ranks = _first_rank_table(_questions(kind))
+    return {v: sum(r <= limit for r in ranks[v].values()) for v in VERSIONS}
+
+
+def _counts_check(kind: str, limit: int, expected_leaders: list[str], language: str) -> dict[str, str]:
+    counts = _counts(kind, limit)
+    n = len(_questions(kind))
+    assert leaders({v: float(c) for v, c in counts.items()}) == expected_leaders, counts
+    where = ("rank 1" if language == "en" else "第 1 名") if limit == 1 else top(limit, language)
+    return {"n": f"{n} ", "where": where, **{v: f"{v} {c}/{n}" for v, c in counts.items()}}
+
+
+def check_exact_rank1(shown: Shown) -> dict[str, str]:
+    return _counts_check("exact-id", 1, ["A", "D"], shown.language)
+
+
+def check_exact_top5(shown: Shown) -> dict[str, str]:
+    return _counts_check("exact-id", 5, ["A", "C", "D"], shown.language)
+
+
+def check_para_rank1(shown: Shown) -> dict[str, str]:
+    return _counts_check("paraphrase", 1, ["B"], shown.language)
+
+
+def check_para_top5(shown: Shown) -> dict[str, str]:
+    return _counts_check("paraphrase", 5, ["B", "C", "D"], shown.language)
+
+
+def _kept_and_lost(kind: str, source: str) -> tuple[list[str], list[str], list[str]]:
+    ranks = _first_rank_table(_questions(kind))
+    firsts = [x for x, r in ranks[source].items() if r == 1]
+    kept = [x for x in firsts if ranks["C"][x] == 1]
+    return firsts, kept, [x for x in firsts if ranks["C"][x] != 1]
+
+
+def check_exact_a_hits_kept(shown: Shown) -> dict[str, str]:
+    """"A ranks a relevant chunk first for f of the n exact-ID questions; C keeps k of them and loses (ids)"."""
+    firsts, kept, lost = _kept_and_lost("exact-id", "A")
+    assert lost
+    n = len(_questions("exact-id"))
+    return {"firsts": f"{len(firsts)} of the {n}" if shown.language == "en" else f"{n} 个精确 ID 类问题中，A 有 {len(firsts)} 个",
+            "kept": f"{len(kept)} ", "rank": "第 1 名" if shown.language == "zh" else "", **{x: x for x in lost}}
+
+
+def check_para_a_no_hit(shown: Shown) -> dict[str, str]:
+    """"A ranks no relevant chunk first for any of the n paraphrase questions"."""
+    firsts, _, _ = _kept_and_lost("paraphrase", "A")
+    assert firsts == []
+    return {"n": f"{len(_questions('paraphrase'))} ", "rank": "第 1 名" if shown.language == "zh" else ""}
+
+
+def check_para_b_hits_kept(shown: Shown) -> dict[str, str]:
+    """"B ranks a relevant chunk first for f of the n paraphrase questions; C keeps k of them and loses (ids)"."""
+    firsts, kept, lost = _kept_and_lost("paraphrase", "B")
+    assert lost
+    n = len(_questions("paraphrase"))
+    return {"firsts": f"{len(firsts)} of the {n}" if shown.language == "en" else f"{n} 个改写类问题中，B 有 {len(firsts)} 个",
+            "kept": f"{len(kept)} ", "rank": "第 1 名" if shown.language == "zh" else "", **{x: x for x in lost}}
+
+
+def check_para_vector_finds(shown: Shown) -> dict[str, str]:
+    """"k paraphrases where BM25 finds nothing in its top 5 but the vector retriever does: (text) (B at rank b,
+    C c); …"."""
+    ranks = _first_rank_table(_questions("paraphrase"))
+    found = [x for x in ranks["A"] if not ranks["A"][x] <= 5 and ranks["B"][x] <= 5]
+    q = dataset().questions.set_index("question_id")
+    values = {"count": f"{len(found)} ", "K": top(5, shown.language)}
+    for x in found:
+        values[x] = f"「{q.loc[x, 'text']}」"
+        values[f"{x} ranks"] = f"{int(ranks['B'][x])}" + ("，" if shown.language == "zh" else ", ") + f"C {int(ranks['C'][x])}"
+    return values
+
+
+def check_clause42_moves(shown: Shown) -> dict[str, str]:
+    """"Clause 4.2 moves up under D for u of its n questions and down for d"."""
+    dev = dev_ablation()
+    q = dataset().questions.set_index("question_id")
+    clause = [x for x in dev.runs["C"] if q.loc[x, "group"] == "TRV-2026§4.2"]
+
+    def best(run):
+        found = [run.index(c) + 1 for c in ("TRV26-4.2-a", "TRV26-4.2-b") if c in run]
+        return min(found) if found else float("inf")
+
+    up = sum(best(dev.runs["D"][x]) < best(dev.runs["C"][x]) for x in clause)
+    down = sum(best(dev.runs["D"][x]) > best(dev.runs["C"][x]) for x in clause)
+    assert all(sorted(dev.runs["C"][x]) == sorted(dev.runs["D"][x]) for x in dev.runs["C"])
+    return {"clause": "4.2", "up": f"{up} ", "n": f"{len(clause)} ", "down": f"down for {down};" if shown.language == "en" else f"下移的有 {down} 个"}
+
+
+def check_same_passages(shown: Shown) -> dict[str, str]:
+    """"C and D hand the generator the same set of passages for s of n questions …; their answers differ in
+    correctness on c question(s)"."""
+    dev = dev_full()
+    pq = dev.per_question
+    questions = list(dev.runs["C"])
+    same = sum(sorted(dev.generator_input["C"][x]) == sorted(dev.generator_input["D"][x]) for x in questions)
+    changed = sum(pq.loc[("C", x), "correct"] != pq.loc[("D", x), "correct"] for x in questions)
+    shown.shows("6912de00", f"{same} of {len(questions)}" if shown.language == "en" else f"{same} / {len(questions)}")
+    from ragmath.lab.holdout import frozen_design
+
+    design = frozen_design()
+    en = shown.language == "en"
+    return {"same": f"{same} ", "n": f"{len(questions)} ", "changed": f"{changed} ",
+            "M": f"M = {design.rerank_depth}", "read": f"{design.context_k} passages read" if en else f"读取 {design.context_k} 段"}
+
+
+def check_context_cost(shown: Shown) -> dict[str, str]:
+    """"The Oracle sends o characters per question; A–D send the top 5 passages, low–high characters"."""
+    table = dev_full().table
+    chars = {v: float(table.loc[v, "context chars/q"]) for v in (*VERSIONS, "Oracle")}
+    low, high = min(chars[v] for v in VERSIONS), max(chars[v] for v in VERSIONS)
+    assert chars["Oracle"] < low
+    from ragmath.lab.holdout import frozen_design
+
+    k = frozen_design().context_k
+    return {"oracle": f"{chars['Oracle']:.0f} ", "range": f"{low:.0f}–{high:.0f}",
+            "top": f"top {k} passages" if shown.language == "en" else f"前 {k} 段"}
+
+
+@functools.cache
+def _entries_20():
+    from dataclasses import replace
+
+    from ragmath.lab.ablation import rerank_entries, run_ablation
+    from ragmath.lab.holdout import frozen_design
+
+    frozen = frozen_design()
+    deep = run_ablation(replace(frozen, rerank_depth=20), dataset(), answers=False)
+    return rerank_entries(deep.runs["C"], deep.runs["D"], deep.qrels, frozen.top_k), len(deep.runs["C"])
+
+
+def check_rerank_entries(shown: Shown) -> dict[str, str]:
+    """"With M = 20, the reranker brings e chunks from ranks 6–20 into the top 5 (q of n questions); r of them
+    are relevant. The e it pushes out include p relevant one(s). … nothing it promoted was evidence"."""
+    entries, n = _entries_20()
+    totals = entries.sum()
+    brought, relevant_in = int(totals["entered"]), int(totals["entered relevant"])
+    pushed, relevant_out = int(totals["pushed out"]), int(totals["pushed out relevant"])
+    asked = int((entries["entered"] > 0).sum())
+    assert relevant_in == 0, "something the reranker promoted was evidence"
+    assert pushed == brought
+    shown.shows("f772e1d8", str(brought), str(relevant_out))
+    en = shown.language == "en"
+    return {"M": "M = 20", "from": "ranks 6–20" if en else "第 6–20 名", "K": top(5, language=shown.language),
+            "brought": f"{brought} ", "asked": f"{asked} ", "n": f"{n} ", "relevant in": f"{relevant_in} ",
+            "relevant out": f"{relevant_out} "}
+
+
+def check_term_match(which: str):
+    def check(shown: Shown) -> dict[str, str]:
+        """Under which tokenizers 市内 is inside a token the query shares with the clause's text (or the chunk
+        as indexed)."""
+        from ragmath.lab.retrieval import chunk_text
+        from ragmath.lab.tokenize import shared_tokens
+
+        row = dataset().corpus.set_index("chunk_id").loc["TRV26-4.2-a"]
+        text = row["text"] if which == "alone" else chunk_text(row.to_dict())
+        names = ["jieba_plain", "jieba_search", "jieba", "bigram"]
+        match = [t for t in names if any("市内" in token for token in shared_tokens("市内交通费用超出标准", text, t))]
+        values = {t: t for t in match}
+        if which == "alone":
+            assert match == ["jieba_search", "jieba", "bigram"], match
+        else:
+            assert match == names, match
+        return values
+    return check
+
+
+CLAIMS = [
+    Claim("ablation_recall_leader", "7ff24bbf",
+          en="On Recall@5, C leads (A 0.663, B 0.632, C 0.752)",
+          zh="Recall@5：C 领先（A 0.663、B 0.632、C 0.752）",
+          check=check_recall_leader),
+    Claim("ablation_mrr_leader", "7ff24bbf",
+          en="On MRR@5, D leads (C 0.675, D 0.769)",
+          zh="MRR@5：D 领先（C 0.675、D 0.769）",
+          check=check_mrr_leader),
+    Claim("ablation_ndcg_leader", "7ff24bbf",
+          en="On nDCG@5, D leads (C 0.645, D 0.716)",
+          zh="nDCG@5：D 领先（C 0.645、D 0.716）",
+          check=check_ndcg_leader),
+    Claim("ablation_recall_equal", "7ff24bbf",
+          en="Recall@5 is 0.752 for C and 0.752 for D: equal, as it must be, since the reranker only reorders the top 5.",
+          zh="C 的 Recall@5 为 0.752，D 为 0.752：两者相等，本该如此，因为重排模型只对前 5 名重新排序。",
+          check=check_recall_equal),
+    Claim("ablation_answer_accuracy", "7ff24bbf",
+          en="On answer accuracy, C and D tie for the lead (A 0.535, B 0.442, C 0.558, D 0.558): A 23/43, B 19/43, C 24/43, D 24/43 correct. The four versions are 5 question(s) apart out of 43; one question weighs 2.3 points",
+          zh="答案准确率：C 和 D 并列领先（A 0.535、B 0.442、C 0.558、D 0.558），答对的题数为 A 23/43、B 19/43、C 24/43、D 24/43。四个版本之间最多相差 5 道题（共 43 道）；一道题就占 2.3 个百分点",
+          check=check_answer_accuracy),
+    Claim("ablation_citation_support", "7ff24bbf",
+          en="On citation support, C and D tie for the lead (A 0.676, B 0.629, C 0.711, D 0.711).",
+          zh="引用支撑：C 和 D 并列领先（A 0.676、B 0.629、C 0.711、D 0.711）。",
+          check=check_citation_support),
+    Claim("ablation_oracle_headroom", "7ff24bbf",
+          en="The Oracle answers 28/43 with the gold evidence in hand, D 24/43: better retrieval could win at most 4 more here, and the other 15 are lost by the generator itself",
+          zh="Oracle（给定标准证据）答对 28/43，D 答对 24/43：更好的召回在这里最多还能多答对 4 道，其余 15 道是生成模型自己答错的",
+          check=check_oracle_headroom),
+    Claim("exact_rank1", "93fe0bbb",
+          en="Relevant chunk at rank 1 for the 6 exact-ID questions: A 6/6, B 2/6, C 5/6, D 6/6; A and D lead(s)",
+          zh="6 个精确 ID 类问题中相关片段排在第 1 名的数目：A 6/6、B 2/6、C 5/6、D 6/6；A 和 D 领先",
+          check=check_exact_rank1),
+    Claim("exact_top5", "93fe0bbb",
+          en="Relevant chunk at top 5 for the 6 exact-ID questions: A 6/6, B 3/6, C 6/6, D 6/6; A, C and D lead(s)",
+          zh="6 个精确 ID 类问题中相关片段排在前 5 名的数目：A 6/6、B 3/6、C 6/6、D 6/6；A、C 和 D 领先",
+          check=check_exact_top5),
+    Claim("exact_a_hits_kept", "93fe0bbb",
+          en="A ranks a relevant chunk first for 6 of the 6 exact-ID questions; C keeps 5 of them and loses Q45",
+          zh="在 6 个精确 ID 类问题中，A 有 6 个把相关片段排在第 1 名；C 保留了其中 5 个，丢掉了 Q45",
+          check=check_exact_a_hits_kept),
+    Claim("para_vector_finds", "2ced1236",
+          en="2 paraphrases where BM25 finds nothing in its top 5 but the vector retriever does: 「在国外拿到的都是英文小票，能拿来报销吗？」 (B at rank 1, C 2); 「想在家上班，一周最多能几天？」 (B at rank 1, C 1).",
+          zh="有 2 条口语化改写的问题，BM25 在前 5 名里什么也没找到，向量召回却找到了：「在国外拿到的都是英文小票，能拿来报销吗？」（B 排在 1，C 2）；「想在家上班，一周最多能几天？」（B 排在 1，C 1）。",
+          check=check_para_vector_finds),
+    Claim("para_rank1", "2ced1236",
+          en="Relevant chunk at rank 1 for the 7 paraphrase questions: A 0/7, B 4/7, C 1/7, D 3/7; B lead(s)",
+          zh="7 个改写类问题中相关片段排在第 1 名的数目：A 0/7、B 4/7、C 1/7、D 3/7；B 领先",
+          check=check_para_rank1),
+    Claim("para_top5", "2ced1236",
+          en="Relevant chunk at top 5 for the 7 paraphrase questions: A 2/7, B 4/7, C 4/7, D 4/7; B, C and D lead(s)",
+          zh="7 个改写类问题中相关片段排在前 5 名的数目：A 2/7、B 4/7、C 4/7、D 4/7；B、C 和 D 领先",
+          check=check_para_top5),
+    Claim("para_a_no_hit", "2ced1236",
+          en="A ranks no relevant chunk first for any of the 7 paraphrase questions",
+          zh="在 7 个改写类问题中，A 没有把任何相关片段排在第 1 名",
+          check=check_para_a_no_hit),
+    Claim("para_b_hits_kept", "2ced1236",
+          en="B ranks a relevant chunk first for 4 of the 7 paraphrase questions; C keeps 1 of them and loses Q48, Q49, Q53",
+          zh="在 7 个改写类问题中，B 有 4 个把相关片段排在第 1 名；C 保留了其中 1 个，丢掉了 Q48、Q49、Q53",
+          check=check_para_b_hits_kept),
+    Claim("rerank_mrr_leader", "1133e995-reading",
+          en="On MRR@5, D leads (C 0.675, D 0.769)",
+          zh="MRR@5：D 领先（C 0.675、D 0.769）",
+          check=check_mrr_leader),
+    Claim("clause42_moves", "1133e995-reading",
+          en="Clause 4.2 moves up under D for 4 of its 5 questions and down for 0; Recall@5 is the same for C and D",
+          zh="在条款 4.2 的 5 个问题中，D 让它上移的有 4 个、下移的有 0 个；C 和 D 的 Recall@5 相同",
+          check=check_clause42_moves),
+    Claim("same_passages", "6912de00-reading",
+          en="C and D hand the generator the same set of passages for 54 of 54 questions (M = 5, 5 passages read), only in another order; their answers differ in correctness on 0 question(s).",
+          zh="在 54 个问题中，有 54 个问题 C 和 D 交给生成模型的段落集合相同（M = 5，读取 5 段），只是顺序不同；两者答案的对错在 0 个问题上不同。",
+          check=check_same_passages),
+    Claim("context_cost", "9b0ed4df",
+          en="The Oracle sends 95 characters per question (only the gold chunks); A–D send the top 5 passages, 290–330 characters",
+          zh="Oracle 每个问题只发送 95 个字符（只有标准片段）；A–D 发送前 5 段，290–330 个字符",
+          check=check_context_cost),
+    Claim("rerank_entries_20", "8787ef37",
+          en="With M = 20, the reranker brings 75 chunks from ranks 6–20 into the top 5 (43 of 54 questions); 0 of them are relevant. The 75 it pushes out include 2 relevant one(s). Going deeper only brought in wrong chunks on dev: nothing it promoted was evidence.",
+          zh="M = 20 时，重排模型把第 6–20 名中的 75 个片段带进了前 5 名（54 个问题中的 43 个）；其中 0 个是相关的。被它挤出去的 75 个里有 2 个相关的。在开发集上，重排得更深只带进了错误的片段：它提上来的没有一个是证据。",
+          check=check_rerank_entries),
+    Claim("term_match_alone", "f0c89c9e",
+          en="Against the clause's text alone, 市内 matches (a shared token contains it) under jieba_search, jieba and bigram; it does not under jieba_plain.",
+          zh="对照只看条款原文，「市内」在 jieba_search、jieba 和 bigram 下能匹配上（有一个共有的词包含它）；在 jieba_plain 下则不能。",
+          check=check_term_match("alone")),
+    Claim("term_match_indexed", "f0c89c9e",
+          en="Against the chunk as indexed, 市内 matches (a shared token contains it) under jieba_plain, jieba_search, jieba and bigram.",
+          zh="对照按索引中的片段，「市内」在 jieba_plain、jieba_search、jieba 和 bigram 下能匹配上（有一个共有的词包含它）。",
+          check=check_term_match("indexed")),
+]
