@@ -71,7 +71,7 @@ def test_an_unregistered_exercise_says_not_yet_without_a_hint(capsys):
         use_language("zh")
         assert check("99.8", 2) is False
     finally:
-        selfcheck._REGISTRY.pop("99.8")
+        selfcheck.REGISTRY.pop("99.8")
     assert capsys.readouterr().out.strip().endswith("还不对（99.8）。\x1b[0m")
 
 

@@ -283,12 +283,12 @@ def answers_shown_early(nb, heading: re.Pattern) -> list[tuple[str, str]]:
 
 
 def test_answer_forms_follow_the_stated_precision():
-    from ragmath.lab.notebook.selfcheck import _Exercise
+    from ragmath.lab.notebook.selfcheck import Exercise
 
-    two = _Exercise(lambda: 0, "close", 1e-6, decimals=2)
+    two = Exercise(lambda: 0, "close", 1e-6, decimals=2)
     assert _answer_forms(two, 5 / 6) == ["0.83"]
     assert _answer_forms(two, 1) == []
-    ids = _Exercise(lambda: 0, "set", 0)
+    ids = Exercise(lambda: 0, "set", 0)
     assert _answer_forms(ids, {"b", "a"}) == ["['a', 'b']"]
 
 

@@ -23,7 +23,7 @@ def scratch():
 
     yield add
     for exercise_id in added:
-        selfcheck._REGISTRY.pop(exercise_id, None)
+        selfcheck.REGISTRY.pop(exercise_id, None)
 
 
 # 02.4: Recall@3 of q1 = 3/3, q2 = 1/1, q3 = 1/2; q4, q5 have no answer -> (1 + 1 + 1/2) / 3 = 5/6 = 0.8333…
@@ -57,7 +57,7 @@ def test_rounding_slip_is_refused_without_blaming_the_method(exercise_id, answer
 def test_every_numeric_exercise_of_01_to_05_states_its_precision():
     for notebook in ("01", "02", "03", "04", "05"):
         selfcheck._load(f"{notebook}.1")
-    numeric = {eid: ex for eid, ex in selfcheck._REGISTRY.items() if ex.kind == "close" and eid < "06"}
+    numeric = {eid: ex for eid, ex in selfcheck.REGISTRY.items() if ex.kind == "close" and eid < "06"}
     assert numeric, "no numeric exercises registered for notebooks 01-05"
     assert all(ex.decimals is not None for ex in numeric.values()), sorted(
         eid for eid, ex in numeric.items() if ex.decimals is None
@@ -112,7 +112,7 @@ def test_an_unanswered_exercise_reads_not_answered_yet_in_grey_and_a_wrong_one_s
 def test_bad_precision_is_refused_at_registration(options, message):
     with pytest.raises(ValueError, match=message):
         register("99.9", lambda: 0, **options)
-    assert "99.9" not in selfcheck._REGISTRY
+    assert "99.9" not in selfcheck.REGISTRY
 
 
 def test_expected_value_is_never_printed(capsys):

@@ -27,7 +27,7 @@ def _outlier(shown: Shown) -> dict[str, float]:
     for node in ast.parse(shown.source("c11")).body:
         if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "with_outlier":
             bm25, _ = _article(shown)
-            extra = {ast.literal_eval(k): ast.literal_eval(v) for k, v in zip(node.value.keys, node.value.values)
+            extra = {ast.literal_eval(k): ast.literal_eval(v) for k, v in zip(node.value.keys, node.value.values, strict=True)
                      if k is not None}
             return {**extra, **bm25}
     raise AssertionError("cell c11 defines no with_outlier")

@@ -30,16 +30,17 @@ from typing import Any
 
 from ragmath.lab.messages import CATALOGUE, message
 from ragmath.lab.notebook.exercises import (  # noqa: F401 - importing nbNN registers its exercises
-    _FLOAT_SLACK,
-    _REGISTRY,
+    FLOAT_SLACK,
     KINDS,
-    _Exercise,
+    REGISTRY,
+    Exercise,
     known_exercises,
     nb01,
     nb02,
     nb03,
     nb04,
     nb05,
+    nb05a,
     nb05b,
     nb06,
     nb07,
@@ -58,20 +59,20 @@ def _verdict(kind: str, text: str) -> str:
 
 __all__ = ["MARKS", "register", "check", "hint_key", "known_exercises", "KINDS"]
 
-def _load(exercise_id: str) -> _Exercise:
+def _load(exercise_id: str) -> Exercise:
     if not isinstance(exercise_id, str) or "." not in exercise_id:
         raise ValueError(message("notebook.selfcheck.bad_id", given=repr(exercise_id)))
-    if exercise_id not in _REGISTRY:
+    if exercise_id not in REGISTRY:
         known = ", ".join(known_exercises()) or message("notebook.selfcheck.none_known")
         raise ValueError(message("notebook.selfcheck.unknown_id", given=repr(exercise_id), known=known))
-    return _REGISTRY[exercise_id]
+    return REGISTRY[exercise_id]
 
 
 def _is_number(answer: Any) -> bool:
     return not isinstance(answer, bool) and isinstance(answer, (numbers.Real, Fraction))
 
 
-def _matches(exercise: _Exercise, answer: Any, expected: Any) -> bool:
+def _matches(exercise: Exercise, answer: Any, expected: Any) -> bool:
     if exercise.kind == "close":
         if not _is_number(answer) or math.isnan(float(answer)):
             return False
@@ -139,10 +140,10 @@ def hint_key(exercise_id: str) -> str:
     return f"exercises.{exercise_id}.hint"
 
 
-def _only_rounding_differs(exercise: _Exercise, answer: Any, expected: Any) -> bool:
+def _only_rounding_differs(exercise: Exercise, answer: Any, expected: Any) -> bool:
     """The expected value rounded to fewer decimals, or truncated to at most ``decimals``: a rounding slip.
 
-    >>> slip = _Exercise(lambda: 0, "close", 1e-6, decimals=2)
+    >>> slip = Exercise(lambda: 0, "close", 1e-6, decimals=2)
     >>> _only_rounding_differs(slip, 0.8, 5 / 6), _only_rounding_differs(slip, 0.83, 5 / 6)
     (True, True)
     >>> _only_rounding_differs(slip, 0.7, 5 / 6)
@@ -154,6 +155,6 @@ def _only_rounding_differs(exercise: _Exercise, answer: Any, expected: Any) -> b
     for places in range(exercise.decimals + 1):
         scale = 10**places
         rounded, truncated = round(value, places), math.trunc(value * scale) / scale
-        if min(abs(given - rounded), abs(given - truncated)) <= _FLOAT_SLACK:
+        if min(abs(given - rounded), abs(given - truncated)) <= FLOAT_SLACK:
             return True
     return False

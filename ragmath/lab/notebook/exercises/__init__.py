@@ -15,13 +15,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["register", "known_exercises", "KINDS"]
+__all__ = ["register", "known_exercises", "KINDS", "Exercise", "REGISTRY", "FLOAT_SLACK"]
 
 KINDS = ("close", "exact", "set")
 
 
 @dataclass(frozen=True)
-class _Exercise:
+class Exercise:
+    """One registered exercise: how its answer is computed and compared (kind, tolerance, decimals)."""
+
     expected: Callable[[], Any]
     kind: str
     tol: float
@@ -32,13 +34,13 @@ class _Exercise:
         """The accepted distance: ``tol``, widened to half a unit of the stated last decimal."""
         if self.decimals is None:
             return self.tol
-        return max(self.tol, 0.5 * 10.0 ** -self.decimals + _FLOAT_SLACK)
+        return max(self.tol, 0.5 * 10.0 ** -self.decimals + FLOAT_SLACK)
 
 
-_REGISTRY: dict[str, _Exercise] = {}
+REGISTRY: dict[str, Exercise] = {}
 
 #: Room for binary floating point: 0.835 rounds to 0.83 or 0.84 depending on its last bit.
-_FLOAT_SLACK = 1e-9
+FLOAT_SLACK = 1e-9
 
 
 def register(
@@ -67,11 +69,11 @@ def register(
             raise ValueError(f"decimals only applies to kind='close', not {kind!r}")
         if isinstance(decimals, bool) or not isinstance(decimals, int) or decimals < 0:
             raise ValueError(f"decimals must be a non-negative integer (e.g. 2), got {decimals!r}")
-    _REGISTRY[exercise_id] = _Exercise(expected, kind, tol, decimals)
+    REGISTRY[exercise_id] = Exercise(expected, kind, tol, decimals)
 
 
 def known_exercises() -> list[str]:
     """The ids of the exercises registered so far."""
-    return sorted(_REGISTRY)
+    return sorted(REGISTRY)
 
 
