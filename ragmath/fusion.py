@@ -15,13 +15,20 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ragmath.validation import check_ranking, check_rrf_k, check_weights, check_window, is_source
+from ragmath.validation import (
+    check_ranking,
+    check_rrf_k,
+    check_weights,
+    check_window,
+    is_source,
+    named_lists,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
     import polars as pl
 
-__all__ = ["rrf", "fuse_runs", "fuse", "rrf_score", "fused_scores", "named_lists"]
+__all__ = ["rrf", "fuse_runs", "fuse", "rrf_score", "fused_scores"]
 
 
 def rrf_score(ranks: Iterable[int], k: float, weights: Sequence[float] | None = None) -> Fraction:
@@ -101,52 +108,19 @@ def fuse(ranks: np.ndarray, ids: pl.Series, k: float, questions: np.ndarray | No
     ``ranks`` is an integer matrix items × lists (0 where a list lacks the item; see :func:`fused_scores`),
     ``ids`` the items' IDs as text, ``questions`` (optional) an integer code per row: rows are ordered
     by question code, then by the tie rule of :mod:`ragmath.ranking` on the exact fused scores —
-    score descending, then ID ascending in code-point order (one polars sort on question, tier and
-    ID). Rows of one question with equal tiers are exactly tied. ``k`` and ``weights`` (one per list,
+    score descending, then ID ascending in code-point order (:func:`_tie_rule_order`). Rows of one
+    question with equal tiers are exactly tied. ``k`` and ``weights`` (one per list,
     or None) are assumed checked.
 
     >>> import polars as pl
     >>> fuse(np.array([[1, 0], [0, 1], [2, 2]]), pl.Series(["b", "a", "c"]), 1)[0].tolist()
     [2, 1, 0]
     """
-    import polars as pl
-
     tier, score = fused_scores(ranks, k, weights)
-    keys = {"tier": tier, "id": ids}
-    if questions is not None:
-        keys = {"question": questions, **keys}
-    order = pl.DataFrame(keys).select(pl.arg_sort_by(list(keys))).to_series().to_numpy()
-    return order, tier, score
-
-
-def named_lists(rankings: Any, what: str = "rankings") -> dict[str, Any]:
-    """Ranked lists (or ``what="runs"``, runs) as name -> list: a mapping keeps its names, a list is
-    named L1, L2, ...
-
-    >>> named_lists([["a", "b"], ["b"]])
-    {'L1': ['a', 'b'], 'L2': ['b']}
-
-    Raises ``TypeError`` for a string, ranked lists given as a list holding something else than lists,
-    or a name that is not a string; ``ValueError`` for none at all. Each list is checked where it is
-    used (:func:`rrf`, or the run readers of :mod:`ragmath.io`, naming it).
-    """
-    shape = "name -> ranked IDs or a list of lists" if what == "rankings" else "name -> run or a list of runs"
-    if isinstance(rankings, Mapping):
-        named = dict(rankings)
-    elif isinstance(rankings, Sequence) and not isinstance(rankings, (str, bytes)):
-        if what == "rankings" and not all(isinstance(r, Sequence) and not isinstance(r, (str, bytes))
-                                          for r in rankings):
-            raise TypeError("rankings given as a list must be a list of ranked ID lists, e.g. "
-                            "[['4.2', '6.1'], ['5.3', '6.1']]; for one list write [ranking]")
-        named = {f"L{i}": ranking for i, ranking in enumerate(rankings, start=1)}
-    else:
-        raise TypeError(f"{what} must be a mapping {shape}, got {type(rankings).__name__}")
-    if not named:
-        raise ValueError(f"{what} is empty; give at least one to fuse")
-    for name in named:
-        if not isinstance(name, str):
-            raise TypeError(f"{what[:-1]} names must be strings, got {name!r}")
-    return named
+    primary = tier.copy()
+    if questions is not None and len(tier):
+        primary += questions.astype(np.int64) * (int(tier.max()) + 1)
+    return _tie_rule_order(primary, ids), tier, score
 
 
 def rrf(
@@ -380,3 +354,34 @@ def _group_pairs(question: np.ndarray, ids: pl.Series) -> tuple[np.ndarray, np.n
     same = (question[order][1:] == question[order][:-1]) & (sorted_ids.slice(1) == sorted_ids.slice(
         0, len(order) - 1)).to_numpy()
     return order, same
+
+
+def _tie_rule_order(primary: np.ndarray, ids: pl.Series) -> np.ndarray:
+    """The order by ``primary`` ascending, then ID ascending (code-point order) among equal ones.
+
+    Equal neighbours are put in ID order in bulk: pairs by one comparison, larger runs by a sort.
+    (One polars sort on question, tier and ID made the fusion's compute step 0.39 x ranx's at
+    30,000 x 100 in ``make bench``, against 0.29 x with this.)
+    """
+    import polars as pl
+
+    order = np.argsort(primary, kind="stable")
+    sorted_primary = primary[order]
+    tie = np.flatnonzero(sorted_primary[1:] == sorted_primary[:-1])  # positions i tied with i + 1
+    if not len(tie):
+        return order
+    run_start = np.concatenate(([True], np.diff(tie) != 1))  # runs of consecutive tied positions
+    run_id = np.cumsum(run_start) - 1
+    run_length = np.bincount(run_id) + 1  # rows in each run of equal primary values
+    two = run_length[run_id] == 2
+    first = tie[two]  # runs of exactly two rows: swap when the IDs are out of order
+    swap = (ids.gather(order[first]) > ids.gather(order[first + 1])).to_numpy()
+    swapped = first[swap]
+    order[swapped], order[swapped + 1] = order[swapped + 1], order[swapped].copy()
+    longer = tie[~two]
+    if len(longer):  # runs of three or more rows: sort each run's rows by ID
+        positions = np.unique(np.concatenate((longer, longer + 1)))
+        runs = pl.DataFrame({"primary": sorted_primary[positions], "id": ids.gather(order[positions])})
+        within = runs.select(pl.arg_sort_by(["primary", "id"])).to_series().to_numpy()
+        order[positions] = order[positions][within]
+    return order

@@ -10,7 +10,7 @@ import math
 import numbers
 import os
 import re
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 #: The largest K (and RRF window) accepted: deeper than any ranking ragmath reads, so a typo;
@@ -165,6 +165,36 @@ def check_weights(weights: Any, n_lists: int) -> tuple[float, ...] | None:
     if not any(values):
         raise ValueError("every weight is 0, so nothing would be fused; give at least one list a weight > 0")
     return tuple(float(weight) for weight in values)
+
+
+def named_lists(rankings: Any, what: str = "rankings") -> dict[str, Any]:
+    """Ranked lists (or ``what="runs"``, runs) as name -> list: a mapping keeps its names, a list is
+    named L1, L2, ...
+
+    >>> named_lists([["a", "b"], ["b"]])
+    {'L1': ['a', 'b'], 'L2': ['b']}
+
+    Raises ``TypeError`` for a string, ranked lists given as a list holding something else than lists,
+    or a name that is not a string; ``ValueError`` for none at all. Each list is checked where it is
+    used (:func:`rrf`, or the run readers of :mod:`ragmath.io`, naming it).
+    """
+    shape = "name -> ranked IDs or a list of lists" if what == "rankings" else "name -> run or a list of runs"
+    if isinstance(rankings, Mapping):
+        named = dict(rankings)
+    elif isinstance(rankings, Sequence) and not isinstance(rankings, (str, bytes)):
+        if what == "rankings" and not all(isinstance(r, Sequence) and not isinstance(r, (str, bytes))
+                                          for r in rankings):
+            raise TypeError("rankings given as a list must be a list of ranked ID lists, e.g. "
+                            "[['4.2', '6.1'], ['5.3', '6.1']]; for one list write [ranking]")
+        named = {f"L{i}": ranking for i, ranking in enumerate(rankings, start=1)}
+    else:
+        raise TypeError(f"{what} must be a mapping {shape}, got {type(rankings).__name__}")
+    if not named:
+        raise ValueError(f"{what} is empty; give at least one to fuse")
+    for name in named:
+        if not isinstance(name, str):
+            raise TypeError(f"{what[:-1]} names must be strings, got {name!r}")
+    return named
 
 
 #: The tunable arguments, each with its one check.

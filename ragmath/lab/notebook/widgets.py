@@ -26,10 +26,10 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.transforms import blended_transform_factory
 
-from ragmath.fusion import fuse, fused_scores, named_lists, rrf, rrf_score
+from ragmath.fusion import fuse, fused_scores, rrf, rrf_score
 from ragmath.lab.messages import message
 from ragmath.lab.notebook.plotting import PALETTE, item_colours
-from ragmath.validation import check_rrf_k, check_window
+from ragmath.validation import check_rrf_k, check_window, named_lists
 
 __all__ = [
     "ARTICLE_LISTS",
