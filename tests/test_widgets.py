@@ -419,6 +419,6 @@ def test_exercise_self_checks_accept_the_hand_answer_only(exercise, right, wrong
     assert check(exercise, wrong) is False
     assert check(exercise, None) is False
     out = capsys.readouterr().out
-    assert out.count(MARKS["right"]) == 1 and out.count(MARKS["wrong"]) == 1  # None: not answered yet
+    assert out.count(MARKS["right"]) == 1 and out.count(MARKS["wrong"]) == 1  # None: not answered yet, not ✗
     assert out.count(MARKS["unanswered"]) == 1
     assert repr(right) not in out.replace(repr(wrong), "")

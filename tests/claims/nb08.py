@@ -274,3 +274,58 @@ CLAIMS += [
           zh="“A, B, C, D 的池”下的 nDCG@5 对每个版本都更高（A 0.669 → 0.604、B 0.555 → 0.510、C 0.647 → 0.584、D 0.672 → 0.607）：没有任何版本排进池化深度的相关片段不在任何池里，所以池化标注会抬高每个版本的绝对分数，而与 A 的差值最多只变动 0.020。",
           check=check_pooling_complete),
 ]
+
+
+def check_report(shown: Shown) -> dict[str, str]:
+    """"The comparison as Markdown, r table rows and n notes on what it rests on"."""
+    result, _ = comparison()
+    lines = result.to_markdown().splitlines()
+    rows = sum(1 for line in lines if line.startswith("| ")) - 1  # the header row is not a row of the table
+    notes = sum(1 for line in lines if line.startswith("- "))
+    en = shown.language == "en"
+    return {"rows": f"{rows} table rows" if en else f"{rows} 行表格", "notes": f"{notes} notes" if en else f"{notes} 条"}
+
+
+def check_opening(shown: Shown) -> dict[str, str]:
+    """The holdout opened once with the design (A against the candidate, k = 60, W = 40, M = 20): on its
+    answerable questions A's and the candidate's nDCG@5, the paired difference with its interval (seed 0), the
+    dev difference, and "the interval includes 0"."""
+    import tempfile
+    from pathlib import Path
+
+    import pandas as pd
+
+    from ragmath import evaluate, paired_bootstrap
+    from ragmath.lab.notebook.own_system import dev_labels, record_versions, workbook_systems
+
+    result, _ = comparison()
+    rows = result.comparisons[result.comparisons["metric"] == "nDCG@5"].set_index("system")
+    candidate = str(rows["diff"].idxmax())
+    _, held, _ = split()
+    ds = dataset()
+    systems = workbook_systems(ds, k=60, window=40, depth=20)
+    folder = Path(tempfile.mkdtemp(prefix="claims-nb08-holdout-"))
+    record_versions(ds, held, folder, systems={v: systems[v] for v in ("A", candidate)})
+    labels = dev_labels(ds, held)
+    scores = {v: evaluate(folder / f"{v}.trec", labels, ["nDCG@5"]).per_question["nDCG@5"] for v in ("A", candidate)}
+    joined = pd.concat(scores, axis=1).dropna()
+    diff = paired_bootstrap(joined["A"], joined[candidate], seed=0)
+    assert diff.low <= 0 <= diff.high
+    en = shown.language == "en"
+    sep = ", " if en else "、"
+    return {"n": f"{len(joined)} ", "means": f"A {joined['A'].mean():.3f}{sep}{candidate} {joined[candidate].mean():.3f}",
+            "diff": f"{candidate} − A = {diff.mean_diff:+.3f} [{diff.low:+.3f}, {diff.high:+.3f}]",
+            "dev": f"{rows.loc[candidate, 'diff']:+.3f}", "metric": "nDCG@5",
+            "zero": "includes 0" if en else "包含 0", "opened": "opened 1 time" if en else "总共启封 1 次"}
+
+
+CLAIMS += [
+    Claim("report", "b499d242-reading",
+          en="The comparison as Markdown, 8 table rows and 3 notes on what it rests on, is in own_system_work/compare_report.md",
+          zh="Markdown 格式的比较结果（8 行表格，外加 3 条关于其依据的说明）在 own_system_work/compare_report.md",
+          check=check_report),
+    Claim("opening", "3678a87f-reading",
+          en="it was opened 1 time in all.\n- On its 13 answerable questions, nDCG@5: A 0.558, D 0.634. D − A = +0.076 [-0.005, +0.232] (dev: +0.003); the interval includes 0, so the holdout does not support a difference.",
+          zh="总共启封 1 次。\n- 在它的 13 个有答案的问题上，nDCG@5：A 0.558、D 0.634。D − A = +0.076 [-0.005, +0.232]（开发集：+0.003）；区间包含 0，所以保留集不支持存在差异。",
+          check=check_opening),
+]
