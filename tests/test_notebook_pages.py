@@ -78,7 +78,7 @@ _CHINESE_OUTPUTS = """() => {
   const reading = cells.findIndex(c => [...c.querySelectorAll('.jp-OutputArea-output.jp-RenderedMarkdown')]
     .some(o => /[\u4e00-\u9fff]/.test(o.textContent)));
   const verdict = cells.findIndex(c => [...c.querySelectorAll('.jp-OutputArea-output pre')]
-    .some(o => /^[✓≈✗] .*[\u4e00-\u9fff]/m.test(o.textContent)));
+    .some(o => /^[✓≈✗○] .*[\u4e00-\u9fff]/m.test(o.textContent)));
   return {reading, verdict};
 }"""
 

@@ -83,7 +83,7 @@ def read_jsonl(source: Any, name: str | None = None) -> list[tuple[int, dict[str
     """(line number, object) for each non-blank line of a JSONL file (a path, ``"-"`` or bytes), read
     as :func:`jsonl_objects` reads it; ``name`` names the file in messages.
 
-    >>> read_jsonl(b'{"a": 1}\n\n{"a": 2}\n')
+    >>> read_jsonl(b'{"a": 1}\\n\\n{"a": 2}\\n')
     [(1, {'a': 1}), (3, {'a': 2})]
     """
     return [(where.number, record) for where, record in jsonl_objects(_Source(source, name=name))]

@@ -129,6 +129,26 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": 'add 1/(60 + rank) per list for 4.2 and for 6.1 and compare; give the ID as a string',
         "zh": '分别对 4.2 和 6.1 逐个列表累加 1/(60 + rank) 并比较；ID 以字符串给出',
     },
+    "exercises.05a.1.hint": {
+        "en": 'mean of the four scores, then the population standard deviation (divide by 4), '
+              'then (12.7 - mean) / sd',
+        "zh": '先求四个分数的均值，再求总体标准差（除以 4），最后算 (12.7 - 均值) / 标准差',
+    },
+    "exercises.05a.2.hint": {
+        "en": 'min-max each list, then 0.3 x BM25 + 0.7 x vector; a list that lacks an item adds 0',
+        "zh": '每一路先做 min-max，再算 0.3 x BM25 + 0.7 x 向量；某一路没有的项加 0',
+    },
+    "exercises.05a.3.hint": {
+        "en": 'fuse_scores(lists, "min-max", weights=[alpha, 1 - alpha]) for alpha = 0.00, 0.01, ...; '
+              'the first alpha at which a comes first',
+        "zh": '对 alpha = 0.00、0.01、… 调用 fuse_scores(lists, "min-max", weights=[alpha, 1 - alpha])；'
+              '找 a 第一次排第一的 alpha',
+    },
+    "exercises.05a.4.hint": {
+        "en": "z-score each list; an item a list lacks adds 0 there, which is that list's mean, "
+              "not its worst",
+        "zh": '每一路做 z-score；某一路没有的项在那一路加 0，也就是那一路的均值，而不是最低分',
+    },
     "exercises.05b.1.hint": {
         "en": (
             'deal rerank_stage.dev with random_folds, then count the groups (rerank_stage.group) whose '
