@@ -103,24 +103,23 @@ def fused_scores(ranks: np.ndarray, k: float,
 
 def fuse(ranks: np.ndarray, ids: pl.Series, k: float, questions: np.ndarray | None = None,
          weights: Sequence[float] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """RRF of ranked lists given as ranks: the rows' order best first, their tiers and float scores.
+    """RRF of ranked lists given as ranks: the rows' order best first, their tie keys and float scores.
 
     ``ranks`` is an integer matrix items × lists (0 where a list lacks the item; see :func:`fused_scores`),
     ``ids`` the items' IDs as text, ``questions`` (optional) an integer code per row: rows are ordered
     by question code, then by the tie rule of :mod:`ragmath.ranking` on the exact fused scores —
-    score descending, then ID ascending in code-point order (:func:`_tie_rule_order`). Rows of one
-    question with equal tiers are exactly tied. ``k`` and ``weights`` (one per list,
-    or None) are assumed checked.
+    score descending, then ID ascending in code-point order (:func:`_tie_rule_order`). Rows with equal
+    tie keys are exactly tied (the key is :func:`fused_scores`' tier, with ``questions`` the question's
+    code folded in). ``k`` and ``weights`` (one per list, or None) are assumed checked.
 
     >>> import polars as pl
     >>> fuse(np.array([[1, 0], [0, 1], [2, 2]]), pl.Series(["b", "a", "c"]), 1)[0].tolist()
     [2, 1, 0]
     """
     tier, score = fused_scores(ranks, k, weights)
-    primary = tier.copy()
-    if questions is not None and len(tier):
-        primary += questions.astype(np.int64) * (int(tier.max()) + 1)
-    return _tie_rule_order(primary, ids), tier, score
+    if questions is not None and len(tier):  # one key per row, in place: tens of millions of rows
+        tier += np.asarray(questions, dtype=np.int64) * (int(tier.max()) + 1)
+    return _tie_rule_order(tier, ids), tier, score
 
 
 def rrf(
