@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     import pandas as pd
     import polars as pl
 
-__all__ = ["rrf", "fuse_runs", "fuse", "rrf_score", "fused_scores"]
+__all__ = ["rrf", "fuse_runs", "fuse", "rrf_score", "fused_scores", "tie_rule_order"]
 
 
 def rrf_score(ranks: Iterable[int], k: float, weights: Sequence[float] | None = None) -> Fraction:
@@ -117,9 +117,18 @@ def fuse(ranks: np.ndarray, ids: pl.Series, k: float, questions: np.ndarray | No
     [2, 1, 0]
     """
     tier, score = fused_scores(ranks, k, weights)
-    if questions is not None and len(tier):  # one key per row, in place: tens of millions of rows
+    return tie_rule_order(tier, ids, questions), tier, score
+
+
+def tie_rule_order(tier: np.ndarray, ids: pl.Series, questions: np.ndarray | None = None) -> np.ndarray:
+    """The rows' order by question code, then tier (exact score descending), then ID ascending.
+
+    With ``questions`` the code is folded into ``tier`` in place (one key per row: tens of millions of
+    rows), so equal keys still mean exactly tied rows of one question.
+    """
+    if questions is not None and len(tier):
         tier += np.asarray(questions, dtype=np.int64) * (int(tier.max()) + 1)
-    return _tie_rule_order(tier, ids), tier, score
+    return _tie_rule_order(tier, ids)
 
 
 def rrf(
@@ -308,8 +317,10 @@ def _fuse_tables(tables: Iterable[pl.DataFrame], k: float, window: int | None,
     pair_question = question[first].astype(np.int64)
     pair_ids = ids.gather(first)
     del question, ids, first
-    order, _, score = fuse(ranks, pair_ids, k, pair_question, weights)
+    tier, score = fused_scores(ranks, k, weights)  # fuse's two steps, the ranks let go in between
     del ranks
+    order = tie_rule_order(tier, pair_ids, pair_question)
+    del tier
     pair_question = pair_question[order]
     starts = np.flatnonzero(np.concatenate(([True], pair_question[1:] != pair_question[:-1])))
     rank = np.arange(1, len(order) + 1)
