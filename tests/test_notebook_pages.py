@@ -71,19 +71,20 @@ def browser():
             chromium.close()
 
 
-#: JavaScript: the index of the first cell whose output holds a reading (Markdown shown by a code cell,
-#: with Chinese in it) and of the first with a self-check verdict (a line starting with ✓, ≈ or ✗).
+#: JavaScript: the index of the first reading (a markdown cell with Chinese in it right after a cell that
+#: shows a table) and of the first cell with a self-check verdict (a line starting with ✓, ≈, ✗ or ○).
 _CHINESE_OUTPUTS = """() => {
   const cells = [...document.querySelectorAll('.jp-Cell')];
-  const reading = cells.findIndex(c => [...c.querySelectorAll('.jp-OutputArea-output.jp-RenderedMarkdown')]
-    .some(o => /[\u4e00-\u9fff]/.test(o.textContent)));
+  const reading = cells.findIndex((c, i) => i > 0 && c.classList.contains('jp-MarkdownCell')
+    && cells[i - 1].querySelector('.jp-OutputArea-output table') !== null
+    && /[\u4e00-\u9fff]/.test(c.textContent));
   const verdict = cells.findIndex(c => [...c.querySelectorAll('.jp-OutputArea-output pre')]
     .some(o => /^[✓≈✗○] .*[\u4e00-\u9fff]/m.test(o.textContent)));
   return {reading, verdict};
 }"""
 
 
-#: Chinese notebooks that read a table aloud (notebooks 01, 02 and 05 show no reading).
+#: Chinese notebooks whose first table is followed by its reading (a markdown cell).
 WITH_READINGS = {"03_mrr.ipynb", "04_ndcg.ipynb"}
 
 
