@@ -231,7 +231,8 @@ def evaluate(
     qrels_table = io.read_qrels_table(qrels) if is_source(qrels) else io.qrels_table(qrels)
     top = order_run_table(run_table, top=depth)
     labelled = mapping_questions(qrels) or qrels_table["question"].unique(maintain_order=True).to_list()
-    in_run = set(mapping_questions(run) or top.filter(pl.col("position") == 1)["question"].to_list())
+    run_order = mapping_questions(run) or top.filter(pl.col("position") == 1)["question"].to_list()
+    in_run = set(run_order)
     grades = grade_matrix(top, qrels_table, labelled, depth)
 
     answerable = grades.n_relevant > 0
@@ -252,7 +253,6 @@ def evaluate(
                       dtype=object if exact else float)
     no_answer = [q for q, has in zip(labelled, answerable, strict=True) if not has]
     labelled_set = set(labelled)
-    run_order = mapping_questions(run) or top.filter(pl.col("position") == 1)["question"].to_list()
     return Evaluation(
         per_question=per_question,
         means=means,

@@ -65,11 +65,10 @@ class Grades:
         top = ranking[:depth]
         ranked = np.full((1, depth), np.nan)
         ranked[0, : len(top)] = [labels.get(item, np.nan) for item in top]
-        relevant = sorted((grade for grade in labels.values() if grade > 0), reverse=True)[:depth]
+        relevant = sorted((grade for grade in labels.values() if grade > 0), reverse=True)
         ideal = np.zeros((1, depth))
-        ideal[0, : len(relevant)] = relevant
-        count = sum(1 for grade in labels.values() if grade > 0)
-        return cls(ranked, ideal, np.array([count], dtype=np.int64))
+        ideal[0, : min(len(relevant), depth)] = relevant[:depth]
+        return cls(ranked, ideal, np.array([len(relevant)], dtype=np.int64))
 
 
 def recall(grades: Grades, k: int) -> Ratio:

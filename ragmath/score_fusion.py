@@ -55,10 +55,8 @@ def _normalised(norm: str) -> pl.Expr:
     if norm == "z-score":
         return pl.when(spread).then(
             (score - score.mean().over("question")) / score.std(ddof=0).over("question")).otherwise(0.0)
-    if norm == "l2":
-        length = (score * score).sum().sqrt().over("question")
-        return pl.when(length > 0).then(score / length).otherwise(0.0)
-    raise ValueError(f"norm must be one of {', '.join(NORMS)}, got {norm!r}")
+    length = (score * score).sum().sqrt().over("question")  # l2 (the norm is checked: check_norm)
+    return pl.when(length > 0).then(score / length).otherwise(0.0)
 
 
 def fuse_score_tables(tables: Iterable[pl.DataFrame], norm: str, weights: Sequence[float] | None = None,
