@@ -23,6 +23,7 @@ from ragmath.lab.ablation import AblationConfig
 from ragmath.lab.holdout import (
     OPENINGS_FILE,
     design_fingerprint,
+    design_of,
     frozen_design,
     holdout_counts,
     open_holdout,
@@ -244,12 +245,31 @@ def test_sealing_record_of_the_repository_names_the_sealing_commit():
     assert re.fullmatch(r"[0-9a-f]{40}", record["commit"])
 
 
-def test_the_committed_opening_used_the_frozen_design():
+def test_the_committed_opening_used_the_design_frozen_at_its_commit():
+    """Opening 1 ran the design config.json froze at the opening's commit; its record hashes that design.
+
+    Today's config.json may freeze a later design (a new design is reported on dev and needs a fresh
+    holdout): the opening is checked against the config of its own commit, not today's.
+    """
+    import subprocess
+
     recorded = openings()
     if not recorded:
         pytest.skip("the holdout has not been opened yet")
     assert len(recorded) == 1, "the holdout was opened more than once"
-    assert recorded[0]["design_sha256"] == design_fingerprint(frozen_design())
+    opening = recorded[0]
+    assert opening["design_sha256"] == content_sha256(opening["design"]), "the record was edited"
+    then = subprocess.run(["git", "show", f"{opening['commit']}:data/config.json"], cwd=ROOT,
+                          capture_output=True, text=True, check=False)
+    if then.returncode != 0:
+        pytest.skip("no git history: the config of the opening's commit cannot be read")
+    frozen_then = json.loads(then.stdout)["frozen_design"]
+    assert design_of(opening) == replace(_config_of(frozen_then), split="holdout")
+
+
+def _config_of(frozen: dict) -> AblationConfig:
+    values = {k: v for k, v in frozen.items() if k not in ("frozen_on", "note")}
+    return AblationConfig(**{**values, "tuned": tuple(values.get("tuned", ()))})
 
 
 def test_the_committed_opening_stores_its_results_with_their_hash():

@@ -87,7 +87,8 @@ def sealing_record(data: Any = None) -> dict | None:
     """The sealing commit: ``{"commit", "date", "subject", "source"}``, or None if none is known.
 
     From git when the data directory is the repository's own and git is available (the newest
-    commit whose message starts ``holdout: sealed``), else from the openings record.
+    commit whose message starts ``holdout: sealed`` and that changed ``questions.jsonl``: a set sealed
+    in a folder of its own, such as ``holdout-2/``, is not this holdout), else from the openings record.
 
     >>> record = sealing_record("/nonexistent")
     >>> record is None
@@ -96,7 +97,7 @@ def sealing_record(data: Any = None) -> dict | None:
     folder = _folder(data)
     if folder.resolve() == data_dir().resolve():
         line = _git(folder, "log", "-n", "1", "--format=%H%x1f%cI%x1f%s",
-                    f"--grep=^{SEAL_PREFIX}", "--", ".")
+                    f"--grep=^{SEAL_PREFIX}", "--", "questions.jsonl")
         if line:
             commit, date, subject = line.split("\x1f")
             return {"commit": commit, "date": date, "subject": subject, "source": "git"}
