@@ -27,6 +27,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "config.json frozen_design: unknown field(s) {unknown}; known: {known}",
         "zh": "config.json 的 frozen_design：未知字段 {unknown}；已知字段：{known}",
     },
+    "pipeline.holdout.no_record": {
+        "en": "{path}: no holdout record here; a holdout is sealed (seal_holdout) before it can be opened "
+              "or shown",
+        "zh": "{path}：这里没有保留集的记录；保留集要先封存（seal_holdout），才能启封或查看",
+    },
     "pipeline.holdout.not_a_config": {
         "en": "config must be the frozen AblationConfig, got {kind}",
         "zh": "config 必须是冻结的 AblationConfig，收到的是 {kind}",
