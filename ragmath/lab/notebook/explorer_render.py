@@ -32,6 +32,7 @@ from ragmath.lab.notebook.plotting import item_colours
 # The lists' shares in the stacked bars: greys, so they are never mistaken for an item's colour.
 LIST_SHADES: tuple[str, ...] = ("#4d4d4d", "#a6a6a6", "#7a7a7a", "#cfcfcf", "#262626", "#e5e5e5")
 
+
 # ------------------------------------------------------------------------------------ rendering
 def render_table_html(table: pd.DataFrame, k: int, window: int | None = None) -> str:
     """The fused table as HTML: place, ID, each list's rank and contribution 1/(k + rank), score.

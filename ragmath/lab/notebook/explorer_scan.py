@@ -30,6 +30,7 @@ K_MAX: int = 200
 #: The chart draws at most this many items; the table always lists them all.
 TOP_DRAWN: int = 12
 
+
 def _check_ks(ks: Iterable[int]) -> list[int]:
     """Return the k values sorted and unique; each is checked as RRF's k (one check: ``check_rrf_k``)."""
     if isinstance(ks, (str, bytes)) or not isinstance(ks, Iterable):
@@ -43,6 +44,7 @@ def _check_ks(ks: Iterable[int]) -> list[int]:
         except (TypeError, ValueError) as exc:
             raise ValueError(message("explorer.error.bad_k_in_ks", error=exc)) from None
     return sorted(set(values))
+
 
 # ------------------------------------------------------------------------------- computations
 def fused_table(
@@ -60,6 +62,7 @@ def fused_table(
     [('4.2', 0.75), ('6.1', 0.6667), ('5.3', 0.5), ('3.5', 0.25)]
     """
     return rrf(named_lists(lists), k=k, window=window)
+
 
 def _rank_matrix(
     lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]], window: int | None

@@ -85,6 +85,7 @@ _SEPARATORS = re.compile(r"[,，]")
 #: At most this many distinct IDs across the lists: beyond it an edit takes seconds (bench/bench_explorer.py).
 MAX_IDS: int = 1000
 
+
 # --------------------------------------------------------------------------------------- parsing
 def parse_list(text: str, name: str = "list") -> list[str]:
     """Parse one ranked list typed as text ("4.2, 6.1, 3.5") into a list of IDs, best first.
@@ -143,6 +144,7 @@ def format_list(ids: Iterable[str]) -> str:
     """
     return ", ".join(str(i) for i in ids)
 
+
 def check_size(lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]]) -> int:
     """Return the number of distinct IDs in ``lists``; raise if it is above :data:`MAX_IDS`.
 
@@ -157,6 +159,7 @@ def check_size(lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]]) -> 
         raise ValueError(message("explorer.error.too_many_ids", distinct=distinct, max_ids=MAX_IDS,
                                  k_min=K_MIN, k_max=K_MAX))
     return distinct
+
 
 # -------------------------------------------------------------------------------------- builder
 def _window_options(lists: Mapping[str, Sequence[str]], window: int | None) -> list[tuple[str, int]]:
