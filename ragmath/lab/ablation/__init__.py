@@ -1,4 +1,4 @@
-"""The ablation (A BM25, B vector, C RRF, D reranker, Oracle), a module a step. Used by notebooks 05b-07.
+"""The ablation (A BM25, B vector, C RRF, D reranker, E score fusion, Oracle). Used by notebooks 05b-07.
 
 The old module ``ragmath/lab/ablation.py``, split by what each part does; every public name it had is
 importable from here as before (``from ragmath.lab.ablation import run_ablation``).
@@ -9,14 +9,25 @@ fitting.py     what a run fits on dev: ``RerankStage`` (out of fold) and ``fit_r
 running.py     ``run_ablation`` and ``AblationResult``: the per-identity pipelines, per-question rows, latency
 tables.py      ``summary_table``, ``by_type_table``, ``caveats_of``, ``metric_names``; tables for reading
 intervals.py   ``rate_intervals``, ``bootstrap_table``, ``type_intervals``, ``paired_table``
-tuning.py      ``tune``, ``grid_edges``, ``knob_against_default``, ``keep_default_rule``, ``tokenizer_ranks``
+rule.py        the keep-the-default rule: ``against_default``, ``keep_default_rule``
+convex.py      row E: ``convex_rankings`` (α · min-max(BM25) + (1 − α) · min-max(vector)), ``alphas_for``
+tuning.py      ``tune``, ``grid_edges``, ``knob_against_default``, ``tokenizer_ranks``
 leakage.py     ``leakage_experiment``, ``leakage_on_fixed_questions``, ``holdout_overlap``
 =============  ==================================================================================
 """
 
 from __future__ import annotations
 
-from ragmath.lab.ablation.config import FOLDS, SPLITS, TUNED_KNOBS, VERSIONS, AblationConfig
+from ragmath.lab.ablation.config import (
+    ALPHA_DEFAULT,
+    ALPHA_GRID,
+    FOLDS,
+    SPLITS,
+    TUNED_KNOBS,
+    VERSIONS,
+    AblationConfig,
+)
+from ragmath.lab.ablation.convex import alphas_for, convex_rankings
 from ragmath.lab.ablation.fitting import RerankStage, fit_refusal_threshold
 from ragmath.lab.ablation.intervals import (
     P_HOLM,
@@ -32,6 +43,7 @@ from ragmath.lab.ablation.leakage import (
     leakage_experiment,
     leakage_on_fixed_questions,
 )
+from ragmath.lab.ablation.rule import against_default, keep_default_rule
 from ragmath.lab.ablation.running import (
     AblationResult,
     IdentityPipeline,
@@ -53,7 +65,6 @@ from ragmath.lab.ablation.tuning import (
     ARTICLE_DEFAULTS,
     DEFAULT_GRID,
     grid_edges,
-    keep_default_rule,
     knob_against_default,
     tokenizer_ranks,
     tune,
@@ -80,6 +91,11 @@ __all__ = [
     "P_HOLM",
     "knob_against_default",
     "keep_default_rule",
+    "against_default",
+    "convex_rankings",
+    "alphas_for",
+    "ALPHA_GRID",
+    "ALPHA_DEFAULT",
     "ARTICLE_DEFAULTS",
     "rerank_entries",
     "top_ranks_table",

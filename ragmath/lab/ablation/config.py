@@ -15,12 +15,19 @@ from ragmath.lab.messages import message
 from ragmath.lab.tokenize import get_tokenizer
 from ragmath.validation import check_rrf_k
 
-VERSIONS: tuple[str, ...] = ("A", "B", "C", "D", "Oracle")
+VERSIONS: tuple[str, ...] = ("A", "B", "C", "D", "E", "Oracle")
 SPLITS = ("dev", "holdout", "all")
 #: The knobs ``tune`` chooses on dev, by AblationConfig field name, with their workbook symbol.
 TUNED_KNOBS = {"k": "k", "window": "W", "rerank_depth": "M"}
+#: Row E's weight α on BM25 (1 − α on the vector list): the values the rule weighs, and its default.
+ALPHA_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+ALPHA_DEFAULT = 0.5
 #: Folds of the grouped K-fold that scores dev questions out of fold.
 FOLDS = 5
+#: The p columns of every paired table of the workbook: ``ragmath.compare``'s two-sided paired sign-flip
+#: (randomization) test, and Holm's adjustment over the comparisons of the same table.
+P_SIGN_FLIP = "p (sign-flip)"
+P_HOLM = "p (sign-flip, Holm)"
 
 
 @dataclass(frozen=True)
@@ -31,6 +38,9 @@ class AblationConfig:
     asked as its own identity; ``refuse_below`` None -> fitted on dev questions (out of fold on
     dev). ``k``: RRF's constant; ``window`` (W): each list's depth fed to RRF;
     ``rerank_depth`` (M): candidates kept per version and reordered by the reranker (Recall@M);
+    ``alpha`` (α): row E's weight on BM25 in the convex combination α · min-max(BM25) + (1 − α) ·
+    min-max(vector) of each list's top W; None -> chosen on dev by the keep-the-default rule (default
+    ``ALPHA_DEFAULT`` over ``ALPHA_GRID``; out of fold for dev questions, on all dev for the others).
     ``top_k`` (K): the cut-off of the retrieval metrics; ``context_k``: passages sent to the
     generator. ``tuned``: the knobs that were chosen on dev (``tune`` fills it), so the dev table
     can say which of its numbers are optimistic. ``seed`` is recorded with the run and meant for
@@ -38,7 +48,7 @@ class AblationConfig:
     SVD, Newton fit, stated tie rules), so its results do not depend on it.
 
     Raises ValueError naming the field for a non-positive depth, ``rerank_depth < top_k``,
-    k <= 0, an unknown split, editions mode, tokenizer or tuned knob, or ``refuse_below``
+    k <= 0, an unknown split, editions mode, tokenizer or tuned knob, or ``refuse_below`` or ``alpha``
     outside [0, 1].
 
     >>> AblationConfig(k=1, window=40, rerank_depth=20).rerank_depth
@@ -57,6 +67,7 @@ class AblationConfig:
     seed: int = 0
     tokenizer: str = "jieba"
     refuse_below: float | None = None
+    alpha: float | None = None
     l2: float = 1.0
     tuned: tuple[str, ...] = ()
 
@@ -79,6 +90,10 @@ class AblationConfig:
         get_tokenizer(self.tokenizer)
         if self.refuse_below is not None and not 0 <= self.refuse_below <= 1:
             raise ValueError(message("pipeline.ablation.bad_refuse_below", value=repr(self.refuse_below)))
+        alpha = self.alpha
+        if alpha is not None and (isinstance(alpha, bool) or not isinstance(alpha, (int, float))
+                                  or not 0 <= alpha <= 1):
+            raise ValueError(message("pipeline.ablation.bad_alpha", value=repr(self.alpha)))
         unknown = set(self.tuned) - set(TUNED_KNOBS)
         if unknown:
             raise ValueError(message("pipeline.ablation.unknown_knobs", unknown=sorted(unknown),

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 # AblationConfig and run_ablation: the doctests' names (type_intervals, paired_table)
-from ragmath.lab.ablation.config import AblationConfig  # noqa: F401
+from ragmath.lab.ablation.config import P_HOLM, P_SIGN_FLIP, AblationConfig  # noqa: F401
 from ragmath.lab.ablation.running import AblationResult, run_ablation  # noqa: F401
 
 
@@ -83,12 +83,6 @@ def bootstrap_table(result: AblationResult, metrics: Sequence[str], *, seed: int
             rows.append({"version": v, "metric": metric, "N": len(values), "mean": mean,
                          "low": low, "high": high})
     return pd.DataFrame(rows)
-
-
-#: The p columns of every paired table of the workbook: ``ragmath.compare``'s two-sided paired sign-flip
-#: (randomization) test, and Holm's adjustment over the comparisons of the same table.
-P_SIGN_FLIP = "p (sign-flip)"
-P_HOLM = "p (sign-flip, Holm)"
 
 
 def _compared(result: AblationResult, a: str, b: str, metric: str, seed: int, resamples: int) -> dict:

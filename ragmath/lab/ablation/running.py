@@ -49,7 +49,8 @@ import numpy as np
 import pandas as pd
 
 from ragmath.evaluation import Evaluation, evaluate
-from ragmath.lab.ablation.config import FOLDS, TUNED_KNOBS, VERSIONS, AblationConfig
+from ragmath.lab.ablation.config import ALPHA_DEFAULT, FOLDS, TUNED_KNOBS, VERSIONS, AblationConfig
+from ragmath.lab.ablation.convex import alphas_for, convex_rankings
 from ragmath.lab.ablation.fitting import RerankStage, fit_refusal_threshold
 from ragmath.lab.ablation.tables import by_type_table, caveats_of, metric_names, summary_table
 from ragmath.lab.generate import Answer, ExtractiveAnswerer, answer_is_correct
@@ -218,7 +219,7 @@ def run_ablation(
     generator: Any = None,
     reuse: bool = False,
 ) -> AblationResult:
-    """Run versions A, B, C, D and Oracle on the configured split; return tables and traces.
+    """Run versions A, B, C, D, E and Oracle on the configured split; return tables and traces.
 
     ``dataset``: ``ragmath.lab.corpus.load_dataset()`` by default (dev questions only; any object with
     corpus, questions, qrels, identities, config). ``answers=False`` skips generation (used while
@@ -236,7 +237,7 @@ def run_ablation(
 
     >>> result = run_ablation(AblationConfig(rerank_depth=5), answers=False)
     >>> list(result.table.index)
-    ['A', 'B', 'C', 'D', 'Oracle']
+    ['A', 'B', 'C', 'D', 'E', 'Oracle']
     >>> set(result.per_question["split"])
     {'dev'}
 
@@ -298,14 +299,17 @@ def run_ablation_body(config, dataset, *, answers, generator, reuse, scores_only
     stage_out: dict[str, dict[str, Any]] = {}
     trace: dict[str, dict[str, tuple[str, ...]]] = {}
     fused_tables: dict[str, pd.DataFrame] = {}
+    scored_lists: dict[str, dict[str, list[tuple[str, float]]]] = {}
     depth = max(cfg.window, cfg.rerank_depth)
     m = cfg.rerank_depth
     for qid, q in needed.items():
         pipe = _pipeline(ds, asked_as(q), as_of, cfg, corpus_key)
         text = q["text"]
-        bm = [c for c, _ in timed("A", "bm25", pipe.bm25.retrieve, text, depth, pipe=pipe)]
-        vec = [c for c, _ in timed("B", "vector", pipe.vector.retrieve, text, depth, pipe=pipe)]
+        bm_scored = timed("A", "bm25", pipe.bm25.retrieve, text, depth, pipe=pipe)
+        vec_scored = timed("B", "vector", pipe.vector.retrieve, text, depth, pipe=pipe)
+        bm, vec = [c for c, _ in bm_scored], [c for c, _ in vec_scored]
         lists = {"bm25": bm[: cfg.window], "vector": vec[: cfg.window]}
+        scored_lists[qid] = {"bm25": bm_scored[: cfg.window], "vector": vec_scored[: cfg.window]}
         def hybrid(pipe=pipe) -> HybridRetriever:
             return HybridRetriever({"bm25": pipe.bm25, "vector": pipe.vector}, k=cfg.k,
                                    window=cfg.window)
@@ -358,6 +362,22 @@ def run_ablation_body(config, dataset, *, answers, generator, reuse, scores_only
             for v in ("A", "B", "C", "D")}
     if scores_only:
         return runs, qrels_eval
+
+    # ---- row E: C's two lists by the convex combination of min-max scores; α by the rule ---------
+    dev_visible = {qid: visible[qid] for qid in dev_ids}
+    alphas, alpha_on_dev = alphas_for(scored_lists, cfg, [q["question_id"] for q in wanted], stage.folds(),
+                                      dev_visible)
+    t0 = time.perf_counter()  # one fusion call per α for all its questions; each question its share
+    e_ranks: dict[str, list[str]] = {}
+    for alpha in sorted(set(alphas.values())):
+        e_ranks |= convex_rankings({qid: scored_lists[qid] for qid, a in alphas.items() if a == alpha}, alpha,
+                                   cfg.window)
+    timings["E"]["score fusion"] = [(time.perf_counter() - t0) * 1000 / len(wanted)] * len(wanted)
+    for q in wanted:
+        qid = q["question_id"]
+        stage_out[qid]["E"] = e_ranks[qid][:m]
+        trace[qid]["score fusion"] = tuple(e_ranks[qid])
+    runs["E"] = {q["question_id"]: list(stage_out[q["question_id"]]["E"]) for q in wanted}
     evaluations = {v: evaluate(runs[v], qrels_eval, names) for v in runs}
 
     # ---- generation --------------------------------------------------------------------------
@@ -447,6 +467,7 @@ def run_ablation_body(config, dataset, *, answers, generator, reuse, scores_only
         f"{len(dev_ids)} dev questions",
         "generator": _generator_name(generator),
         "refuse_below": threshold_note,
+        "α (E: weight on BM25)": _alpha_note(cfg, alphas, alpha_on_dev),
     }
     return AblationResult(
         table=table, by_type=by_type, latency=latency, per_question=per_q, config=config_out,
@@ -454,6 +475,14 @@ def run_ablation_body(config, dataset, *, answers, generator, reuse, scores_only
         evaluations=evaluations, reranker=reranker, qrels=qrels_eval, rerank_stage=stage,
         fused=fused_tables,
     )
+
+
+def _alpha_note(cfg: AblationConfig, alphas: Mapping[str, float], on_all_dev: float | None) -> str:
+    if on_all_dev is None:
+        return f"{cfg.alpha:g} (set)"
+    used = sorted(set(alphas.values()))
+    return (f"by the keep-the-default rule (default {ALPHA_DEFAULT:g}): {on_all_dev:g} on all dev; "
+            f"used here: {', '.join(f'{a:g}' for a in used)} (dev questions out of fold)")
 
 
 def _is_factory(generator: Any) -> bool:
@@ -541,12 +570,12 @@ def _latency(timings: dict[str, dict[str, list[float]]]) -> pd.DataFrame:
     med = {v: {s: statistics.median(t) for s, t in st.items()} for v, st in timings.items()}
     stages = {
         "A": ["bm25"], "B": ["vector"], "C": ["bm25", "vector", "fusion"],
-        "D": ["bm25", "vector", "fusion", "rerank"], "Oracle": [],
+        "D": ["bm25", "vector", "fusion", "rerank"], "E": ["bm25", "vector", "score fusion"], "Oracle": [],
     }
     rows = {}
     for v in VERSIONS:
         row = {}
-        for s in ("bm25", "vector", "fusion", "rerank"):
+        for s in ("bm25", "vector", "fusion", "rerank", "score fusion"):
             row[s] = med[_owner(s)].get(s, np.nan) if s in stages[v] else np.nan
         row["generate"] = med[v].get("generate", np.nan)
         row["total"] = float(np.nansum(list(row.values())))
@@ -557,4 +586,4 @@ def _latency(timings: dict[str, dict[str, list[float]]]) -> pd.DataFrame:
 
 
 def _owner(stage: str) -> str:
-    return {"bm25": "A", "vector": "B", "fusion": "C", "rerank": "D"}[stage]
+    return {"bm25": "A", "vector": "B", "fusion": "C", "rerank": "D", "score fusion": "E"}[stage]

@@ -39,11 +39,16 @@ def caveats_of(cfg: AblationConfig) -> dict[str, str]:
               else "not tuned on these questions")
     d_note = (f"optimistic: {', '.join(tuned)} chosen on these questions; reranker out of fold"
               if tuned else "reranker out of fold")
+    e_tuned = [t for t in tuned if t == "W"]
+    e_alpha = "α set" if cfg.alpha is not None else "α by the rule, out of fold"
+    e_note = (f"optimistic: {', '.join(e_tuned)} chosen on these questions; {e_alpha}" if e_tuned
+              else e_alpha)
     return {
         "A": "not tuned (refusal threshold out of fold)",
         "B": "not tuned (refusal threshold out of fold)",
         "C": c_note,
         "D": d_note,
+        "E": e_note,
         "Oracle": "gold evidence, no retrieval; correct refusals hold by construction",
     }
 
@@ -51,7 +56,8 @@ def caveats_of(cfg: AblationConfig) -> dict[str, str]:
 def summary_table(per_q: pd.DataFrame, names, recall_m, with_answers) -> pd.DataFrame:
     """One row per version: each metric's mean over the answerable questions (and the answer rates)."""
     out = {}
-    for v in VERSIONS:
+    present = set(per_q.index.get_level_values("version"))
+    for v in (v for v in VERSIONS if v in present):  # a stored opening may predate a version
         part = per_q.loc[v]
         ans = part[part["answerable"]]
         row: dict[str, Any] = {}

@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 
 from ragmath.evaluation import evaluate
-from ragmath.lab.ablation.config import TUNED_KNOBS, AblationConfig
-from ragmath.lab.ablation.intervals import P_HOLM, P_SIGN_FLIP
+from ragmath.lab.ablation.config import ALPHA_DEFAULT, ALPHA_GRID, TUNED_KNOBS, AblationConfig
+from ragmath.lab.ablation.rule import against_default, keep_default_rule  # noqa: F401 (doctests, re-export)
 from ragmath.lab.ablation.running import (
     content_hash,
     dataset_or_default,
@@ -33,6 +33,7 @@ DEFAULT_GRID = {
     "k": (0.5, 1, 3, 10, 60, 240),
     "window": (5, 10, 20, 40, 80),
     "rerank_depth": (5, 10, 20),
+    "alpha": ALPHA_GRID,
 }
 
 
@@ -129,8 +130,8 @@ def grid_edges(grid: pd.DataFrame, chosen: AblationConfig, metric: str = "D nDCG
 
 #: The value each tuned knob has before any tuning: the article's k = 60 (RRF's common default);
 #: the article names no W or M, so those are ``AblationConfig``'s starting values.
-ARTICLE_DEFAULTS = {"k": 60, "W": AblationConfig.window, "M": AblationConfig.rerank_depth}
-_FIELD_OF = {symbol: name for name, symbol in TUNED_KNOBS.items()}
+ARTICLE_DEFAULTS = {"k": 60, "W": AblationConfig.window, "M": AblationConfig.rerank_depth, "α": ALPHA_DEFAULT}
+_FIELD_OF = {symbol: name for name, symbol in TUNED_KNOBS.items()} | {"α": "alpha"}
 
 
 def knob_against_default(
@@ -163,8 +164,6 @@ def knob_against_default(
     Raises ValueError for an unknown knob, a dataset holding holdout questions, or values that
     the config refuses (e.g. M below K).
     """
-    from ragmath import compare
-
     if knob not in _FIELD_OF:
         raise ValueError(message("pipeline.ablation.unknown_knob", allowed=list(_FIELD_OF), value=repr(knob)))
     field_name = _FIELD_OF[knob]
@@ -180,48 +179,8 @@ def knob_against_default(
         cfg = replace(base, **{field_name: value}, split="dev")
         result = run_ablation(cfg, ds, answers=False, reuse=True)
         runs[value], qrels = result.runs[version], result.qrels
-    found = compare(runs, qrels, [metric], baseline=default, seed=seed, n_resamples=resamples)
-    means = found.systems.set_index("name")["mean"]
-    against = found.comparisons.set_index("system")
-    n = len(found.per_question[default])
-    rows = []
-    for value in values:
-        row = (against.loc[value] if value != default else
-               {"diff": 0.0, "low": 0.0, "high": 0.0, "p": math.nan, "p_holm": math.nan,
-                "wins": 0, "ties": n, "losses": 0, "test": ""})
-        rows.append({knob: value, "default": value == default, f"{version} {metric}": float(means[value]),
-                     "diff vs default": float(row["diff"]), "low": float(row["low"]),
-                     "high": float(row["high"]), P_SIGN_FLIP: float(row["p"]), P_HOLM: float(row["p_holm"]),
-                     "wins": int(row["wins"]), "ties": int(row["ties"]), "losses": int(row["losses"]),
-                     "questions": n, "test": row["test"]})
-    return pd.DataFrame(rows)
-
-
-def keep_default_rule(table: pd.DataFrame) -> Any:
-    """The choice of the rule "keep the default unless a value's paired interval excludes 0".
-
-    Among the values whose interval against the default lies wholly above 0, the one with the
-    largest mean difference (ties: the first listed); if there is none, the default. The IR
-    analogue of the one-standard-error rule: a difference the questions cannot resolve does not
-    justify leaving the default.
-
-    >>> t = pd.DataFrame({"k": [1, 60], "default": [False, True], "diff vs default": [0.04, 0.0],
-    ...                   "low": [-0.006, 0.0], "high": [0.10, 0.0]})
-    >>> keep_default_rule(t)
-    60
-
-    Raises ValueError unless exactly one row is marked ``default``.
-    """
-    knob = table.columns[0]
-    defaults = table[table["default"].astype(bool)]
-    if len(defaults) != 1:
-        raise ValueError(message("pipeline.ablation.one_default_row", count=len(defaults)))
-    better = table[~table["default"].astype(bool) & (table["low"] > 0)]
-    if better.empty:
-        chosen = defaults[knob].iloc[0]
-    else:
-        chosen = better.sort_values("diff vs default", ascending=False, kind="mergesort")[knob].iloc[0]
-    return chosen.item() if isinstance(chosen, np.generic) else chosen
+    return against_default(runs, qrels, knob, default, metric, version=version, seed=seed,
+                           resamples=resamples)
 
 
 def tokenizer_ranks(base: AblationConfig, tokenizers: Sequence[str], questions: Sequence[str],

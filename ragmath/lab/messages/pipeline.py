@@ -578,6 +578,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "knob must be one of {allowed}, got {value}",
         "zh": "knob 必须是 {allowed} 之一，收到的是 {value}",
     },
+    "pipeline.ablation.bad_alpha": {
+        "en": "alpha (row E's weight on BM25) must be None (chosen on dev by the rule) or a number in "
+              "[0, 1], got {value}",
+        "zh": "alpha（E 行中 BM25 的权重）必须是 None（按规则在开发集上选）或 [0, 1] 之间的数，"
+              "收到的是 {value}",
+    },
+    "pipeline.ablation.default_not_run": {
+        "en": "the default {default} must be one of the values compared, got {values}",
+        "zh": "默认值 {default} 必须在比较的取值之中，收到的是 {values}",
+    },
     "pipeline.ablation.one_default_row": {
         "en": "the table needs exactly one default row, got {count}",
         "zh": "表中必须恰好有一行 default，收到的是 {count} 行",
