@@ -483,7 +483,7 @@ MESSAGES: dict[str, dict[str, str]] = {
               "complete(prompt) -> str（在运行配置中固定模型、temperature 和提示词）。"
               "工作簿默认的生成模型是 ExtractiveAnswerer。",
     },
-    # ------------------------------------------------------------------ ablation.py
+    # ------------------------------------------------------------------ ablation/
     "pipeline.ablation.not_positive": {
         "en": "{name} must be a positive int, got {value}",
         "zh": "{name} 必须是正整数，收到的是 {value}",
