@@ -27,6 +27,7 @@ from ragmath.lab.holdout import (
     frozen_design,
     holdout_counts,
     open_holdout,
+    opened_design,
     openings,
     seal_holdout,
     sealing_record,
@@ -166,6 +167,15 @@ def test_showing_a_folder_without_a_record_is_refused(synthetic):
     (synthetic / OPENINGS_FILE).unlink()
     with pytest.raises(FileNotFoundError, match="no holdout record"):
         show_opening(1, data=synthetic)
+
+
+def test_opened_design_reads_the_record_not_the_results(synthetic):
+    cfg = AblationConfig(k=60, window=10, rerank_depth=5)
+    first = open_holdout(cfg, data=synthetic)
+    (synthetic / first.opening["results_file"]).unlink()  # the results are not read
+    assert opened_design(1, data=synthetic) == replace(cfg, split="dev")
+    with pytest.raises(ValueError, match="no opening number 2"):
+        opened_design(2, data=synthetic)
 
 
 def test_showing_the_stored_result_never_reruns(synthetic, monkeypatch):

@@ -51,6 +51,7 @@ __all__ = [
     "open_holdout",
     "show_opening",
     "design_of",
+    "opened_design",
     "seal_holdout",
     "stored_result",
     "holdout_counts",
@@ -263,6 +264,22 @@ def design_of(opening: dict) -> AblationConfig:
     Raises ValueError if the record names a field AblationConfig does not have.
     """
     return _config(opening["design"]["design"])
+
+
+def opened_design(number: int, *, data: Any = None) -> AblationConfig:
+    """The design opening ``number`` ran, for runs on dev (split ``"dev"``): read from the record alone.
+
+    Reads the openings record, not the stored results: nothing of the holdout is loaded. Raises
+    ValueError if there is no such opening; FileNotFoundError if the folder holds no record.
+    """
+    folder = _folder(data)
+    if not (folder / OPENINGS_FILE).is_file():
+        raise FileNotFoundError(message("pipeline.holdout.no_record", path=folder / OPENINGS_FILE))
+    recorded = [o for o in openings(folder) if o["number"] == number]
+    if not recorded:
+        raise ValueError(message("pipeline.holdout.no_opening", number=number,
+                                 numbers=[o["number"] for o in openings(folder)]))
+    return replace(design_of(recorded[0]), split="dev")
 
 
 def show_opening(number: int, *, data: Any = None) -> HoldoutRun:

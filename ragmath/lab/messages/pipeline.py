@@ -32,6 +32,10 @@ MESSAGES: dict[str, dict[str, str]] = {
               "or shown",
         "zh": "{path}：这里没有保留集的记录；保留集要先封存（seal_holdout），才能启封或查看",
     },
+    "pipeline.holdout.no_opening": {
+        "en": "no opening number {number} on record; openings: {numbers}",
+        "zh": "记录里没有第 {number} 次启封；已有的启封：{numbers}",
+    },
     "pipeline.holdout.not_a_config": {
         "en": "config must be the frozen AblationConfig, got {kind}",
         "zh": "config 必须是冻结的 AblationConfig，收到的是 {kind}",
