@@ -146,7 +146,7 @@ CLAIMS = [
           en="3 paraphrases no version finds in its top 5 (Q50, Q51, Q52), and no k of the grid (0.5 to 240) "
              "brings a relevant chunk into C's or D's top 5 for them: a better k does not reach them. Whether a "
              "real embedding model or query rewriting would, this notebook does not test.",
-          zh="有 3 条口语化改写的问题（Q50、Q51、Q52）在前 5 名里哪个版本都没找到；网格里的 k（0.5 到 240）"
+          zh="有 3 条同义改写题（Q50、Q51、Q52）在前 5 名里哪个版本都没找到；网格里的 k（0.5 到 240）"
              "没有一个能把相关片段带进 C 或 D 的前 5 名：更好的 k 够不着它们。真正的向量（嵌入）模型或查询改写"
              "能不能找到，本笔记本没有测试。",
           check=check_paraphrases_no_k_reaches),

@@ -271,6 +271,6 @@ CLAIMS += [
           check=check_tokenizer_means),
     Claim("tokenizer_exact_ids", "6c2d3038",
           en="Exact-ID evidence: the best rank under A is the same under every tokenizer for Q42, Q44, Q45, Q46 and Q47; it moves for Q43: jieba_plain 1, jieba_search 1, jieba 1, bigram 2.",
-          zh="精确 ID 类证据：对 Q42、Q44、Q45、Q46 和 Q47，A 下的最佳名次在每个分词器下都一样；名次有变化的是 Q43：jieba_plain 1、jieba_search 1、jieba 1、bigram 2。",
+          zh="编号题的证据：对 Q42、Q44、Q45、Q46 和 Q47，A 下的最佳名次在每个分词器下都一样；名次有变化的是 Q43：jieba_plain 1、jieba_search 1、jieba 1、bigram 2。",
           check=check_tokenizer_ranks("exact")),
 ]
