@@ -34,7 +34,8 @@ CODE_NAMES = frozenset("""
 """.split())
 
 _METRIC = re.compile(r"\w+@\w+")  # Recall@5, nDCG@5, Judged@K
-_ID = re.compile(r"[A-Z]+-?\d[\w\-.]*|inv-\d+")  # Q07, TRV26-4.2-a, INV-102 (plain jieba: inv-102), P6, L2, BM25
+#: Q07, TRV26-4.2-a, INV-102 (plain jieba cuts it as inv-102), P6, L2, BM25
+_ID = re.compile(r"[A-Z]+-?\d[\w\-.]*|inv-\d+")
 _HEX = re.compile(r"[0-9a-f]{6,}")  # a hash (a commit, a design)
 _WORD = re.compile(r"(?<![\w\-@./])[A-Za-z][\w\-@./]*")
 _CODE_NAME_IN_HEADER = re.compile(r"(?<=\S)（[^（）\u4e00-\u9fff]*(?:\([^()]*\)[^（）\u4e00-\u9fff]*)*）")
@@ -131,7 +132,8 @@ def test_the_check_finds_english_words_and_lets_names_pass():
          "data": {"text/html": table, "text/plain": "ignored when there is HTML"}},
         {"output_type": "display_data", "metadata": {},
          "data": {"image/png": "", "text/plain": "<Figure size 800x320 with 1 Axes>"}},
-        {"output_type": "stream", "name": "stdout", "text": "说明（原文）：“holdout: sealed 53 new questions”\n"},
+        {"output_type": "stream", "name": "stdout",
+         "text": "说明（原文）：“holdout: sealed 53 new questions”\n"},
     )
     assert english_words(nb) == [(0, "False"), (0, "not"), (0, "applicable"), (0, "inside")]
 
