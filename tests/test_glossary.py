@@ -5,7 +5,8 @@ follow the article.
 The files checked are listed in ``ZH_SOURCES`` (a glob and how to read it). The Chinese notebooks made clean
 (``ZH_NOTEBOOKS``: 06 and 07) are read with ``glossary.notebook_prose`` for the variant check: their prose
 as stored, and their outputs once executed (the words the package shows there: the catalogue's columns and
-values). The others join the list when their rewrite lands.
+values); their prose also follows the article's punctuation. The others join the list when their rewrite
+lands.
 """
 
 import doctest
@@ -100,6 +101,12 @@ def test_no_replaced_variant_in_the_chinese_pages(path):
 @pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=_name)
 def test_no_replaced_variant_in_the_chinese_notebooks_prose(path):
     assert glossary.variants_in(glossary.notebook_prose(path), TERMS) == []
+
+
+@pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=_name)
+def test_the_chinese_notebooks_prose_follows_the_articles_punctuation(path):
+    """Their prose only: an output prints data (a list of tokens is a Python list, commas and all)."""
+    assert glossary.style_problems(glossary.notebook_prose(path)) == []
 
 
 @pytest.mark.notebooks

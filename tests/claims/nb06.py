@@ -139,7 +139,7 @@ CLAIMS = [
           en="The article's query 「打车超出额度了咋办」 is not easy for BM25 here: A's first relevant chunk is at "
              "rank 3, below ATT25-6 and TRV25-4.2-b (the 2025 clause), both graded 0, while B ranks a relevant "
              "chunk first (C 2, D 1).",
-          zh="文章里的查询「打车超出额度了咋办」在这里对 BM25 来说并不容易：A 的第一个相关片段排在第 3 名，前面是 "
+          zh="文章里的查询“打车超出额度了咋办”在这里对 BM25 来说并不容易：A 的第一个相关片段排在第 3 名，前面是 "
              "ATT25-6 和 TRV25-4.2-b（2025 年的条款），两者的等级都是 0，而 B 把相关片段排在第 1 名（C 2，D 1）。",
           check=check_article_query_not_easy_for_bm25),
     Claim("paraphrases_need_a_model", "2ced1236",

@@ -156,7 +156,7 @@ def check_para_vector_finds(shown: Shown) -> dict[str, str]:
     q = dataset().questions.set_index("question_id")
     values = {"count": f"{len(found)} ", "K": top(5, shown.language)}
     for x in found:
-        values[x] = f"「{q.loc[x, 'text']}」"
+        values[x] = f"「{q.loc[x, 'text']}」" if shown.language == "en" else f"“{q.loc[x, 'text']}”"
         values[f"{x} ranks"] = f"{int(ranks['B'][x])}" + ("，" if shown.language == "zh" else ", ") + f"C {int(ranks['C'][x])}"
     return values
 
@@ -299,7 +299,7 @@ CLAIMS = [
           check=check_exact_a_hits_kept),
     Claim("para_vector_finds", "2ced1236",
           en="2 paraphrases where BM25 finds nothing in its top 5 but the vector retriever does: 「在国外拿到的都是英文小票，能拿来报销吗？」 (B at rank 1, C 2); 「想在家上班，一周最多能几天？」 (B at rank 1, C 1).",
-          zh="有 2 条同义改写题，BM25 在前 5 名里什么也没找到，向量召回却找到了：「在国外拿到的都是英文小票，能拿来报销吗？」（B 排在 1，C 2）；「想在家上班，一周最多能几天？」（B 排在 1，C 1）。",
+          zh="有 2 条同义改写题，BM25 在前 5 名里什么也没找到，向量召回却找到了：“在国外拿到的都是英文小票，能拿来报销吗？”（B 排在 1，C 2）；“想在家上班，一周最多能几天？”（B 排在 1，C 1）。",
           check=check_para_vector_finds),
     Claim("para_rank1", "2ced1236",
           en="Relevant chunk at rank 1 for the 7 paraphrase questions: A 0/7, B 4/7, C 1/7, D 3/7; B lead(s)",
@@ -339,10 +339,10 @@ CLAIMS = [
           check=check_rerank_entries),
     Claim("term_match_alone", "f0c89c9e",
           en="Against the clause's text alone, 市内 matches (a shared token contains it) under jieba_search, jieba and bigram; it does not under jieba_plain.",
-          zh="对照只看条款原文，「市内」在 jieba_search、jieba 和 bigram 下能匹配上（有一个共有的词包含它）；在 jieba_plain 下则不能。",
+          zh="对照只看条款原文，“市内”在 jieba_search、jieba 和 bigram 下能匹配上（有一个共有的词包含它）；在 jieba_plain 下则不能。",
           check=check_term_match("alone")),
     Claim("term_match_indexed", "f0c89c9e",
           en="Against the chunk as indexed, 市内 matches (a shared token contains it) under jieba_plain, jieba_search, jieba and bigram.",
-          zh="对照按索引中的片段，「市内」在 jieba_plain、jieba_search、jieba 和 bigram 下能匹配上（有一个共有的词包含它）。",
+          zh="对照按索引中的片段，“市内”在 jieba_plain、jieba_search、jieba 和 bigram 下能匹配上（有一个共有的词包含它）。",
           check=check_term_match("indexed")),
 ]

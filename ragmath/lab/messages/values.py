@@ -31,7 +31,7 @@ WORDS = {
     "holdout": "保留集",
     "total": "合计",
     "answerable questions": "有答案的问题",
-    "questions without an answer": "无答案题",
+    "questions without an answer": "没有答案的问题",
     "groups": "组数",
     # ------------------------------------------------------------------------------- tokenizers (06)
     "jieba.cut + user dictionary (data/userdict.txt) + IDs kept whole":
