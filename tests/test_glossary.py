@@ -2,8 +2,11 @@
 tables are drawn from it, and no variant it replaces appears in the Chinese pages; punctuation and numbers
 follow the article.
 
-The files checked are listed in ``ZH_SOURCES`` (a glob and how to read it); the Chinese notebooks join them
-with ``glossary.notebook_prose`` once their rewrite lands.
+The files checked are listed in ``ZH_SOURCES`` (a glob and how to read it). The Chinese notebooks made clean
+(``ZH_NOTEBOOKS``: 06 and 07) are read with ``glossary.notebook_prose`` for the variant check: their prose
+as stored, and their outputs once executed (the words the package shows there: the catalogue's columns and
+values); their prose also follows the article's punctuation. The others join the list when their rewrite
+lands.
 """
 
 import doctest
@@ -33,6 +36,8 @@ ZH_SOURCES = {
     "docs/*.zh.md": lambda path: glossary.markdown_prose(path.read_text(encoding="utf-8")),
 }
 EXEMPT_FROM_VARIANTS = {"docs/glossary.zh.md"}
+#: The Chinese notebooks whose prose and outputs are checked for variants.
+ZH_NOTEBOOKS = [ROOT / "notebooks" / "zh" / name for name in ("06_ablation.ipynb", "07_honest_numbers.ipynb")]
 
 
 def zh_files():
@@ -91,6 +96,28 @@ def test_the_chinese_readme_shows_the_article_terms_it_needs():
 @pytest.mark.parametrize("path", [p for p in zh_files() if _name(p) not in EXEMPT_FROM_VARIANTS], ids=_name)
 def test_no_replaced_variant_in_the_chinese_pages(path):
     assert glossary.variants_in(_read(path), TERMS) == []
+
+
+@pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=_name)
+def test_no_replaced_variant_in_the_chinese_notebooks_prose(path):
+    assert glossary.variants_in(glossary.notebook_prose(path), TERMS) == []
+
+
+@pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=_name)
+def test_the_chinese_notebooks_prose_follows_the_articles_punctuation(path):
+    """Their prose only: an output prints data (a list of tokens is a Python list, commas and all)."""
+    assert glossary.style_problems(glossary.notebook_prose(path)) == []
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+@pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=_name)
+def test_no_replaced_variant_in_the_chinese_notebooks_outputs(path, executed, tmp_path):
+    import nbformat
+
+    ran = tmp_path / path.name
+    nbformat.write(executed(path), ran)
+    assert glossary.variants_in(glossary.notebook_prose(ran), TERMS) == []
 
 
 @pytest.mark.parametrize("path", zh_files(), ids=_name)

@@ -27,6 +27,7 @@ import string
 import sys
 from collections.abc import Iterable, Mapping
 
+import numpy as np
 import pandas as pd
 
 from ragmath.lab.messages import (
@@ -36,10 +37,11 @@ from ragmath.lab.messages import (
     explorer,
     notebook,
     pipeline,
+    values,
 )
 
 __all__ = ["LANGUAGES", "CATALOGUE", "use_language", "language", "message", "join_names", "reader_columns",
-           "reader_headers", "fields_of"]
+           "reader_headers", "reader_value", "reader_values", "fields_of"]
 
 #: The languages every key must have; the first is the default.
 LANGUAGES = ("en", "zh")
@@ -69,7 +71,7 @@ def _merge(*parts) -> dict[str, Mapping[str, str]]:
 
 #: Every message: key -> {language: template}, from the catalogue's parts (one module each).
 CATALOGUE: dict[str, Mapping[str, str]] = _merge(
-    common, notebook, exercises, explorer, pipeline, columns)
+    common, notebook, exercises, explorer, pipeline, columns, values)
 
 
 def use_language(code: str) -> None:
@@ -153,9 +155,31 @@ _HEADER_TEMPLATES = [(_template_pattern(texts["en"]), key) for key, texts in CAT
                      if key.startswith("columns.") and fields_of(texts["en"])]
 
 
+#: The values that are templates, longest first (a longer one is tried before a shorter it contains).
+_VALUE_TEMPLATES = sorted(((_template_pattern(texts["en"]), key) for key, texts in CATALOGUE.items()
+                           if key.startswith("values.") and fields_of(texts["en"])),
+                          key=lambda item: -len(CATALOGUE[item[1]]["en"]))
+
+
+def _value_word(value: str) -> str | None:
+    """The Chinese word of a value of the ``values`` part, or None when it has none."""
+    key = "values." + value
+    if key in CATALOGUE and not fields_of(CATALOGUE[key]["en"]):
+        return CATALOGUE[key]["zh"]
+    for pattern, key in _VALUE_TEMPLATES:
+        found = pattern.fullmatch(value)
+        if found:
+            fields = {name: (text.replace(", ", message("common.list_separator"))
+                             if name in values.LIST_FIELDS else text)
+                      for name, text in found.groupdict().items()}
+            return CATALOGUE[key]["zh"].format(**fields)
+    return None
+
+
 def _header(label: object) -> object:
     """The header a reader sees for one label: in Chinese, the word and the label (``columns.HEADER``),
-    when the catalogue has a word for it; otherwise the label itself."""
+    when the catalogue has a word for it (a column word, or a value's word for the values that head a
+    crosstab's columns: identities, splits, question types); otherwise the label itself."""
     if _language == "en" or not isinstance(label, str):
         return label
     key = "columns." + label
@@ -165,7 +189,59 @@ def _header(label: object) -> object:
         found = pattern.fullmatch(label)
         if found:
             return columns.HEADER.format(word=message(key, **found.groupdict()), name=label)
+    if label in values.AS_HEADERS:
+        return columns.HEADER.format(word=_value_word(label), name=label)
     return label
+
+
+def reader_value(value: object) -> object:
+    """A value as a reader reads it: in Chinese, a boolean is 是 or 否 and a value the ``values`` part
+    has a word for (a question type, an identity, a caveat, a rate...) is that word; anything else, and
+    everything in English, is returned as it is.
+
+    >>> reader_value("conflict"), reader_value(True), reader_value("Recall@5")
+    ('conflict', True, 'Recall@5')
+    >>> use_language("zh"); [reader_value(v) for v in ("conflict", True, "memory (M = 5)", "Recall@5")]
+    ['冲突题', '是', '记忆特征（M = 5）', 'Recall@5']
+    >>> use_language("en")
+    """
+    if _language == "en":
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        return message("values.bool.true") if value else message("values.bool.false")
+    if isinstance(value, str):
+        word = _value_word(value)
+        return value if word is None else word
+    return value
+
+
+def _is_text(column: pd.Series) -> bool:
+    return column.dtype == object or pd.api.types.is_string_dtype(column.dtype)
+
+
+def reader_values(table):
+    """A table as a Chinese reader reads its data: a copy whose cells and row labels go through
+    :func:`reader_value` (booleans 是/否, the data's codes and the package's phrases in Chinese);
+    numbers, names and IDs stay. In English, or for a ``Styler``, the table itself.
+
+    >>> table = pd.DataFrame({"type": ["conflict"], "default": [True]}, index=["inside"])
+    >>> use_language("zh"); shown = reader_values(table); use_language("en")
+    >>> shown.to_dict("split")["data"], list(shown.index), table.loc["inside", "type"]
+    ([['冲突题', '是']], ['在网格内部'], 'conflict')
+    """
+    if _language == "en" or not isinstance(table, pd.DataFrame):
+        return table
+    parts = [table.iloc[:, position] for position in range(table.shape[1])]
+    parts = [part.astype(object).map(reader_value) if part.dtype == bool or _is_text(part) else part
+             for part in parts]
+    shown = pd.concat(parts, axis=1) if parts else table.copy()
+    shown.columns = table.columns
+    if isinstance(shown.index, pd.MultiIndex):
+        shown.index = pd.MultiIndex.from_tuples([tuple(reader_value(v) for v in row) for row in shown.index],
+                                                names=shown.index.names)
+    else:
+        shown.index = pd.Index([reader_value(v) for v in shown.index], name=shown.index.name)
+    return shown
 
 
 def reader_headers(table):
@@ -220,12 +296,12 @@ def _display_tables_in(code: str) -> None:
             formatter.pop("pandas.io.formats.style.Styler", None)
         return
     def as_html(table) -> str | None:
-        return reader_headers(table)._repr_html_()
+        return reader_headers(reader_values(table))._repr_html_()
 
     html.for_type(pd.DataFrame, as_html)
     html.for_type_by_name("pandas.io.formats.style", "Styler", as_html)
     def as_text(table, printer, cycle) -> None:
         with pd.option_context("display.unicode.east_asian_width", True):  # Chinese glyphs are two wide
-            printer.text(repr(reader_headers(table)))
+            printer.text(repr(reader_headers(reader_values(table))))
 
     plain.for_type(pd.DataFrame, as_text)
