@@ -146,20 +146,21 @@ def top_ranks_table(runs: Mapping[str, Mapping[str, Sequence[str]]], qid: str,
 
 
 def readable_table(table: pd.DataFrame, *, rows: Sequence[str] = ("Oracle",), digits: int = 3,
-                   missing: str = "not applicable") -> pd.DataFrame:
+                   missing: str = "—") -> pd.DataFrame:
     """A display copy: floats to ``digits`` decimals, and ``missing`` for the NaN cells of ``rows``.
 
     The Oracle is handed the gold evidence and ranks nothing, so its retrieval metrics do not
-    exist; they read "not applicable" instead of NaN. The table itself is left unchanged.
+    exist; they read "—" (does not apply) instead of NaN, as every other empty cell of a float column
+    does. The table itself is left unchanged.
 
     >>> t = pd.DataFrame({"MRR@5": [0.5, float("nan")]}, index=["D", "Oracle"])
     >>> readable_table(t)["MRR@5"].tolist()
-    ['0.500', 'not applicable']
+    ['0.500', '—']
     """
     out = table.copy().astype(object)
     for column in table.columns:
         if table[column].dtype.kind == "f":
-            out[column] = [("n/a" if v != v else f"{v:.{digits}f}") for v in table[column]]
+            out[column] = [("—" if v != v else f"{v:.{digits}f}") for v in table[column]]
             for row in rows:
                 if row in table.index and table.loc[row, column] != table.loc[row, column]:
                     out.loc[row, column] = missing
