@@ -102,7 +102,7 @@ def test_the_oracle_is_given_exactly_the_gold_evidence(runs_by_identity):
 
 
 def test_the_ablation_runs_twice_with_identical_tables():
-    cfg = AblationConfig(k=30, window=20, rerank_depth=10)
+    cfg = AblationConfig(k=30, window=20, rerank_depth=10, score_fusion=True)
     first = run_ablation(cfg)
     clear_cache()
     second = run_ablation(cfg)
@@ -114,8 +114,9 @@ def test_the_ablation_runs_twice_with_identical_tables():
 
 
 def test_table_has_every_version_and_column():
-    result = run_ablation(AblationConfig(rerank_depth=10))
+    result = run_ablation(AblationConfig(rerank_depth=10, score_fusion=True))
     assert list(result.table.index) == list(VERSIONS)
+    assert "E" not in run_ablation(AblationConfig(rerank_depth=10), answers=False).table.index
     for col in ("Recall@5", "Hit@5", "MRR@5", "nDCG@5", "Recall@10", "answer accuracy",
                 "citation support", "answers given", "correct refusals", "no-answer",
                 "context chars/q", "caveat"):
@@ -131,7 +132,7 @@ def test_table_has_every_version_and_column():
 
 
 def test_citation_support_is_counted_per_question_not_per_citation():
-    result = run_ablation(AblationConfig(rerank_depth=10))
+    result = run_ablation(AblationConfig(rerank_depth=10, score_fusion=True))
     for version in VERSIONS:
         part = result.per_question.loc[version]
         given = part[~part["refused"]]

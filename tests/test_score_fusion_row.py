@@ -25,7 +25,7 @@ from ragmath.lab.ablation import (
 from ragmath.lab.ablation.rule import intervals_against_default
 from ragmath.lab.corpus import load_dataset
 
-LIVE = AblationConfig(editions="live", k=1, window=40, rerank_depth=5)
+LIVE = AblationConfig(editions="live", k=1, window=40, rerank_depth=5, score_fusion=True)
 
 
 def _by_hand(lists: dict[str, list[tuple[str, float]]], alpha: float, window: int) -> list[str]:

@@ -38,6 +38,7 @@ class AblationConfig:
     asked as its own identity; ``refuse_below`` None -> fitted on dev questions (out of fold on
     dev). ``k``: RRF's constant; ``window`` (W): each list's depth fed to RRF;
     ``rerank_depth`` (M): candidates kept per version and reordered by the reranker (Recall@M);
+    ``score_fusion``: add row E (design 1 had none; a record without the field reads False);
     ``alpha`` (α): row E's weight on BM25 in the convex combination α · min-max(BM25) + (1 − α) ·
     min-max(vector) of each list's top W; None -> chosen on dev by the keep-the-default rule (default
     ``ALPHA_DEFAULT`` over ``ALPHA_GRID``; out of fold for dev questions, on all dev for the others).
@@ -67,6 +68,7 @@ class AblationConfig:
     seed: int = 0
     tokenizer: str = "jieba"
     refuse_below: float | None = None
+    score_fusion: bool = False
     alpha: float | None = None
     l2: float = 1.0
     tuned: tuple[str, ...] = ()
@@ -90,6 +92,8 @@ class AblationConfig:
         get_tokenizer(self.tokenizer)
         if self.refuse_below is not None and not 0 <= self.refuse_below <= 1:
             raise ValueError(message("pipeline.ablation.bad_refuse_below", value=repr(self.refuse_below)))
+        if not isinstance(self.score_fusion, bool):
+            raise ValueError(message("pipeline.ablation.bad_score_fusion", value=repr(self.score_fusion)))
         alpha = self.alpha
         if alpha is not None and (isinstance(alpha, bool) or not isinstance(alpha, (int, float))
                                   or not 0 <= alpha <= 1):
@@ -98,3 +102,12 @@ class AblationConfig:
         if unknown:
             raise ValueError(message("pipeline.ablation.unknown_knobs", unknown=sorted(unknown),
                                      knobs=list(TUNED_KNOBS)))
+
+
+def versions_of(cfg: AblationConfig) -> tuple[str, ...]:
+    """The rows a run of ``cfg`` has: ``VERSIONS``, without E unless ``cfg.score_fusion``.
+
+    >>> versions_of(AblationConfig()), versions_of(AblationConfig(score_fusion=True))[4]
+    (('A', 'B', 'C', 'D', 'Oracle'), 'E')
+    """
+    return tuple(v for v in VERSIONS if v != "E" or cfg.score_fusion)

@@ -49,7 +49,14 @@ import numpy as np
 import pandas as pd
 
 from ragmath.evaluation import Evaluation, evaluate
-from ragmath.lab.ablation.config import ALPHA_DEFAULT, FOLDS, TUNED_KNOBS, VERSIONS, AblationConfig
+from ragmath.lab.ablation.config import (
+    ALPHA_DEFAULT,
+    FOLDS,
+    TUNED_KNOBS,
+    VERSIONS,
+    AblationConfig,
+    versions_of,
+)
 from ragmath.lab.ablation.convex import alphas_for, convex_rankings
 from ragmath.lab.ablation.fitting import RerankStage, fit_refusal_threshold
 from ragmath.lab.ablation.tables import by_type_table, caveats_of, metric_names, summary_table
@@ -219,7 +226,7 @@ def run_ablation(
     generator: Any = None,
     reuse: bool = False,
 ) -> AblationResult:
-    """Run versions A, B, C, D, E and Oracle on the configured split; return tables and traces.
+    """Run versions A, B, C, D (and E with ``score_fusion``) and Oracle on the configured split.
 
     ``dataset``: ``ragmath.lab.corpus.load_dataset()`` by default (dev questions only; any object with
     corpus, questions, qrels, identities, config). ``answers=False`` skips generation (used while
@@ -237,7 +244,7 @@ def run_ablation(
 
     >>> result = run_ablation(AblationConfig(rerank_depth=5), answers=False)
     >>> list(result.table.index)
-    ['A', 'B', 'C', 'D', 'E', 'Oracle']
+    ['A', 'B', 'C', 'D', 'Oracle']
     >>> set(result.per_question["split"])
     {'dev'}
 
@@ -282,7 +289,8 @@ def run_ablation_body(config, dataset, *, answers, generator, reuse, scores_only
     def asked_as(q: Mapping[str, Any]) -> str:
         return cfg.identity or q["identity"]
 
-    timings: dict[str, dict[str, list[float]]] = {v: {} for v in VERSIONS}
+    versions = versions_of(cfg)
+    timings: dict[str, dict[str, list[float]]] = {v: {} for v in versions}
 
     def timed(version: str, stage: str, fn, *args, pipe=None):
         t0 = time.perf_counter()
@@ -364,25 +372,28 @@ def run_ablation_body(config, dataset, *, answers, generator, reuse, scores_only
         return runs, qrels_eval
 
     # ---- row E: C's two lists by the convex combination of min-max scores; α by the rule ---------
-    dev_visible = {qid: visible[qid] for qid in dev_ids}
-    alphas, alpha_on_dev = alphas_for(scored_lists, cfg, [q["question_id"] for q in wanted], stage.folds(),
-                                      dev_visible)
+    alphas, alpha_on_dev = {}, None
+    if cfg.score_fusion:
+        dev_visible = {qid: visible[qid] for qid in dev_ids}
+        targets = [q["question_id"] for q in wanted]
+        alphas, alpha_on_dev = alphas_for(scored_lists, cfg, targets, stage.folds(), dev_visible)
     t0 = time.perf_counter()  # one fusion call per α for all its questions; each question its share
     e_ranks: dict[str, list[str]] = {}
     for alpha in sorted(set(alphas.values())):
         e_ranks |= convex_rankings({qid: scored_lists[qid] for qid, a in alphas.items() if a == alpha}, alpha,
                                    cfg.window)
-    timings["E"]["score fusion"] = [(time.perf_counter() - t0) * 1000 / len(wanted)] * len(wanted)
-    for q in wanted:
-        qid = q["question_id"]
-        stage_out[qid]["E"] = e_ranks[qid][:m]
-        trace[qid]["score fusion"] = tuple(e_ranks[qid])
-    runs["E"] = {q["question_id"]: list(stage_out[q["question_id"]]["E"]) for q in wanted}
+    if cfg.score_fusion:
+        timings["E"]["score fusion"] = [(time.perf_counter() - t0) * 1000 / len(wanted)] * len(wanted)
+        for q in wanted:
+            qid = q["question_id"]
+            stage_out[qid]["E"] = e_ranks[qid][:m]
+            trace[qid]["score fusion"] = tuple(e_ranks[qid])
+        runs["E"] = {q["question_id"]: list(stage_out[q["question_id"]]["E"]) for q in wanted}
     evaluations = {v: evaluate(runs[v], qrels_eval, names) for v in runs}
 
     # ---- generation --------------------------------------------------------------------------
-    gen_input: dict[str, dict[str, list[str]]] = {v: {} for v in VERSIONS}
-    all_answers: dict[str, dict[str, Answer]] = {v: {} for v in VERSIONS}
+    gen_input: dict[str, dict[str, list[str]]] = {v: {} for v in versions}
+    all_answers: dict[str, dict[str, Answer]] = {v: {} for v in versions}
     threshold_note: Any = cfg.refuse_below
     if answers:
         thresholds: dict[str, float] = {}
@@ -427,7 +438,7 @@ def run_ablation_body(config, dataset, *, answers, generator, reuse, scores_only
             so = stage_out[qid]
             pipe = so["pipe"]
             gen = generator_for(qid)
-            for v in VERSIONS:
+            for v in versions:
                 if v == "Oracle":
                     gold = qrels_eval[qid]
                     ids = sorted((c for c, g in gold.items() if g > 0), key=lambda c: (-gold[c], c))
@@ -467,8 +478,9 @@ def run_ablation_body(config, dataset, *, answers, generator, reuse, scores_only
         f"{len(dev_ids)} dev questions",
         "generator": _generator_name(generator),
         "refuse_below": threshold_note,
-        "α (E: weight on BM25)": _alpha_note(cfg, alphas, alpha_on_dev),
     }
+    if cfg.score_fusion:
+        config_out["α (E: weight on BM25)"] = _alpha_note(cfg, alphas, alpha_on_dev)
     return AblationResult(
         table=table, by_type=by_type, latency=latency, per_question=per_q, config=config_out,
         runs=runs, answers=all_answers, generator_input=gen_input, trace=trace,
@@ -518,7 +530,7 @@ def _visible(grades: Mapping[str, int], pipe: IdentityPipeline) -> dict[str, int
 def _per_question(wanted, runs, evaluations, answers, gen_input, qrels_eval, stage_out, names,
                   with_answers) -> pd.DataFrame:
     rows = []
-    for v in VERSIONS:
+    for v in (v for v in VERSIONS if v in runs or v == "Oracle"):
         for q in wanted:
             qid = q["question_id"]
             grades = qrels_eval[qid]
@@ -568,12 +580,13 @@ def _texts(pipe: IdentityPipeline, ids: Sequence[str]) -> list[str]:
 def _latency(timings: dict[str, dict[str, list[float]]]) -> pd.DataFrame:
     """Median milliseconds per question per stage; a version's pipeline includes earlier stages."""
     med = {v: {s: statistics.median(t) for s, t in st.items()} for v, st in timings.items()}
+    versions = [v for v in VERSIONS if v in timings]
     stages = {
         "A": ["bm25"], "B": ["vector"], "C": ["bm25", "vector", "fusion"],
         "D": ["bm25", "vector", "fusion", "rerank"], "E": ["bm25", "vector", "score fusion"], "Oracle": [],
     }
     rows = {}
-    for v in VERSIONS:
+    for v in versions:
         row = {}
         for s in ("bm25", "vector", "fusion", "rerank", "score fusion"):
             row[s] = med[_owner(s)].get(s, np.nan) if s in stages[v] else np.nan

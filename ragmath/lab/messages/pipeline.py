@@ -582,6 +582,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "knob must be one of {allowed}, got {value}",
         "zh": "knob 必须是 {allowed} 之一，收到的是 {value}",
     },
+    "pipeline.ablation.bad_score_fusion": {
+        "en": "score_fusion (add row E) must be True or False, got {value}",
+        "zh": "score_fusion（是否加上 E 行）必须是 True 或 False，收到的是 {value}",
+    },
     "pipeline.ablation.bad_alpha": {
         "en": "alpha (row E's weight on BM25) must be None (chosen on dev by the rule) or a number in "
               "[0, 1], got {value}",
