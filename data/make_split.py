@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ragmath.lab.corpus import split_manifest, split_problems
+from ragmath.lab.corpus import sealing_commit, split_manifest, split_problems
 
 
 def _sealed_ids(data: Path) -> set[str] | None:
@@ -37,10 +37,10 @@ def _sealed_ids(data: Path) -> set[str] | None:
             return None
         return out.stdout if out.returncode == 0 else None
 
-    found = git("log", "-n", "1", "--format=%H", "--grep=^holdout: sealed", "--", "questions.jsonl")
-    commit = (found or "").strip()
-    if not commit:
+    found = sealing_commit(data)
+    if found is None:
         return None
+    commit = found["commit"]
     ids = {}
     for rev in (f"{commit}^", commit):
         text = git("show", f"{rev}:data/questions.jsonl")

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -37,7 +36,14 @@ from ragmath.lab.ablation import (
     run_ablation,
     summary_table,
 )
-from ragmath.lab.corpus import corpus_hash, data_dir, load_config, load_dataset, split_manifest
+from ragmath.lab.corpus import (
+    corpus_hash,
+    data_dir,
+    load_config,
+    load_dataset,
+    sealing_commit,
+    split_manifest,
+)
 from ragmath.lab.messages import message
 from ragmath.seal import content_sha256, open_seal, seal, show_seal
 
@@ -58,7 +64,6 @@ __all__ = [
 ]
 
 OPENINGS_FILE = "holdout_openings.json"
-SEAL_PREFIX = "holdout: sealed"
 
 
 def _folder(data: Any) -> Path:
@@ -75,15 +80,6 @@ def _read_record(folder: Path) -> dict:
     return record
 
 
-def _git(folder: Path, *args: str) -> str | None:
-    try:
-        out = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True,
-                             timeout=20, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else None
-
-
 def sealing_record(data: Any = None) -> dict | None:
     """The sealing commit: ``{"commit", "date", "subject", "source"}``, or None if none is known.
 
@@ -97,11 +93,9 @@ def sealing_record(data: Any = None) -> dict | None:
     """
     folder = _folder(data)
     if folder.resolve() == data_dir().resolve():
-        line = _git(folder, "log", "-n", "1", "--format=%H%x1f%cI%x1f%s",
-                    f"--grep=^{SEAL_PREFIX}", "--", "questions.jsonl")
-        if line:
-            commit, date, subject = line.split("\x1f")
-            return {"commit": commit, "date": date, "subject": subject, "source": "git"}
+        found = sealing_commit(folder)
+        if found:
+            return {**found, "source": "git"}
     if not folder.is_dir():
         return None
     sealed = _read_record(folder).get("sealed")

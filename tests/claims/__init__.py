@@ -108,6 +108,16 @@ def dev_full():
     return run_ablation(frozen_design())
 
 
+@functools.cache
+def design_1_full():
+    """Design 1 (the design the holdout was opened with, read from its record) on the dev questions with its
+    answers, as notebook 07 runs it."""
+    from ragmath.lab.ablation import run_ablation
+    from ragmath.lab.holdout import opened_design
+
+    return run_ablation(opened_design(1))
+
+
 def listing(values: Mapping[str, float], language: str, digits: int = 3) -> str:
     """"A 0.663, B 0.632" (en) or "A 0.663、B 0.632" (zh): versions and values as the readings list them."""
     return ("、" if language == "zh" else ", ").join(f"{v} {fmt(x, digits)}" for v, x in values.items())

@@ -12,9 +12,9 @@ from claims import Claim, Shown
 @functools.cache
 def holdout():
     """The holdout's stored result for the frozen design (its opening on record: nothing is re-run)."""
-    from ragmath.lab.holdout import frozen_design, open_holdout
+    from ragmath.lab.holdout import show_opening
 
-    return open_holdout(frozen_design()).result
+    return show_opening(1).result
 
 
 def recall_drops() -> list[str]:

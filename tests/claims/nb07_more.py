@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from claims import Claim, Shown, dev_full, fmt, leaders, word
+from claims import Claim, Shown, design_1_full, fmt, leaders, word
 from claims.nb07 import holdout
 
 PAIRS = [("A", "C"), ("B", "C"), ("C", "D")]
@@ -25,7 +25,7 @@ def check_paired(which: str, comparison: str):
     def check(shown: Shown) -> dict[str, str]:
         """"X − Y: +d [lo, hi] over n questions (w better, t tied, l worse; sign-flip p = p, Holm … h): the
         interval holds 0 / leaves out 0 (and Holm's p is or is not below 0.05)"."""
-        row = _paired_row(dev_full() if which == "dev" else holdout(), comparison)
+        row = _paired_row(design_1_full() if which == "dev" else holdout(), comparison)
         holds_zero = row["low"] <= 0 <= row["high"]
         said = shown.sentence  # the sentence of this language, set by the test
         if holds_zero:
@@ -55,7 +55,7 @@ def check_rates(which: str, rate: str, leader: list[str]):
         spans w"."""
         from ragmath.lab.ablation import rate_intervals
 
-        rates = rate_intervals(dev_full() if which == "dev" else holdout())
+        rates = rate_intervals(design_1_full() if which == "dev" else holdout())
         part = rates[rates["rate"] == rate].set_index("version")
         assert leaders(part["value"].to_dict()) == leader, part["value"].to_dict()
         best = part.loc[leader[0]]
@@ -159,7 +159,7 @@ def check_closing_headline(shown: Shown) -> dict[str, str]:
     boot = bootstrap_table(hold, ["nDCG@5"]).set_index("version").loc["D"]
     rates = rate_intervals(hold).set_index(["version", "rate"])
     d, o = rates.loc[("D", "answer accuracy")], rates.loc[("Oracle", "answer accuracy")]
-    dev_value = float(dev_full().table.loc["D", "nDCG@5"])
+    dev_value = float(design_1_full().table.loc["D", "nDCG@5"])
     from ragmath.lab.holdout import openings
 
     opened = len(openings())
@@ -205,7 +205,7 @@ def check_closing_dev_gap(shown: Shown) -> dict[str, str]:
     """"The holdout's D nDCG@5 is higher than dev's … it does not show that the dev estimate was pessimistic
     by g"."""
     hold_value = float(holdout().table.loc["D", "nDCG@5"])
-    dev_value = float(dev_full().table.loc["D", "nDCG@5"])
+    dev_value = float(design_1_full().table.loc["D", "nDCG@5"])
     assert hold_value > dev_value
     return {"gap": fmt(hold_value - dev_value), "metric": "nDCG@5"}
 
@@ -387,9 +387,9 @@ def check_frozen_choice(shown: Shown) -> dict[str, str]:
     """"On dev, D's nDCG@5 at k = f minus at k = 60 (W, M) is +x [lo, hi] over n questions (sign-flip p): the
     interval holds 0, so the rule … keeps k = 60, not the frozen k = f"."""
     from ragmath.lab.ablation import keep_default_rule, knob_against_default
-    from ragmath.lab.holdout import frozen_design
+    from ragmath.lab.holdout import opened_design
 
-    frozen = frozen_design()
+    frozen = opened_design(1)
     rows = knob_against_default(frozen, "k", [frozen.k])
     row = rows[~rows["default"]].iloc[0]
     assert row["low"] <= 0 <= row["high"] and keep_default_rule(rows) == 60
@@ -427,7 +427,7 @@ def check_generations(shown: Shown) -> dict[str, str]:
     from ragmath import bootstrap_interval, wilson_interval
     from ragmath.lab.generate import ExtractiveAnswerer, answer_is_correct
 
-    dev, ds = dev_full(), dataset()
+    dev, ds = design_1_full(), dataset()
     rng = np.random.default_rng(0)
     gen = ExtractiveAnswerer(refuse_below=0.0, as_of=ds.config["snapshot_date"])
     chunks_by_id = ds.corpus.set_index("chunk_id")

@@ -215,7 +215,7 @@ def holdout_overlap(data: Any = None) -> dict[str, Any]:
     import csv
     import subprocess
 
-    from ragmath.lab.corpus import data_dir, load_corpus, split_manifest
+    from ragmath.lab.corpus import data_dir, load_corpus, sealing_commit, split_manifest
 
     folder = data_dir() if data is None else Path(data)
     side = dict(zip(*(split_manifest(folder, with_answerable=False)[c] for c in ("question_id", "split")),
@@ -227,9 +227,8 @@ def holdout_overlap(data: Any = None) -> dict[str, Any]:
     held = [(q, c) for q, c in positive if side[q] == "holdout"]
     corpus_ids = set(load_corpus(folder / "corpus.jsonl")["chunk_id"])
     added = None
-    sealing = subprocess.run(["git", "-C", str(folder), "log", "-n", "1", "--format=%H",
-                              "--grep=^holdout: sealed", "--", "."], capture_output=True, text=True,
-                             check=False).stdout.strip()
+    found = sealing_commit(folder)
+    sealing = found["commit"] if found else None
     if sealing:
         def ids(rev: str) -> set[str]:
             text = subprocess.run(["git", "-C", str(folder), "show", f"{rev}:./corpus.jsonl"],
