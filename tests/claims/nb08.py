@@ -197,9 +197,11 @@ def check_comparison(shown: Shown) -> dict[str, str]:
     """No version better than bm25 on nDCG@5 after Holm at 0.05 (the smallest Holm p); the rule's candidate."""
     rows = _rows()
     assert not any((r["diff"] > 0) and (r["p_holm"] < 0.05) for _, r in rows.iterrows())
+    assert ((rows["low"] <= 0) & (rows["high"] >= 0)).all()  # "the intervals of the differences all include 0"
     candidate = str(rows["diff"].idxmax())
     en = shown.language == "en"
     return {"holm": f"{rows['p_holm'].min():.3f}", "level": "0.05", "metric": "nDCG@5",
+            "zero": "all include 0" if en else "都包含 0",
             "candidate": f"That is {candidate} ({rows.loc[candidate, 'diff']:+.3f})" if en
             else f"那就是 {candidate}（{rows.loc[candidate, 'diff']:+.3f}）"}
 
