@@ -150,14 +150,15 @@ REPORT_WORDS: dict[str, str] = {
     "note.missing": "{name}: {n} question(s) missing from the run, scored 0: {questions}",
     "note.no_answer": "{n} no-answer question(s) outside every mean (Judged@K counts them): {questions}",
     "note.unjudged": "{name}: {n} unjudged question(s) in the run (not labelled, not scored): {questions}",
-    "note.warning": "warning: {system} Judged@{k} = {judged:.3f} is below 0.9 x the baseline's {baseline:.3f}: "
-                    "its score rests on unlabelled items (label its pool)",
+    "note.warning": "warning: {system} Judged@{k} = {judged:.3f} is below 0.9 x the baseline's "
+                    "{baseline:.3f}: its score rests on unlabelled items (label its pool)",
     "test.exact": "exact: all {total} sign flips of {n} non-zero differences",
     "test.random": "{resamples} random sign flips (seed {seed})",
     "test.separator": "; ",
 }
 
-_TEST_FORMS = {"exact": re.compile(r"exact: all (?P<total>[\d,]+) sign flips of (?P<n>\d+) non-zero differences"),
+_TEST_FORMS = {"exact": re.compile(r"exact: all (?P<total>[\d,]+) sign flips of (?P<n>\d+) "
+                                  r"non-zero differences"),
                "random": re.compile(r"(?P<resamples>[\d,]+) random sign flips \(seed (?P<seed>-?\d+)\)")}
 
 
@@ -270,7 +271,8 @@ class Comparison:
         out += [said["note.missing"].format(name=name, n=len(qs), questions=name_list(qs))
                 for name, qs in self.missing.items() if qs]
         if self.no_answer:
-            out.append(said["note.no_answer"].format(n=len(self.no_answer), questions=name_list(self.no_answer)))
+            out.append(said["note.no_answer"].format(n=len(self.no_answer),
+                                                     questions=name_list(self.no_answer)))
         out += [said["note.unjudged"].format(name=name, n=len(qs), questions=name_list(qs))
                 for name, qs in self.unjudged.items() if qs]
         out += [said["note.warning"].format(system=r.system, k=r.metric.split("@")[1], judged=r.judged,

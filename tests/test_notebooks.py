@@ -381,7 +381,8 @@ def test_notebook_08_plans_the_question_count_and_opens_its_holdout_once(execute
     assert f"needs {plan_questions(pilot, 0.05)} answerable questions" in text
     assert f"holdout questions: {len(held)} in" in text
     assert "opening 1 (opened 1 time(s) in all)" in text and "opened 1 time in all" in text
-    seal = json.loads((NOTEBOOK_DIR / "own_system_work" / "workbook" / "holdout.seal.json").read_text(encoding="utf-8"))
+    seal_path = NOTEBOOK_DIR / "own_system_work" / "workbook" / "holdout.seal.json"
+    seal = json.loads(seal_path.read_text(encoding="utf-8"))
     assert len(seal["openings"]) == 1
     cells = executed(NOTEBOOK_DIR / "08_your_own_system.ipynb").cells
     assert not any(out.output_type == "error" for c in cells for out in c.get("outputs", []))

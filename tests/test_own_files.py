@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - hand calculations and sentences stand on one line each
 """Notebook 08 on files that are not the workbook's: a made-up corpus of six questions, two TREC runs and a
 chunks file written here. The steps run through the public functions the notebook calls (load_own_files,
 question_groups, grouped_split, pool, the labelling widget, labels_from, runs_for, compare, report_markdown,

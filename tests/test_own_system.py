@@ -1,5 +1,5 @@
 """The workbook's versions, the stand-in for a reader's files in notebook 08: recorded like any callable,
-permission-filtered, named by what they are (no A-D: notebooks 06 and 07 use those letters for other versions)."""
+permission-filtered, named by what they are (no A-D: notebooks 06 and 07 use those letters for others)."""
 
 from __future__ import annotations
 

@@ -109,7 +109,8 @@ def test_no_answer_is_printed_before_its_exercise_in_chinese(path, executed):
 #: Four or more English words in a row: a sentence, not a column name or an identifier.
 ENGLISH_RUN = re.compile(r"(?<![\w/.-])(?:[A-Za-z]{2,}[,;:]? ){3,}[A-Za-z]{2,}")
 #: Printed lines that are not prose: the versions cell, file paths.
-NOT_PROSE = re.compile(r"^(?:python|ragmath|numpy|pandas|polars|matplotlib|anywidget|jieba|rank-bm25|scipy)\s+\S+$")
+NOT_PROSE = re.compile(r"^(?:python|ragmath|numpy|pandas|polars|matplotlib|anywidget|jieba|rank-bm25|scipy)"
+                       r"\s+\S+$")
 
 
 #: A printed error of ragmath's core, shown on purpose (the core speaks English; the markdown glosses it).
@@ -153,11 +154,11 @@ def test_chinese_notebook_prints_and_reads_in_chinese(path, executed):
 
 
 # ------------------------------------------------------------------- notebook 08, word by word
-#: What may stay in Latin letters in zh 08's outputs: names, not words. The code's names (headers show them
-#: in brackets beside the Chinese word, removed before this check), the versions, metrics and terms the
-#: glossary keeps (Holm, bootstrap, Judged@K), IDs, single letters (K, p, the widget's keys), paths and hashes, the self-check's code names (None,
-#: my_prediction), the unit ms, and the plain-text stand-ins of a chart and a widget (their image and widget are what a
-#: reader sees).
+#: What may stay in Latin letters in zh 08's outputs: names, not words. The code's names (headers show
+#: them in brackets beside the Chinese word, removed before this check), the versions, metrics and terms
+#: the glossary keeps (Holm, bootstrap, Judged@K), IDs, single letters (K, p, the widget's keys), paths
+#: and hashes, the self-check's code names (None, my_prediction), the unit ms, and the plain-text
+#: stand-ins of a chart and a widget (their image and widget are what a reader sees).
 ZH08_NAMES = re.compile(
     r"^(?:bm25(?:-bigram)?|vector|rrf-k60|Recall|nDCG|Judged|Holm|bootstrap|None|my_prediction|jieba|BM25|RRF"
     r"|[A-Za-z]|[\w-]*\d[\w-]*|[A-Z]{2,}|own_system_work|workbook|files|runs|trec|compare_report|md|csv|p_holm|version|ms)$")
@@ -184,8 +185,8 @@ def test_the_latin_word_finder_keeps_names_and_finds_words():
 @pytest.mark.notebooks
 @pytest.mark.slow
 def test_chinese_08_shows_no_english_word(executed):
-    """Tables (values and headers), printed lines, the chart's plain text, the compare report 08 writes and the
-    labelling widget's words: Chinese, besides names."""
+    """Tables (values and headers), printed lines, the chart's plain text, the compare report 08 writes and
+    the labelling widget's words: Chinese, besides names."""
     from ragmath.lab.notebook.labelling import MESSAGES
 
     nb = executed(ZH_DIR / "08_your_own_system.ipynb")

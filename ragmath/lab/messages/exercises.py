@@ -245,16 +245,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": 'len(pool(work_runs, 5))：每个待标注项占一行，只算工作集问题（整数）',
     },
     "exercises.08.3.hint": {
-        "en": "raise in finance_down, record it, then count the latency rows whose 'error' is not empty (an int)",
+        "en": "raise in finance_down, record it, then count the latency rows whose 'error' is not empty "
+              "(an int)",
         "zh": "让 finance_down 抛出异常，记录它，再数一数延迟表中 'error' 不为空的行（整数）",
     },
     "exercises.08.4.hint": {
-        "en": 'plan_questions(the pilot of section 8: candidate − bm25 on nDCG@5, per question, 0.03) (an int)',
+        "en": 'plan_questions(the pilot of section 8: candidate − bm25 on nDCG@5, per question, 0.03) '
+              '(an int)',
         "zh": 'plan_questions(第 8 节的试点：nDCG@5 上候选版本 − bm25 的逐题差值, 0.03)（整数）',
     },
     "exercises.08.5.hint": {
         "en": "the rrf-k60 row of the nDCG@5 table: (difference, low, high, wins, losses), "
               "the numbers as the table shows them (3 decimals)",
-        "zh": "nDCG@5 表中 rrf-k60 那一行：(difference, low, high, wins, losses)，数字照表上显示的写（3 位小数）",
+        "zh": "nDCG@5 表中 rrf-k60 那一行：(difference, low, high, wins, losses)，"
+              "数字照表上显示的写（3 位小数）",
     },
 }

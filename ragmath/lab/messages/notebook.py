@@ -46,12 +46,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "notebook.selfcheck.prediction_low": {
         "en": "Your prediction was off by more than {slack} ({exercise}): the result is higher than you "
               "predicted. Write down what you expected and what the run shows instead.",
-        "zh": "你的预测偏差超过 {slack}（{exercise}）：结果比你预测的高。写下你原先的预期，以及运行结果说明了什么。",
+        "zh": "你的预测偏差超过 {slack}（{exercise}）：结果比你预测的高。"
+              "写下你原先的预期，以及运行结果说明了什么。",
     },
     "notebook.selfcheck.prediction_high": {
         "en": "Your prediction was off by more than {slack} ({exercise}): the result is lower than you "
               "predicted. Write down what you expected and what the run shows instead.",
-        "zh": "你的预测偏差超过 {slack}（{exercise}）：结果比你预测的低。写下你原先的预期，以及运行结果说明了什么。",
+        "zh": "你的预测偏差超过 {slack}（{exercise}）：结果比你预测的低。"
+              "写下你原先的预期，以及运行结果说明了什么。",
     },
     "notebook.selfcheck.none_known": {"en": "none", "zh": "无"},
     # ------------------------------------------------------------------ own_system.py: its tables' words
@@ -198,8 +200,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "notebook.comparing.report.note.warning": {
         "en": "warning: {system} Judged@{k} = {judged:.3f} is below 0.9 x the baseline's {baseline:.3f}: "
               "its score rests on unlabelled items (label its pool)",
-        "zh": "警告：{system} 的 Judged@{k} = {judged:.3f}，低于基线的 0.9 倍（{baseline:.3f}）：它的分数建立在"
-              "未标注的条目上（请标注它的池）",
+        "zh": "警告：{system} 的 Judged@{k} = {judged:.3f}，低于基线的 0.9 倍（{baseline:.3f}）："
+              "它的分数建立在未标注的条目上（请标注它的池）",
     },
     "notebook.comparing.report.test.exact": {
         "en": "exact: all {total} sign flips of {n} non-zero differences",
@@ -302,7 +304,8 @@ MESSAGES: dict[str, dict[str, str]] = {
               "不认识：{unknown}",
     },
     "notebook.own_system.two_runs": {
-        "en": "MY_FILES['runs'] names {given} run file(s); comparing needs two or more (the first is the baseline)",
+        "en": "MY_FILES['runs'] names {given} run file(s); comparing needs two or more "
+              "(the first is the baseline)",
         "zh": "MY_FILES['runs'] 只列出 {given} 个运行结果文件；比较至少需要两个（第一个是基线）",
     },
     "notebook.own_system.no_file": {"en": "no file at {path}", "zh": "找不到文件 {path}"},

@@ -80,7 +80,7 @@ def _as_fields(template: str) -> dict[str, str]:
     import string
 
     out = {}
-    for _, name, spec, _ in string.Formatter().parse(template):
+    for _, name, _spec, _ in string.Formatter().parse(template):
         if name:
             out[name] = _Field(name)
     return out

@@ -25,8 +25,8 @@ from __future__ import annotations
 import math
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -79,8 +79,9 @@ def _words_08() -> dict[str, str]:
 WORDS_08: Mapping[str, str] = _Words(_words_08)
 
 __all__ = ["VERSIONS", "BASELINE", "OWN_SPLIT", "POOL_DEPTH", "workbook_systems", "question_records",
-           "dev_labels", "relevant_only_labels", "record_versions", "workbook_files", "load_own_files", "OwnFiles",
-           "question_groups", "runs_for", "labels_for", "prepared_judgements", "complete_labels", "labels_from",
+           "dev_labels", "relevant_only_labels", "record_versions", "workbook_files", "load_own_files",
+           "OwnFiles", "question_groups", "runs_for", "labels_for", "prepared_judgements", "complete_labels",
+           "labels_from",
            "labels_within", "latency_summary", "latency_tables", "pooling_bias", "plan_table",
            "PREPARED_JUDGEMENTS"]
 
@@ -300,7 +301,7 @@ def _need_columns(table: pd.DataFrame, needed: Sequence[str], path: Any) -> None
 
 def _bigrams(text: str) -> set[str]:
     chars = [c for c in str(text).lower() if c.isalnum()]
-    return {a + b for a, b in zip(chars, chars[1:])} or set(chars)
+    return {a + b for a, b in zip(chars, chars[1:], strict=False)} or set(chars)
 
 
 def question_groups(questions: pd.DataFrame, *, about: str = "about", near: float = 0.6) -> dict[str, str]:

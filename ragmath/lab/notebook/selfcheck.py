@@ -135,9 +135,10 @@ def check(exercise_id: str, answer: Any) -> bool:
 def check_prediction(exercise_id: str, prediction: Any) -> bool:
     """Compare a prediction written before the run with the exercise's computed value, after the run.
 
-    Near (✓) when within the exercise's stated slack (:func:`~ragmath.lab.notebook.exercises.register_prediction`);
-    otherwise off (≈, not wrong: a prediction is for learning), told whether the result came out higher or
-    lower than predicted, never by how much. A prediction still ``None`` is told to be written first.
+    Near (✓) when within the exercise's stated slack
+    (:func:`~ragmath.lab.notebook.exercises.register_prediction`); otherwise off (≈, not wrong: a
+    prediction is for learning), told whether the result came out higher or lower than predicted, never
+    by how much. A prediction still ``None`` is told to be written first.
     Returns whether it was near.
 
     Raises ``ValueError`` for an exercise without a prediction.
@@ -154,7 +155,8 @@ def check_prediction(exercise_id: str, prediction: Any) -> bool:
     expected = float(REGISTRY[exercise_id].expected())
     off = float(prediction) - expected
     if abs(off) <= slack + FLOAT_SLACK:
-        print(_verdict("right", message("notebook.selfcheck.prediction_near", exercise=exercise_id, slack=slack)))
+        print(_verdict("right", message("notebook.selfcheck.prediction_near", exercise=exercise_id,
+                                        slack=slack)))
         return True
     key = "notebook.selfcheck.prediction_low" if off < 0 else "notebook.selfcheck.prediction_high"
     print(_verdict("almost", message(key, exercise=exercise_id, slack=slack)))

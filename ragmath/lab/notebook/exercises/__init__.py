@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["register", "register_prediction", "known_exercises", "KINDS", "Exercise", "REGISTRY", "PREDICTIONS",
-           "FLOAT_SLACK"]
+__all__ = ["register", "register_prediction", "known_exercises", "KINDS", "Exercise", "REGISTRY",
+           "PREDICTIONS", "FLOAT_SLACK"]
 
 KINDS = ("close", "exact", "set")
 

@@ -22,9 +22,9 @@ from ragmath.lab.notebook.own_system import (
     labels_for,
     labels_from,
     labels_within,
+    load_own_files,
     question_groups,
     question_records,
-    load_own_files,
     runs_for,
     workbook_files,
     workbook_systems,
@@ -48,7 +48,7 @@ EX5_VERSION = "rrf-k60"
 
 @functools.cache
 def _setup():
-    """The working questions, their runs and labels (prepared), and the comparison, as the notebook has them."""
+    """The working questions, their runs and labels (prepared), and the comparison, as 08 has them."""
     folder = Path(tempfile.mkdtemp(prefix="nb08-"))
     mine = load_own_files(workbook_files(folder))
     group = question_groups(mine.questions)
