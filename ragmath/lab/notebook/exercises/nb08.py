@@ -17,6 +17,7 @@ from ragmath.io import read_qrels
 from ragmath.lab.notebook.exercises import register, register_prediction
 from ragmath.lab.notebook.own_system import (
     BASELINE,
+    OWN_SPLIT,
     POOL_DEPTH,
     PREPARED_JUDGEMENTS,
     labels_for,
@@ -32,7 +33,7 @@ from ragmath.lab.notebook.own_system import (
 from ragmath.lab.notebook.record import record
 
 #: The notebook's split of its questions: a third of them, whole groups at a time.
-SPLIT = {"holdout": 1 / 3, "seed": 0}
+SPLIT = OWN_SPLIT
 METRIC = "nDCG@5"
 # 08.1 — predict, then run: label only rrf-k60's pool; rrf-k60 − bm25 on nDCG@5 under those labels.
 EX1_POOL, EX1_VERSION, EX1_SLACK = ("rrf-k60",), "rrf-k60", 0.03
