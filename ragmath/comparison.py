@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +25,7 @@ from ragmath.units import lift_labels, to_units
 from ragmath.validation import check_k, is_source
 
 __all__ = ["compare", "Comparison", "pool", "sign_flip_p", "holm", "plan_questions", "name_runs", "at_units",
-           "by_group", "markdown", "EXACT_UP_TO"]
+           "by_group", "markdown", "EXACT_UP_TO", "REPORT_WORDS", "report_words"]
 
 
 def pool(runs: Mapping[str, Any], depth: int, qrels: Any = None) -> pd.DataFrame:
@@ -133,6 +134,74 @@ def markdown(table: pd.DataFrame, digits: int = 3) -> str:
     return "\n".join(head + [f"| {row} |" for row in rows]) + "\n"
 
 
+#: The columns of :meth:`Comparison.summary`, in order.
+SUMMARY_COLUMNS = ("system", "metric", "mean [CI]", "Judged@K", "diff [CI]", "p", "p_holm", "W/T/L", "effect")
+
+#: Every word of a comparison's report (:meth:`Comparison.summary`, :meth:`~Comparison.notes`,
+#: :meth:`~Comparison.to_markdown`), by name: the column names, the baseline's cell, the notes' templates
+#: (their ``{fields}`` filled in) and the sign-flip test's two descriptions. A caller passes ``words=``
+#: with any of these names to say them otherwise (the workbook passes its Chinese); the core says English.
+REPORT_WORDS: dict[str, str] = {
+    **{column: column for column in SUMMARY_COLUMNS},
+    "baseline": "baseline",
+    "note.baseline": "baseline {baseline}; {n} questions in every mean",
+    "note.test": "p: two-sided paired sign-flip test ({tests}); p_holm: Holm over the {comparisons} "
+                 "comparisons of this table",
+    "note.missing": "{name}: {n} question(s) missing from the run, scored 0: {questions}",
+    "note.no_answer": "{n} no-answer question(s) outside every mean (Judged@K counts them): {questions}",
+    "note.unjudged": "{name}: {n} unjudged question(s) in the run (not labelled, not scored): {questions}",
+    "note.warning": "warning: {system} Judged@{k} = {judged:.3f} is below 0.9 x the baseline's "
+                    "{baseline:.3f}: its score rests on unlabelled items (label its pool)",
+    "test.exact": "exact: all {total} sign flips of {n} non-zero differences",
+    "test.random": "{resamples} random sign flips (seed {seed})",
+    "test.separator": "; ",
+}
+
+_TEST_FORMS = {"exact": re.compile(r"exact: all (?P<total>[\d,]+) sign flips of (?P<n>\d+) "
+                                  r"non-zero differences"),
+               "random": re.compile(r"(?P<resamples>[\d,]+) random sign flips \(seed (?P<seed>-?\d+)\)")}
+
+
+def _test_kind(test: str) -> str:
+    return next((kind for kind, form in _TEST_FORMS.items() if form.fullmatch(test)), "other")
+
+
+def _test_fields(test: str) -> dict[str, str]:
+    kind = _test_kind(test)
+    return _TEST_FORMS[kind].fullmatch(test).groupdict() if kind != "other" else {}
+
+
+def report_words(words: Mapping[str, str] | None = None) -> dict[str, str]:
+    """:data:`REPORT_WORDS` with ``words`` put in their place.
+
+    >>> report_words({"baseline": "基线"})["baseline"], report_words()["p"]
+    ('基线', 'p')
+
+    Raises ``ValueError`` for a name :data:`REPORT_WORDS` does not have (a typo would stay English unseen)
+    and for a template whose ``{fields}`` differ from the English one's.
+    """
+    said = dict(REPORT_WORDS)
+    if words is None:
+        return said
+    unknown = sorted(set(words) - set(REPORT_WORDS))
+    if unknown:
+        raise ValueError(f"words: no report word {unknown[0]!r}; the names are {sorted(REPORT_WORDS)}")
+    for name, text in words.items():
+        if not isinstance(text, str):
+            raise TypeError(f"words[{name!r}] must be text, got {type(text).__name__}")
+        if _fields(text) != _fields(REPORT_WORDS[name]):
+            raise ValueError(f"words[{name!r}] fills {sorted(_fields(text))}, not the fields "
+                             f"{sorted(_fields(REPORT_WORDS[name]))} of {REPORT_WORDS[name]!r}")
+        said[name] = text
+    return said
+
+
+def _fields(template: str) -> set[str]:
+    import string
+
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
 @dataclass(frozen=True)
 class Comparison:
     """The result of :func:`compare`: the systems' means and the comparisons against the baseline."""
@@ -160,40 +229,54 @@ class Comparison:
             table[column] = table[column].astype("Int64")
         return table.rename(columns={"name": "system"})
 
-    def summary(self, digits: int = 3) -> pd.DataFrame:
-        """The :meth:`table` as text: ``mean [low, high]``, ``W/T/L``; ``!`` marks a Judged@K warning."""
+    def summary(self, digits: int = 3, words: Mapping[str, str] | None = None) -> pd.DataFrame:
+        """The :meth:`table` as text: ``mean [low, high]``, ``W/T/L``; ``!`` marks a Judged@K warning.
+
+        ``words``: replacements for the words of :data:`REPORT_WORDS` (the column names and the baseline's
+        ``baseline`` cell), e.g. a translation; the rest stay English.
+        """
+        said = report_words(words)
+
         def num(v: float, sign: str = "") -> str:
             return "" if pd.isna(v) else f"{v:{sign}.{digits}f}"
 
-        return pd.DataFrame([{
+        rows = [{
             "system": r.system, "metric": r.metric,
             "mean [CI]": f"{num(r.mean)} [{num(r.low)}, {num(r.high)}]",
             "Judged@K": num(r.judged) + ("!" if not pd.isna(r.diff) and bool(r.judged_warning) else ""),
-            "diff [CI]": "baseline" if pd.isna(r.diff) else
+            "diff [CI]": said["baseline"] if pd.isna(r.diff) else
             f"{num(r.diff, '+')} [{num(r.diff_low, '+')}, {num(r.diff_high, '+')}]",
             "p": num(r.p), "p_holm": num(r.p_holm), "W/T/L": "" if pd.isna(r.diff) else
             f"{r.wins}/{r.ties}/{r.losses}", "effect": num(r.effect_size),
-        } for r in self.table().itertuples(index=False)])
+        } for r in self.table().itertuples(index=False)]
+        return pd.DataFrame(rows).rename(columns={c: said[c] for c in SUMMARY_COLUMNS})
 
-    def to_markdown(self, digits: int = 3) -> str:
-        """The :meth:`summary` as a Markdown table, then the :meth:`notes` (what it rests on)."""
-        return markdown(self.summary(digits)) + "\n" + "".join(f"- {note}\n" for note in self.notes())
+    def to_markdown(self, digits: int = 3, words: Mapping[str, str] | None = None) -> str:
+        """The :meth:`summary` as a Markdown table, then the :meth:`notes` (what it rests on); ``words`` as
+        :meth:`summary` and :meth:`notes` take them."""
+        return (markdown(self.summary(digits, words)) + "\n"
+                + "".join(f"- {note}\n" for note in self.notes(words)))
 
-    def notes(self) -> list[str]:
-        """What the table rests on: the test, Holm's family, the questions kept apart, Judged@K warnings."""
-        tests = "; ".join(dict.fromkeys(self.comparisons["test"]))
-        out = [f"baseline {self.baseline}; {len(self.per_question[self.baseline])} questions in every mean",
-               f"p: two-sided paired sign-flip test ({tests}); p_holm: Holm over the "
-               f"{len(self.comparisons)} comparisons of this table"]
-        out += [f"{name}: {len(qs)} question(s) missing from the run, scored 0: {name_list(qs)}"
+    def notes(self, words: Mapping[str, str] | None = None) -> list[str]:
+        """What the table rests on: the test, Holm's family, the questions kept apart, Judged@K warnings.
+
+        ``words``: replacements for the note templates of :data:`REPORT_WORDS` (``note.*``: the same
+        ``{fields}``), e.g. a translation.
+        """
+        said = report_words(words)
+        tests = said["test.separator"].join(said.get("test." + _test_kind(t), t).format(**_test_fields(t))
+                          for t in dict.fromkeys(self.comparisons["test"]))
+        out = [said["note.baseline"].format(baseline=self.baseline, n=len(self.per_question[self.baseline])),
+               said["note.test"].format(tests=tests, comparisons=len(self.comparisons))]
+        out += [said["note.missing"].format(name=name, n=len(qs), questions=name_list(qs))
                 for name, qs in self.missing.items() if qs]
         if self.no_answer:
-            out.append(f"{len(self.no_answer)} no-answer question(s) outside every mean "
-                       f"(Judged@K counts them): {name_list(self.no_answer)}")
-        out += [f"{name}: {len(qs)} unjudged question(s) in the run (not labelled, not scored): "
-                f"{name_list(qs)}" for name, qs in self.unjudged.items() if qs]
-        out += [f"warning: {r.system} Judged@{r.metric.split('@')[1]} = {r.judged:.3f} is below 0.9 x the "
-                f"baseline's {r.judged_baseline:.3f}: its score rests on unlabelled items (label its pool)"
+            out.append(said["note.no_answer"].format(n=len(self.no_answer),
+                                                     questions=name_list(self.no_answer)))
+        out += [said["note.unjudged"].format(name=name, n=len(qs), questions=name_list(qs))
+                for name, qs in self.unjudged.items() if qs]
+        out += [said["note.warning"].format(system=r.system, k=r.metric.split("@")[1], judged=r.judged,
+                                            baseline=r.judged_baseline)
                 for r in self.comparisons.itertuples() if r.judged_warning]
         return list(dict.fromkeys(out))
 

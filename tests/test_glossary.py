@@ -34,6 +34,9 @@ TERMS = glossary.load()
 ZH_SOURCES = {
     "README.zh.md": lambda path: glossary.markdown_prose(path.read_text(encoding="utf-8")),
     "docs/*.zh.md": lambda path: glossary.markdown_prose(path.read_text(encoding="utf-8")),
+    # notebook 08 and its solutions (rewritten in the glossary's terms; the others join after their rewrite)
+    "notebooks/zh/08_your_own_system.ipynb": glossary.notebook_prose,
+    "notebooks/zh/solutions/08_your_own_system_solutions.ipynb": glossary.notebook_prose,
 }
 EXEMPT_FROM_VARIANTS = {"docs/glossary.zh.md"}
 #: The Chinese notebooks whose prose and outputs are checked for variants.

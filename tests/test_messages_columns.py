@@ -175,7 +175,8 @@ def _table_headers(nb) -> list[str]:
 #: or a baseline after them: "D nDCG@5", "nDCG@5 − A"), versions, lists, tokenizers, the reranker's
 #: features, identities, question IDs, split and gain names, function names, formulas, one-letter symbols.
 DATA_HEADERS = re.compile(r"""(?x)^(?:
-    (?:[A-D]\ )?\w+@\w+(?:\ −\ [A-D])? | [A-D] | Oracle | BM25 | RRF | vector
+    (?:[A-D]\ )?\w+@\w+(?:\ −\ (?:[A-D]|bm25))? | [A-D] | Oracle | BM25 | RRF | vector
+    | rrf-k60 | bm25-bigram
     | jieba(?:_plain|_search)?(?::\ \S+)? | bigram
     | bm25 | cosine | rrf | exact_id | title_overlap | text_overlap | live | memory
     | finance_officer | p6_employee | q\d+ | dev | holdout | exp | linear
@@ -186,6 +187,7 @@ DATA_HEADERS = re.compile(r"""(?x)^(?:
 def test_data_headers_are_told_apart_from_words():
     assert all(DATA_HEADERS.match(h) for h in ["nDCG@5", "D Recall@M", "C", "jieba: TRV26-4.2-a", "q4", "k"])
     assert all(DATA_HEADERS.match(h) for h in ["nDCG@5 − A", "Judged@K", "log2(i+1)", "bm25", "Oracle"])
+    assert all(DATA_HEADERS.match(h) for h in ["nDCG@5 − bm25", "rrf-k60", "bm25-bigram"])  # notebook 08's
     assert not any(DATA_HEADERS.match(h) for h in ["mean", "caveat", "questions", "answers correct", "Ab",
                                                   "best D nDCG@5 at each value", "clean: nDCG@5"])
 

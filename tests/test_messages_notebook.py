@@ -213,9 +213,10 @@ def test_the_paired_differences_plot_is_labelled_in_chinese(zh):
 def test_the_versions_are_described_in_the_language_chosen_after_import():
     from ragmath.lab.notebook.own_system import VERSIONS
 
-    assert VERSIONS["C"] == "RRF of A and B"
+    assert VERSIONS["rrf-k60"] == "RRF of bm25 and vector, k = 60"
     use_language("zh")
-    assert VERSIONS["C"] == "A 与 B 的 RRF 融合" and list(VERSIONS) == ["A", "B", "C", "D"]
+    assert VERSIONS["rrf-k60"] == "bm25 与 vector 的倒数排名融合，k = 60"
+    assert list(VERSIONS) == ["bm25", "vector", "rrf-k60", "bm25-bigram"]
 
 
 def test_record_reports_a_system_failure_in_chinese(zh, tmp_path):

@@ -110,7 +110,8 @@ def test_no_answer_is_printed_before_its_exercise_in_chinese(path, executed):
 #: Four or more English words in a row: a sentence, not a column name or an identifier.
 ENGLISH_RUN = re.compile(r"(?<![\w/.-])(?:[A-Za-z]{2,}[,;:]? ){3,}[A-Za-z]{2,}")
 #: Printed lines that are not prose: the versions cell, file paths.
-NOT_PROSE = re.compile(r"^(?:python|ragmath|numpy|pandas|polars|matplotlib|jieba|rank-bm25|scipy)\s+\S+$")
+NOT_PROSE = re.compile(r"^(?:python|ragmath|numpy|pandas|polars|matplotlib|anywidget|jieba|rank-bm25|scipy)"
+                       r"\s+\S+$")
 
 
 #: A printed error of ragmath's core, shown on purpose (the core speaks English; the markdown glosses it).
@@ -151,3 +152,51 @@ def test_chinese_notebook_prints_and_reads_in_chinese(path, executed):
     assert not english, f"zh/{_id(path)}: English in what it shows: {english[:5]}"
     verdicts = [line for text in printed for line in text.splitlines() if re.match(r"\x1b\[\d+m[✓≈✗○]", line)]
     assert all(re.search(r"[\u4e00-\u9fff]", line) for line in verdicts), verdicts[:3]
+
+
+# ------------------------------------------------------------------- notebook 08, word by word
+#: What may stay in Latin letters in zh 08's outputs: names, not words. The code's names (headers show
+#: them in brackets beside the Chinese word, removed before this check), the versions, metrics and terms
+#: the glossary keeps (Holm, bootstrap, Judged@K), IDs, single letters (K, p, the widget's keys), paths
+#: and hashes, the self-check's code names (None, my_prediction), the unit ms, and the plain-text
+#: stand-ins of a chart and a widget (their image and widget are what a reader sees).
+ZH08_NAMES = re.compile(
+    r"^(?:bm25(?:-bigram)?|vector|rrf-k60|Recall|nDCG|Judged|Holm|bootstrap|None|my_prediction|jieba|BM25|RRF"
+    r"|[A-Za-z]|[\w-]*\d[\w-]*|[A-Z]{2,}|own_system_work|workbook|files|runs|trec|compare_report|md|csv|p_holm|version|ms)$")
+ZH08_FALLBACKS = re.compile(r"<Figure size \d+x\d+ with \d+ Axes>|<ragmath\.lab\.notebook\.labelling\."
+                            r"LabellingWidget object at 0x[0-9a-f]+>")
+
+
+def _latin_words(text: str) -> list[str]:
+    text = "\n".join(line for line in text.splitlines() if not NOT_PROSE.match(line.strip()))  # versions cell
+    text = ZH08_FALLBACKS.sub(" ", text)
+    text = re.sub(r"（[^）]*）", " ", text)  # "均值（mean）": the code's name beside the Chinese word
+    text = re.sub(r"[\w./-]*own_system_work[\w./-]*", " ", text)  # paths
+    text = re.sub(r"\b[0-9a-f]{12,}\b", " ", text)  # hashes and commits
+    text = re.sub(r"\{\w+\}", " ", text)  # a widget's {fields}, filled in by its script
+    words = re.findall(r"[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9]+)*", text)
+    return sorted({w for w in words if not ZH08_NAMES.match(w)})
+
+
+def test_the_latin_word_finder_keeps_names_and_finds_words():
+    assert _latin_words("均值及区间（mean [CI]）：bm25-bigram 0.643；Holm 校正") == []
+    assert _latin_words("bm25 baseline") == ["baseline"]
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+def test_chinese_08_shows_no_english_word(executed):
+    """Tables (values and headers), printed lines, the chart's plain text, the compare report 08 writes and
+    the labelling widget's words: Chinese, besides names."""
+    from ragmath.lab.notebook.labelling import MESSAGES
+
+    nb = executed(ZH_DIR / "08_your_own_system.ipynb")
+    shown = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            shown.append(out.get("text", ""))
+            shown.append(str(out.get("data", {}).get("text/plain", "")))
+    report = (ZH_DIR / "own_system_work" / "workbook" / "compare_report.md").read_text(encoding="utf-8")
+    assert _latin_words("\n".join(shown)) == []
+    assert _latin_words(report) == []
+    assert _latin_words("\n".join(MESSAGES["zh"].values())) == []

@@ -1,5 +1,6 @@
-"""Notebook 08 (your own system): the readings after its split, latency and pool tables, for the workbook's
-own four versions and the prepared judgements (the notebook run top to bottom, nobody judging)."""
+"""Notebook 08 (your own system): the readings after its tables, for the workbook's stand-in files
+(``MY_FILES = None``: the four versions recorded by ``workbook_files``, the prepared judgements, nobody judging
+in the widget). Each check recomputes its numbers through the public functions the notebook calls."""
 
 # ruff: noqa: E501 - the sentences stand as the notebooks write them (Chinese characters count double)
 
@@ -8,324 +9,268 @@ from __future__ import annotations
 import functools
 import re
 
-from claims import Claim, Shown, dataset
+from claims import Claim, Shown
 
 
 @functools.cache
-def split() -> tuple[list[str], list[str], dict[str, str]]:
-    from ragmath import grouped_split
-    from ragmath.lab.notebook.own_system import OWN_SPLIT
-
-    q = dataset().questions
-    group = dict(zip(q["question_id"], q["group"], strict=True))
-    working, held = grouped_split(list(q["question_id"]), group, **OWN_SPLIT)
-    return working, held, group
-
-
-@functools.cache
-def runs():
+def files():
+    """The stand-in's files read, the groups, the split, the pool and the labels, as sections 1-5 make them."""
     import tempfile
     from pathlib import Path
 
-    from ragmath.io import read_run
-    from ragmath.lab.notebook.own_system import VERSIONS, record_versions
-
-    folder = Path(tempfile.mkdtemp(prefix="claims-nb08-"))
-    record_versions(dataset(), split()[0], folder)
-    return {name: read_run(folder / f"{name}.trec") for name in VERSIONS}
-
-
-def check_split(shown: Shown) -> dict[str, str]:
-    """"Your holdout is h of the n dev questions, in g of G groups (0 groups on both sides) … the other w"."""
-    working, held, group = split()
-    held_groups, working_groups = {group[x] for x in held}, {group[x] for x in working}
-    both = held_groups & working_groups
-    assert not both
-    shown.shows("5f4abcb8", f"{len(working)}", f"{len(held)}")
-    en = shown.language == "en"
-    n = len(group)
-    return {"held": f"{len(held)} of the {n}" if en else f"{n} 个开发集问题中的 {len(held)} 个",
-            "groups": f"{len(held_groups)} of {len(set(group.values()))}" if en else f"{len(set(group.values()))} 个分组中的 {len(held_groups)} 个",
-            "both": f"{len(both)} groups" if en else f"{len(both)} 个分组", "working": f"other {len(working)}" if en else f"其余 {len(working)} 个",
-            "section": f"section {shown.section_of('9c11a0d0')}" if en else f"第 {shown.section_of('9c11a0d0')} 节"}
-
-
-def _latency_rows(shown: Shown) -> dict[str, tuple[int, int]]:
-    """Questions asked and failures per version, as the latency table (cell 0f95ba80) shows them."""
-    rows = re.findall(r"^([A-D])\s+(\d+)\s+\S+\s+\S+\s+(\d+)\s*$", shown.output("0f95ba80"), re.MULTILINE)
-    return {v: (int(n), int(f)) for v, n, f in rows}
-
-
-def check_latency(shown: Shown) -> dict[str, str]:
-    """"4 versions asked w questions each, and no question failed"; no latency number is written."""
-    from ragmath.lab.notebook.own_system import VERSIONS
-
-    rows = _latency_rows(shown)
-    working = split()[0]
-    assert sorted(rows) == sorted(VERSIONS)
-    assert all(n == len(working) and failed == 0 for n, failed in rows.values()), rows
-    return {"versions": f"{len(VERSIONS)} ", "questions": f"{len(working)} "}
-
-
-def check_pool(shown: Shown) -> dict[str, str]:
-    """"The pool of A, B, C and D's top d: i items to label for q questions (lo to hi a question). Items only one
-    version ranked there: A a, …"."""
-    from ragmath.comparison import pool
-    from ragmath.lab.notebook.own_system import POOL_DEPTH
-
-    recorded = runs()
-    table = pool(recorded, POOL_DEPTH)
-    per_question = table.groupby("question").size()
-    def names(versions) -> list[str]:
-        return [v.strip() for v in versions.split(",")] if isinstance(versions, str) else list(versions)
-
-    alone = [names(v)[0] for v in table["versions"] if len(names(v)) == 1]
-    only = {name: alone.count(name) for name in recorded}
-    en = shown.language == "en"
-    sep = ", " if en else "、"
-    return {"depth": f"top {POOL_DEPTH}" if en else f"前 {POOL_DEPTH} 名", "items": f"{len(table)} ",
-            "questions": f"{per_question.size} ", "range": f"{per_question.min()} to {per_question.max()}" if en else f"{per_question.min()} 到 {per_question.max()}",
-            "only": sep.join(f"{v} {c}" for v, c in only.items())}
-
-
-CLAIMS = [
-    Claim("split", "5f4abcb8-reading",
-          en="your holdout is 18 of the 54 dev questions, in 11 of 40 groups (0 groups on both sides), sealed by the cell above (its time and commit are printed there). Everything below runs on the other 36 questions; section 8 opens the holdout once.",
-          zh="你的保留集是 54 个开发集问题中的 18 个，分属 40 个分组中的 11 个（0 个分组两边都有），由上面的单元格封存（封存时间和提交打印在那里）。下面的一切都只在其余 36 个问题上运行；第 8 节只启封一次保留集。",
-          check=check_split),
-    Claim("latency", "4b3d885c",
-          en="4 versions asked 36 questions each, and no question failed.",
-          zh="4 个版本各回答了 36 个问题，没有问题失败。",
-          check=check_latency),
-    Claim("pool", "b6318a5f",
-          en="The pool of A, B, C and D's top 10: 601 items to label for 36 questions (10 to 29 a question). Items only one version ranked there: A 51, B 85, C 18, D 58",
-          zh="A、B、C 和 D 各自前 10 名组成的池：36 个问题共有 601 个条目要标注（每个问题 10 到 29 个）。只有一个版本排进前 10 名的条目：A 51、B 85、C 18、D 58",
-          check=check_pool),
-]
-
-
-@functools.cache
-def comparison():
-    """compare() on the four recorded versions with the prepared judgements, as section 5's cell runs it."""
-    from ragmath import compare
-    from ragmath.comparison import pool
-    from ragmath.io import read_qrels
-    from ragmath.lab.notebook.own_system import POOL_DEPTH, PREPARED_JUDGEMENTS, complete_labels
-
-    recorded = runs()
-    labels, sources = complete_labels(pool(recorded, POOL_DEPTH), {}, read_qrels(PREPARED_JUDGEMENTS))
-    return compare(recorded, labels, ["Recall@5", "nDCG@5"], baseline="A", seed=0), sources
-
-
-def check_comparison(shown: Shown) -> dict[str, str]:
-    """Each version's nDCG@5 difference from A with its interval, p, Holm's p and wins/ties/losses; "No version is
-    better than A after Holm's correction at 0.05"; the rule's candidate is the largest mean difference."""
-    result, _ = comparison()
-    rows = result.comparisons[result.comparisons["metric"] == "nDCG@5"].set_index("system")
-    assert not any((r["diff"] > 0) and (r["p_holm"] < 0.05) for _, r in rows.iterrows())
-    en = shown.language == "en"
-    values = {"metric": "nDCG@5", "level": "0.05"}
-    for v, r in rows.iterrows():
-        values[f"{v} diff"] = f"{v} {r['diff']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}]"
-        values[f"{v} p"] = f"p = {r['p']:.3f}"
-        values[f"{v} holm"] = f"Holm {r['p_holm']:.3f}"
-        values[f"{v} wtl"] = f"{int(r['wins'])}/{int(r['ties'])}/{int(r['losses'])}"
-    candidate = str(rows["diff"].idxmax())
-    values["candidate"] = (f"That is {candidate} ({rows.loc[candidate, 'diff']:+.3f})" if en
-                           else f"那就是 {candidate}（{rows.loc[candidate, 'diff']:+.3f}）")
-    return values
-
-
-def check_labelling(shown: Shown) -> dict[str, str]:
-    """"Nobody judged in the widget …, so all n come from the prepared judgements"."""
-    _, sources = comparison()
-    assert sources["by hand"] == 0
-    return {"n": f"{sources['prepared']} "}
-
-
-CLAIMS += [
-    Claim("labelling", "be7ce1dd-reading",
-          en="Nobody judged in the widget (the notebook ran top to bottom without a person), so all 601 come from the prepared judgements",
-          zh="没有人在控件里做判断（笔记本在无人操作时从头运行到尾），所以全部 601 个来自预先准备的判断",
-          check=check_labelling),
-    Claim("comparison", "21e2fb72-reading",
-          en="On nDCG@5 against A: B -0.114 [-0.308, +0.076], p = 0.272, Holm 1.000, 12/6/10 wins/ties/losses; C -0.022 [-0.125, +0.062], p = 0.693, Holm 1.000, 9/16/3 wins/ties/losses; D +0.003 [-0.061, +0.064], p = 0.932, Holm 1.000, 6/17/5 wins/ties/losses. No version is better than A after Holm's correction at 0.05.\n- The rule written before this table: the version with the largest mean difference on nDCG@5 goes to the holdout against A. That is D (+0.003)",
-          zh="在 nDCG@5 上与 A 相比：B -0.114 [-0.308, +0.076]，p = 0.272，Holm 1.000，胜/平/负 12/6/10；C -0.022 [-0.125, +0.062]，p = 0.693，Holm 1.000，胜/平/负 9/16/3；D +0.003 [-0.061, +0.064]，p = 0.932，Holm 1.000，胜/平/负 6/17/5。经 Holm 校正（水平 0.05）后，没有版本优于 A。\n- 在这张表之前写下的规则：在 nDCG@5 上平均差值最大的版本进入保留集，与 A 对比。那就是 D（+0.003）",
-          check=check_comparison),
-]
-
-
-def check_plan(shown: Shown) -> dict[str, str]:
-    """C's row of the question-count plan (pilot sd, questions to detect 0.05 at 80 % power, what 30 questions
-    detect, what the observed difference needs) and the pilot's resampled power at that size, computed as the
-    cell computes it."""
-    from statistics import NormalDist
-
-    import numpy as np
-
-    from ragmath.lab.notebook.own_system import plan_table
-
-    result, _ = comparison()
-    plan = plan_table(result, "nDCG@5", 0.05)
-    row = plan.loc["C"]
-    n = int(row["questions to detect 0.05"])
-    pilot = (result.per_question["C"]["nDCG@5"] - result.per_question["A"]["nDCG@5"]).to_numpy()
-    draws = (pilot - pilot.mean() + 0.05)[np.random.default_rng(0).integers(0, pilot.size, size=(4_000, n))]
-    z = draws.mean(axis=1) / (draws.std(axis=1, ddof=1) / np.sqrt(n))
-    power = float(np.mean(np.abs(z) > NormalDist().inv_cdf(0.975)))
-    en = shown.language == "en"
-    return {"sd": f"{row['sd of differences']:.3f}",
-            "pilot": f"{int(row['pilot questions'])} ", "needs": f"{n} ", "detect": f"{row['smallest difference 30 questions detect']:.3f}",
-            "observed": f"({row['mean difference']:.3f})" if en else f"（{row['mean difference']:.3f}）", "observed needs": f"{int(row['questions to detect the observed difference'])} ",
-            "power": f"{power:.1%}", "draws": "4,000", "30": "30 questions" if en else "30 个问题", "d": "0.05", "80": "80%",
-            "metric": "nDCG@5"}
-
-
-CLAIMS += [
-    Claim("plan", "795641ca-reading",
-          en="with the spread of C's per-question differences on nDCG@5 (sd 0.255 over 28 pilot questions), detecting a difference of 0.05 with 80% power (two-sided α = 0.05) needs 205 answerable questions, and 30 questions detect only differences of 0.131 or more. The observed difference (-0.022) would need 1074 questions. Check by resampling the pilot: 4,000 draws of 205 questions, shifted to a true difference of 0.05, reject in 78.0% of the draws (the formula's 80%).",
-          zh="按 C 在 nDCG@5 上逐问题差值的离散程度（28 个试点问题上的标准差为 0.255），要以 80% 的功效（双侧 α = 0.05）检出 0.05 的差值，需要 205 个有答案的问题，而 30 个问题只能检出 0.131 或更大的差值。观测到的差值（-0.022）需要 1074 个问题。用重抽样试点来核对：抽 4,000 次、每次 205 个问题，平移到真实差值 0.05，在 78.0% 的抽样中拒绝原假设（公式给出的是 80%）。",
-          check=check_plan),
-]
-
-
-@functools.cache
-def bias_table():
-    """Section 4's pooling-bias table: the four versions scored under the pools of A, of A and B, of all four,
-    and under the workbook's complete labels."""
+    from ragmath import grouped_split
     from ragmath.comparison import pool
     from ragmath.io import read_qrels
     from ragmath.lab.notebook.own_system import (
         POOL_DEPTH,
         PREPARED_JUDGEMENTS,
-        complete_labels,
-        dev_labels,
-        labels_within,
-        pooling_bias,
+        labels_from,
+        load_own_files,
+        question_groups,
+        workbook_files,
     )
 
-    recorded = runs()
-    labels, _ = complete_labels(pool(recorded, POOL_DEPTH), {}, read_qrels(PREPARED_JUDGEMENTS))
-    sets = {"A": labels_within(labels, pool({"A": recorded["A"]}, POOL_DEPTH)),
-            "AB": labels_within(labels, pool({v: recorded[v] for v in "AB"}, POOL_DEPTH)),
-            "ABCD": labels, "complete": dev_labels(dataset(), split()[0])}
-    return pooling_bias(recorded, sets, ["Recall@5", "nDCG@5"], baseline="A")
+    mine = load_own_files(workbook_files(Path(tempfile.mkdtemp(prefix="claims-nb08-"))))
+    group = question_groups(mine.questions)
+    working, held = grouped_split(list(mine.questions["question_id"]), group, holdout=1 / 3, seed=0)
+    to_label = pool(mine.runs, POOL_DEPTH, qrels=mine.labels)
+    labels, sources = labels_from(to_label, {}, read_qrels(PREPARED_JUDGEMENTS))
+    return mine, group, working, held, to_label, labels, sources
+
+
+@functools.cache
+def working_side():
+    from ragmath.lab.notebook.own_system import labels_for, runs_for
+
+    mine, _, working, _, _, labels, _ = files()
+    return runs_for(mine.runs, working), labels_for(labels, working)
+
+
+@functools.cache
+def comparison():
+    from ragmath import compare
+
+    runs, labels = working_side()
+    return compare(runs, labels, ["Recall@5", "nDCG@5"], baseline="bm25", seed=0)
+
+
+def _rows():
+    result = comparison()
+    return result.comparisons[result.comparisons["metric"] == "nDCG@5"].set_index("system")
+
+
+def check_split(shown: Shown) -> dict[str, str]:
+    """"the 54 questions form 40 groups; your holdout is h questions in g groups (0 groups on both sides) … the other w"."""
+    mine, group, working, held, _, _, _ = files()
+    both = {group[q] for q in working} & {group[q] for q in held}
+    assert not both
+    shown.shows("8c2bf02e", f"{len(set(group.values()))} ")
+    en = shown.language == "en"
+    n, groups, held_groups = len(group), len(set(group.values())), len({group[q] for q in held})
+    return {"n": f"the {n} questions form {groups} groups" if en else f"{n} 道问题分成 {groups} 个分组",
+            "held": f"{len(held)} questions in {held_groups} groups" if en else f"{held_groups} 个分组中的 {len(held)} 道问题",
+            "both": f"{len(both)} groups" if en else f"{len(both)} 个分组",
+            "sections": "sections 6 to 8" if en else "第 6 到 8 节", "label": "section 5" if en else "第 5 节",
+            "open": "section 9" if en else "第 9 节", "working": f"other {len(working)}" if en else f"其余 {len(working)} 道"}
+
+
+def check_latency(shown: Shown) -> dict[str, str]:
+    """"4 versions asked n questions each, and no question failed"; no latency number is written."""
+    from ragmath.lab.notebook.own_system import latency_tables
+
+    mine = files()[0]
+    tables = latency_tables(mine.runs)
+    assert len(tables) == len(mine.runs) == 4
+    assert all(len(t) == len(mine.questions) and (t["error"] == "").all() for t in tables.values())
+    rows = re.findall(r"^(\S+)\s+(\d+)\s+\S+\s+\S+\s+(\d+)\s*$", shown.output("9751eb54"), re.MULTILINE)
+    assert {v: (int(n), int(f)) for v, n, f in rows} == {v: (len(mine.questions), 0) for v in mine.runs}
+    return {"versions": f"{len(tables)} ", "questions": f"{len(mine.questions)} "}
+
+
+def check_pool(shown: Shown) -> dict[str, str]:
+    """"The pool of the four versions' top 10: i items to label for q questions (lo to hi a question), h of them for the holdout"."""
+    _, _, _, held, to_label, _, _ = files()
+    per_question = to_label.groupby("question").size()
+    en = shown.language == "en"
+    return {"depth": "top 10" if en else "前 10 名", "items": f"{len(to_label)} ", "questions": f"{per_question.size} ",
+            "range": f"{per_question.min()} to {per_question.max()}" if en else f"{per_question.min()} 到 {per_question.max()}",
+            "held": f"{int(to_label['question'].isin(held).sum())} ", "four": "four" if en else "四个"}
+
+
+def check_labels(shown: Shown) -> dict[str, str]:
+    """"Nobody judged in the widget …, so all n come from the prepared judgements and 0 are left unjudged"."""
+    sources = files()[6]
+    assert sources["by hand"] == 0
+    return {"n": f"{sources['prepared']} ", "left": f"{sources['not judged']} "}
+
+
+CLAIMS = [
+    Claim("split", "acab0eba",
+          en="With the stand-in, the 54 questions form 40 groups; your holdout is 19 questions in 16 groups (0 groups on both sides). It is labelled with the others in section 5, sealed there, and opened once in section 9; sections 6 to 8 use the other 35 questions only.",
+          zh="用替代文件时，54 道问题分成 40 个分组；你的保留集是 16 个分组中的 19 道问题（0 个分组两边都有）。它和其余问题一起在第 5 节标注、在那里封存，到第 9 节只启封一次；第 6 到 8 节只用其余 35 道问题。",
+          check=check_split),
+    Claim("latency", "13869096",
+          en="4 versions asked 54 questions each, and no question failed.",
+          zh="4 个版本各回答了 54 道问题，没有问题失败。",
+          check=check_latency),
+    Claim("pool", "0963a636",
+          en="The pool of the four versions' top 10: 870 items to label for 54 questions (10 to 29 a question), 286 of them for the holdout.",
+          zh="四个版本各自前 10 名组成的池：54 道问题共有 870 个条目要标注（每道问题 10 到 29 个），其中 286 个属于保留集。",
+          check=check_pool),
+    Claim("labelling", "26386d72",
+          en="Nobody judged in the widget (the notebook ran top to bottom without a person), so all 870 come from the prepared judgements and 0 are left unjudged.",
+          zh="没有人在控件里做判断（笔记本在无人操作时从头运行到尾），所以全部 870 条都来自预先准备的判断，尚未判断的是 0 条。",
+          check=check_labels),
+]
+
+
+@functools.cache
+def bias_table():
+    """Section 6's table: the four versions under the pool of bm25, of bm25 and vector, of every version, and
+    under the workbook's relevant-only labels (English names)."""
+    from ragmath.comparison import pool
+    from ragmath.lab.corpus import load_dataset
+    from ragmath.lab.notebook.own_system import POOL_DEPTH, labels_within, pooling_bias, relevant_only_labels
+
+    runs, labels = working_side()
+    working = files()[2]
+    sets = {"bm25": labels_within(labels, pool({"bm25": runs["bm25"]}, POOL_DEPTH)),
+            "bm25+vector": labels_within(labels, pool({v: runs[v] for v in ("bm25", "vector")}, POOL_DEPTH)),
+            "every": labels, "relevant": relevant_only_labels(load_dataset(), working)}
+    return pooling_bias(runs, sets, ["Recall@5", "nDCG@5"], baseline="bm25")
 
 
 def _f(x: float) -> str:
     return f"{x:.3f}"
 
 
-def check_pooling_partial(shown: Shown) -> dict[str, str]:
-    """C's and D's nDCG@5 under the pool of A and B and under all four (the bias between), their Judged@5 under
-    both, D's below 0.9 × A's (compare's warning), and "moved no score here"."""
+def _signed(x: float) -> str:
+    return f"{x:+.3f}"
+
+
+def check_bias_partial(shown: Shown) -> dict[str, str]:
+    """Under the pool of bm25 and vector, bm25-bigram's Judged@5 is below 0.9 × bm25's (compare's warning); its
+    nDCG@5 there and under every version's pool."""
     b = bias_table()
-    values = {"metric": "nDCG@5", "judged": "Judged@5", "factor": "0.9 ×", "top": "top 5" if shown.language == "en" else "前 5 名"}
-    for v in "ABCD":  # "moved no score here": a relevant item added to some top 5 would move nDCG@5 or Recall@5
-        for metric in ("nDCG@5", "Recall@5"):
-            assert round(b.loc[("ABCD", v), metric] - b.loc[("AB", v), metric], 12) == 0, (v, metric)
-    for v in "CD":
-        partial, full = b.loc[("AB", v), "nDCG@5"], b.loc[("ABCD", v), "nDCG@5"]
-        assert round(full - partial, 12) == 0, "labelling the rest of the pool moved a score"
-        values |= {f"{v} partial": _f(partial), f"{v} full": _f(full), f"{v} bias": f"{full - partial:+.3f}",
-                   f"{v} judged": f"{_f(b.loc[('AB', v), 'Judged@5'])} → {_f(b.loc[('ABCD', v), 'Judged@5'])}"}
-    a_judged = b.loc[("AB", "A"), "Judged@5"]
-    assert b.loc[("AB", "D"), "Judged@5"] < 0.9 * a_judged
-    values |= {"A judged": _f(a_judged), "threshold": _f(0.9 * a_judged)}
-    return values
+    j_base, j_new = b.loc[("bm25+vector", "bm25"), "Judged@5"], b.loc[("bm25+vector", "bm25-bigram"), "Judged@5"]
+    assert j_new < 0.9 * j_base
+    assert all(b.loc[("bm25+vector", v), "Judged@5"] >= 0.9 * j_base for v in ("vector", "rrf-k60"))
+    partial, full = b.loc[("bm25+vector", "bm25-bigram"), "nDCG@5"], b.loc[("every", "bm25-bigram"), "nDCG@5"]
+    return {"judged": f"Judged@5 is {_f(j_new)}" if shown.language == "en" else f"Judged@5 是 {_f(j_new)}",
+            "threshold": f"0.9 × {_f(j_base)} = {_f(0.9 * j_base)}", "moves": f"{_f(partial)} → {_f(full)}",
+            "metric": "nDCG@5"}
 
 
-def check_pooling_single(shown: Shown) -> dict[str, str]:
-    """Each version's nDCG@5 − A under the pool of A alone (and under all four): every one is lower under A's."""
-    b = bias_table()
-    values = {"metric": "nDCG@5"}
-    for v in "BCD":
-        single, full = b.loc[("A", v), "nDCG@5 − A"], b.loc[("ABCD", v), "nDCG@5 − A"]
-        assert single < full
-        values[v] = f"{v} {single:+.3f} ({full:+.3f})".replace("+-", "-")
-    return {k: v.replace("+-", "-") for k, v in values.items()}
-
-
-def check_pooling_complete(shown: Shown) -> dict[str, str]:
-    """Under the pool of all four, nDCG@5 is higher than under complete labels for every version; the
-    differences from A move by at most m."""
+def check_bias_single(shown: Shown) -> dict[str, str]:
+    """Each version's nDCG@5 − bm25 under the pool of bm25 alone (and under every version's pool): every one lower."""
     b = bias_table()
     sep = ", " if shown.language == "en" else "、"
+    parts = []
+    for v in ("vector", "rrf-k60", "bm25-bigram"):
+        single, full = b.loc[("bm25", v), "nDCG@5 − bm25"], b.loc[("every", v), "nDCG@5 − bm25"]
+        assert single < full
+        parts.append(f"{v} {_signed(single)} ({_signed(full)})" if shown.language == "en" else f"{v} {_signed(single)}（{_signed(full)}）")
+    return {"list": sep.join(parts), "metric": "nDCG@5 − bm25"}
+
+
+def check_bias_relevant(shown: Shown) -> dict[str, str]:
+    """Judged@5 under the relevant-only labels (lowest to highest) against every version's pool; nDCG@5 higher
+    under the pool for every version; the differences from bm25 move by at most m."""
+    b = bias_table()
+    versions = ["bm25", "vector", "rrf-k60", "bm25-bigram"]
+    rel = [b.loc[("relevant", v), "Judged@5"] for v in versions]
+    pooled = [b.loc[("every", v), "Judged@5"] for v in versions]
     pairs = []
-    for v in "ABCD":
-        pooled, complete = b.loc[("ABCD", v), "nDCG@5"], b.loc[("complete", v), "nDCG@5"]
-        assert pooled > complete
-        pairs.append(f"{v} {_f(pooled)} → {_f(complete)}")
-    moved = max(abs(b.loc[("ABCD", v), "nDCG@5 − A"] - b.loc[("complete", v), "nDCG@5 − A"]) for v in "ABCD")
-    return {"metric": "nDCG@5", "pairs": sep.join(pairs), "moved": _f(moved)}
+    for v in versions:
+        p, r = b.loc[("every", v), "nDCG@5"], b.loc[("relevant", v), "nDCG@5"]
+        assert p > r
+        pairs.append(f"{v} {_f(p)} → {_f(r)}")
+    moved = max(abs(b.loc[("every", v), "nDCG@5 − bm25"] - b.loc[("relevant", v), "nDCG@5 − bm25"]) for v in versions)
+    en = shown.language == "en"
+    return {"rel": f"{_f(min(rel))} to {_f(max(rel))}" if en else f"{_f(min(rel))} 到 {_f(max(rel))}",
+            "pooled": f"{_f(min(pooled))} to {_f(max(pooled))}" if en else f"{_f(min(pooled))} 到 {_f(max(pooled))}",
+            "pairs": (", " if en else "、").join(pairs), "moved": _f(moved), "metric": "nDCG@5", "judged": "Judged@5",
+            "top5": "top 5" if en else "前 5 名", "top10": "top 10" if en else "前 10 名"}
 
 
-CLAIMS += [
-    Claim("pooling_partial", "73845eca",
-          en="On nDCG@5: C 0.647 under pool of A, B, 0.647 under pool of A, B, C, D (bias +0.000); D 0.672 under pool of A, B, 0.672 under pool of A, B, C, D (bias +0.000). Judged@5 under pool of A, B and then pool of A, B, C, D: C 0.994 → 1.000, D 0.828 → 0.944; D below 0.9 × A's 0.933 = 0.840, so compare warns that the score rests on unlabelled items. Labelling the rest of the pool moved no score here (every item it added that reaches the top 5 is irrelevant)",
-          zh="在 nDCG@5 上：C 在“A, B 的池”下为 0.647，在“A, B, C, D 的池”下为 0.647（偏差 +0.000）；D 在“A, B 的池”下为 0.672，在“A, B, C, D 的池”下为 0.672（偏差 +0.000）。Judged@5 先在“A, B 的池”下、再在“A, B, C, D 的池”下：C 0.994 → 1.000、D 0.828 → 0.944；D 低于 0.9 × A 的 0.933 = 0.840，所以 compare 会警告：这个分数建立在未标注的条目上。在这里，把池的其余部分也标注并没有改变任何分数（新增条目中进入前 5 名的都不相关）",
-          check=check_pooling_partial),
-    Claim("pooling_single", "73845eca",
-          en="nDCG@5 − A under pool of A (under pool of A, B, C, D): B -0.197 (-0.114), C -0.030 (-0.022), D -0.002 (+0.003). Each is lower",
-          zh="nDCG@5 − A 在“A 的池”下（括号内在“A, B, C, D 的池”下）：B -0.197 (-0.114)、C -0.030 (-0.022)、D -0.002 (+0.003)。每一个都更低",
-          check=check_pooling_single),
-    Claim("pooling_complete", "73845eca",
-          en="nDCG@5 under pool of A, B, C, D is higher for every version (A 0.669 → 0.604, B 0.555 → 0.510, C 0.647 → 0.584, D 0.672 → 0.607): a relevant chunk that no version ranks in the pooled top is in no pool, so pooled labels flatter every version's absolute score, while the differences from A move by at most 0.020.",
-          zh="“A, B, C, D 的池”下的 nDCG@5 对每个版本都更高（A 0.669 → 0.604、B 0.555 → 0.510、C 0.647 → 0.584、D 0.672 → 0.607）：没有任何版本排进池化深度的相关片段不在任何池里，所以池化标注会抬高每个版本的绝对分数，而与 A 的差值最多只变动 0.020。",
-          check=check_pooling_complete),
-]
+def check_comparison(shown: Shown) -> dict[str, str]:
+    """No version better than bm25 on nDCG@5 after Holm at 0.05 (the smallest Holm p); the rule's candidate."""
+    rows = _rows()
+    assert not any((r["diff"] > 0) and (r["p_holm"] < 0.05) for _, r in rows.iterrows())
+    assert ((rows["low"] <= 0) & (rows["high"] >= 0)).all()  # "the intervals of the differences all include 0"
+    candidate = str(rows["diff"].idxmax())
+    en = shown.language == "en"
+    return {"holm": f"{rows['p_holm'].min():.3f}", "level": "0.05", "metric": "nDCG@5",
+            "zero": "all include 0" if en else "都包含 0",
+            "candidate": f"That is {candidate} ({rows.loc[candidate, 'diff']:+.3f})" if en
+            else f"那就是 {candidate}（{rows.loc[candidate, 'diff']:+.3f}）"}
 
 
 def check_report(shown: Shown) -> dict[str, str]:
-    """"The comparison as Markdown, r table rows and n notes on what it rests on"."""
-    result, _ = comparison()
-    lines = result.to_markdown().splitlines()
+    """"The comparison, r table rows and n notes on what it rests on, is in …/compare_report.md"."""
+    lines = comparison().to_markdown().splitlines()
     rows = sum(1 for line in lines if line.startswith("| ")) - 1  # the header row is not a row of the table
     notes = sum(1 for line in lines if line.startswith("- "))
     en = shown.language == "en"
     return {"rows": f"{rows} table rows" if en else f"{rows} 行表格", "notes": f"{notes} notes" if en else f"{notes} 条"}
 
 
-def check_opening(shown: Shown) -> dict[str, str]:
-    """The holdout opened once with the design (A against the candidate, k = 60, W = 40, M = 20): on its
-    answerable questions A's and the candidate's nDCG@5, the paired difference with its interval (seed 0), the
-    dev difference, and "the interval includes 0"."""
-    import tempfile
-    from pathlib import Path
+def check_plan(shown: Shown) -> dict[str, str]:
+    """The candidate's row of the plan (pilot sd, questions for 0.05 at 80% power, what 30 detect, what the
+    observed difference needs) and the resampled power, computed as the cells compute them."""
+    from statistics import NormalDist
 
+    import numpy as np
+
+    from ragmath.lab.notebook.own_system import plan_table
+
+    result = comparison()
+    candidate = str(_rows()["diff"].idxmax())
+    row = plan_table(result, "nDCG@5", 0.05).loc[candidate]
+    n = int(row["questions to detect 0.05"])
+    pilot = (result.per_question[candidate]["nDCG@5"] - result.per_question["bm25"]["nDCG@5"]).to_numpy()
+    draws = (pilot - pilot.mean() + 0.05)[np.random.default_rng(0).integers(0, pilot.size, size=(4_000, n))]
+    z = draws.mean(axis=1) / (draws.std(axis=1, ddof=1) / np.sqrt(n))
+    power = float(np.mean(np.abs(z) > NormalDist().inv_cdf(0.975)))
+    assert power > 0.8
+    en = shown.language == "en"
+    return {"sd": f"{row['sd of differences']:.3f}", "pilot": f"{int(row['pilot questions'])} ", "needs": f"{n} ",
+            "detect": f"{row['smallest difference 30 questions detect']:.3f}",
+            "observed": f"({row['mean difference']:+.3f})" if en else f"（{row['mean difference']:+.3f}）",
+            "observed needs": f"{int(row['questions to detect the observed difference'])} ",
+            "power": f"{power:.1%}", "draws": "4,000", "30": "30 questions" if en else "30 道问题", "d": "0.05",
+            "80": "80%", "metric": "nDCG@5", "candidate": candidate, "start": "30 questions are only" if en else "30 题只够起步"}
+
+
+def check_opening(shown: Shown) -> dict[str, str]:
+    """The holdout opened once with the design (bm25 against the candidate, scored from the run files): on its
+    answerable questions, the paired difference with its interval (seed 0), the working questions' difference,
+    and "the interval includes 0"."""
     import pandas as pd
 
     from ragmath import evaluate, paired_bootstrap
-    from ragmath.lab.notebook.own_system import dev_labels, record_versions, workbook_systems
+    from ragmath.lab.notebook.own_system import labels_for, runs_for
 
-    result, _ = comparison()
-    rows = result.comparisons[result.comparisons["metric"] == "nDCG@5"].set_index("system")
-    candidate = str(rows["diff"].idxmax())
-    _, held, _ = split()
-    ds = dataset()
-    systems = workbook_systems(ds, k=60, window=40, depth=20)
-    folder = Path(tempfile.mkdtemp(prefix="claims-nb08-holdout-"))
-    record_versions(ds, held, folder, systems={v: systems[v] for v in ("A", candidate)})
-    labels = dev_labels(ds, held)
-    scores = {v: evaluate(folder / f"{v}.trec", labels, ["nDCG@5"]).per_question["nDCG@5"] for v in ("A", candidate)}
+    mine, _, _, held, _, labels, _ = files()
+    candidate = str(_rows()["diff"].idxmax())
+    held_runs, held_labels = runs_for(mine.runs, held), labels_for(labels, held)
+    scores = {v: evaluate(held_runs[v], held_labels, ["nDCG@5"]).per_question["nDCG@5"] for v in ("bm25", candidate)}
     joined = pd.concat(scores, axis=1).dropna()
-    diff = paired_bootstrap(joined["A"], joined[candidate], seed=0)
+    diff = paired_bootstrap(joined["bm25"], joined[candidate], seed=0)
     assert diff.low <= 0 <= diff.high
     en = shown.language == "en"
-    sep = ", " if en else "、"
-    return {"n": f"{len(joined)} ", "means": f"A {joined['A'].mean():.3f}{sep}{candidate} {joined[candidate].mean():.3f}",
-            "diff": f"{candidate} − A = {diff.mean_diff:+.3f} [{diff.low:+.3f}, {diff.high:+.3f}]",
-            "dev": f"{rows.loc[candidate, 'diff']:+.3f}", "metric": "nDCG@5",
-            "zero": "includes 0" if en else "包含 0", "opened": "opened 1 time" if en else "总共启封 1 次"}
+    return {"n": f"{len(joined)} ", "diff": f"{candidate} − bm25 on nDCG@5 = {diff.mean_diff:+.3f} [{diff.low:+.3f}, {diff.high:+.3f}]"
+            if en else f"nDCG@5 上 {candidate} − bm25 = {diff.mean_diff:+.3f} [{diff.low:+.3f}, {diff.high:+.3f}]",
+            "dev": f"{_rows().loc[candidate, 'diff']:+.3f}", "zero": "includes 0" if en else "包含 0",
+            "opened": "opened 1 time in all" if en else "总共启封 1 次"}
 
 
 CLAIMS += [
-    Claim("report", "b499d242-reading",
-          en="The comparison as Markdown, 8 table rows and 3 notes on what it rests on, is in own_system_work/compare_report.md",
-          zh="Markdown 格式的比较结果（8 行表格，外加 3 条关于其依据的说明）在 own_system_work/compare_report.md",
-          check=check_report),
-    Claim("opening", "3678a87f-reading",
-          en="it was opened 1 time in all.\n- On its 13 answerable questions, nDCG@5: A 0.558, D 0.634. D − A = +0.076 [-0.005, +0.232] (dev: +0.003); the interval includes 0, so the holdout does not support a difference.",
-          zh="总共启封 1 次。\n- 在它的 13 个有答案的问题上，nDCG@5：A 0.558、D 0.634。D − A = +0.076 [-0.005, +0.232]（开发集：+0.003）；区间包含 0，所以保留集不支持存在差异。",
-          check=check_opening),
+    Claim("bias_partial", "504e9457", en="Under the pool of bm25, vector (bm25-bigram built later, its pool not labelled), bm25-bigram's Judged@5 is 0.823, below 0.9 × 0.929 = 0.836 (bm25's), so `compare` warns that its score rests on unlabelled items. Labelling the rest of the pool moves its nDCG@5 0.647 → 0.643: this time the warning marked a risk that cost little.", zh='用 bm25、vector 的池得到的标注时（bm25-bigram 是后来才做的，它的池没有标注），bm25-bigram 的 Judged@5 是 0.823，低于 0.9 × 0.929 = 0.836（bm25 的），所以 `compare` 会警告：它的分数建立在未标注的条目上。把池的其余部分也标注后，它的 nDCG@5 从 0.647 → 0.643：这一次，警告标出的风险代价不大。', check=check_bias_partial),
+    Claim("bias_single", "504e9457", en="Label only bm25's pool and every difference from bm25 is read against labels bm25 chose: nDCG@5 − bm25 under the pool of bm25 (under every version's pool): vector -0.115 (-0.001), rrf-k60 -0.016 (+0.024), bm25-bigram -0.008 (+0.037). Each is lower: the version whose pool was labelled is flattered, the others pay.", zh='只标注 bm25 的池时，与 bm25 的每个差值都是用 bm25 挑出的标注来衡量的：nDCG@5 − bm25 在 bm25 的池下（括号内是所有版本的池下）：vector -0.115（-0.001）、rrf-k60 -0.016（+0.024）、bm25-bigram -0.008（+0.037）。每一个都更低：池被标注的那个版本被抬高了，其他版本为此吃亏。', check=check_bias_single),
+    Claim("bias_relevant", "504e9457", en="Under the workbook's relevant-only labels, Judged@5 is 0.253 to 0.309, against 0.929 to 1.000 under every version's pool: they list only the relevant chunks, so most of each top 5 is unjudged (and counts as irrelevant, as it should). Their nDCG@5 is lower for every version (bm25 0.606 → 0.509, vector 0.605 → 0.515, rrf-k60 0.630 → 0.530, bm25-bigram 0.643 → 0.543): a relevant chunk that no version ranks in its top 10 is in no pool, so pooled labels flatter every version's absolute score, while the differences from bm25 move by at most 0.006. Pooled labels compare the pooled versions; they do not count the evidence that exists.", zh='用本练习册只列相关片段的标注时，Judged@5 是 0.253 到 0.309，而用所有版本的池得到的标注时是 0.929 到 1.000：它只列出相关片段，所以每个前 5 名里大部分条目都没有标注（并且理应算作不相关）。每个版本的 nDCG@5 都更低（bm25 0.606 → 0.509、vector 0.605 → 0.515、rrf-k60 0.630 → 0.530、bm25-bigram 0.643 → 0.543）：没有任何版本排进前 10 名的相关片段不在任何池里，所以池化得到的标注会抬高每个版本的绝对分数，而与 bm25 的差值最多只变动 0.006。池化得到的标注能比较参与池化的版本，却清点不了实际存在的证据。', check=check_bias_relevant),
+    Claim("comparison", "83c33763", en="No version is better than bm25 on nDCG@5 after Holm's correction at 0.05 (the smallest Holm p is 1.000): the intervals of the differences all include 0.\n- The rule written before this table: the version with the largest mean difference on nDCG@5 goes to the holdout against bm25. That is bm25-bigram (+0.037); the holdout will say whether it holds on questions that chose nothing.", zh='经 Holm 校正（水平 0.05）后，在 nDCG@5 上没有版本优于 bm25（Holm 校正后最小的 p 是 1.000）：各个差值的区间都包含 0。\n- 在这张表之前写下的规则：在 nDCG@5 上平均差值最大的版本进入保留集，与 bm25 对比。那就是 bm25-bigram（+0.037）；它在没有参与任何选择的问题上是否依然成立，由保留集来回答。', check=check_comparison),
+    Claim("report", "8d302ced", en="The comparison, 8 table rows and 4 notes on what it rests on, is in compare_report.md in the work folder, in the notebook's language: paste it into a review. `python -m ragmath compare` with `--format markdown` writes the same in English from the run files and the labels.", zh='这份比较（8 行表格，外加 4 条关于其依据的说明）在工作目录下的 compare_report.md 里，用的是本笔记本的语言：可以直接贴进评审。`python -m ragmath compare` 加上 `--format markdown`，也能从运行结果文件和标注写出同样的内容（英文）。', check=check_report),
+    Claim("plan", "f5716a63", en="30 questions are only a start: with the spread of bm25-bigram's per-question differences on nDCG@5 (sd 0.237 over 25 pilot questions), detecting a difference of 0.05 with 80% power (two-sided α = 0.05) needs 177 answerable questions, and 30 questions detect only differences of 0.121 or more. The observed difference (+0.037) would need 321 questions. Check by resampling the pilot: 4,000 draws of 177 questions, shifted to a true difference of 0.05, reject in 88.1% of the draws, more than the formula's 80%: the pilot's differences are far from normal (most are zero), so read the formula's count as an order of magnitude.", zh='30 题只够起步：按 bm25-bigram 在 nDCG@5 上逐题差值的离散程度（25 道试点问题上的标准差为 0.237），要以 80% 的检验功效（双侧 α = 0.05）检出 0.05 的差值，需要 177 道有答案的问题，而 30 道问题只能检出 0.121 或更大的差值。观测到的差值（+0.037）需要 321 道问题。用重抽样试点来核对：抽 4,000 次、每次 177 道问题，平移到真实差值 0.05，在 88.1% 的抽样中拒绝原假设，比公式的 80% 高：试点的差值远不是正态分布（大多为零），所以公式给出的题数只能当作数量级来读。', check=check_plan),
+    Claim("opening", "ef34ca8e", en='it was opened 1 time in all.\n- On its 15 answerable questions, bm25-bigram − bm25 on nDCG@5 = +0.009 [-0.083, +0.090] (working questions: +0.037); the interval includes 0, so the holdout does not support a difference. Report this number as it is: choosing again from it would make the holdout a second dev set.', zh='总共启封 1 次。\n- 在它的 15 道有答案的问题上，nDCG@5 上 bm25-bigram − bm25 = +0.009 [-0.083, +0.090]（工作集：+0.037）；区间包含 0，所以保留集不支持存在差异。如实报告这个数字：根据它再做选择，会让保留集变成第二个开发集。', check=check_opening),
 ]

@@ -235,19 +235,29 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "保留 'memory (M = 10)' 这些行，数一数其中 'difference' 大于 0 的行（整数）",
     },
     "exercises.08.1.hint": {
-        "en": "pool({'C': runs['C']}, 10), labels_within(labels, that pool), compare(...), C's 'diff'",
-        "zh": "pool({'C': runs['C']}, 10)，labels_within(labels, 这个池)，compare(...)，取 C 的 'diff'",
+        "en": "pool({'rrf-k60': work_runs['rrf-k60']}, 10), labels_within(work_labels, that pool), "
+              "compare(..., baseline='bm25'), rrf-k60's 'diff'",
+        "zh": "pool({'rrf-k60': work_runs['rrf-k60']}, 10)，labels_within(work_labels, 这个池)，"
+              "compare(..., baseline='bm25')，取 rrf-k60 的 'diff'",
     },
     "exercises.08.2.hint": {
-        "en": 'len(pool(runs, 5)): one row per item to label (an int)',
-        "zh": 'len(pool(runs, 5))：每个待标注项占一行（整数）',
+        "en": 'len(pool(work_runs, 5)): one row per item to label, working questions only (an int)',
+        "zh": 'len(pool(work_runs, 5))：每个待标注项占一行，只算工作集问题（整数）',
     },
     "exercises.08.3.hint": {
-        "en": "record the broken version, then count the latency rows whose 'error' is not empty (an int)",
-        "zh": "记录出故障的版本，再数一数延迟表中 'error' 不为空的行（整数）",
+        "en": "raise in finance_down, record it, then count the latency rows whose 'error' is not empty "
+              "(an int)",
+        "zh": "让 finance_down 抛出异常，记录它，再数一数延迟表中 'error' 不为空的行（整数）",
     },
     "exercises.08.4.hint": {
-        "en": 'plan_questions(per-question differences C − A on nDCG@5, 0.03) (an int)',
-        "zh": 'plan_questions(nDCG@5 上 C − A 的逐题差值, 0.03)（整数）',
+        "en": 'plan_questions(the pilot of section 8: candidate − bm25 on nDCG@5, per question, 0.03) '
+              '(an int)',
+        "zh": 'plan_questions(第 8 节的试点：nDCG@5 上候选版本 − bm25 的逐题差值, 0.03)（整数）',
+    },
+    "exercises.08.5.hint": {
+        "en": "the rrf-k60 row of the nDCG@5 table: (difference, low, high, wins, losses), "
+              "the numbers as the table shows them (3 decimals)",
+        "zh": "nDCG@5 表中 rrf-k60 那一行：(difference, low, high, wins, losses)，"
+              "数字照表上显示的写（3 位小数）",
     },
 }

@@ -31,6 +31,30 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "no exercise {given}; known: {known}",
         "zh": "没有练习 {given}；已有的练习：{known}",
     },
+    "notebook.selfcheck.no_prediction": {
+        "en": "exercise {exercise} asks for no prediction",
+        "zh": "练习 {exercise} 不要求预测",
+    },
+    "notebook.selfcheck.prediction_missing": {
+        "en": "No prediction yet ({exercise}): write my_prediction before you run, then check it.",
+        "zh": "还没有预测（{exercise}）：先在运行之前写下 my_prediction，再来核对。",
+    },
+    "notebook.selfcheck.prediction_near": {
+        "en": "Your prediction was near the result, within {slack} ({exercise}).",
+        "zh": "你的预测接近结果，差距在 {slack} 以内（{exercise}）。",
+    },
+    "notebook.selfcheck.prediction_low": {
+        "en": "Your prediction was off by more than {slack} ({exercise}): the result is higher than you "
+              "predicted. Write down what you expected and what the run shows instead.",
+        "zh": "你的预测偏差超过 {slack}（{exercise}）：结果比你预测的高。"
+              "写下你原先的预期，以及运行结果说明了什么。",
+    },
+    "notebook.selfcheck.prediction_high": {
+        "en": "Your prediction was off by more than {slack} ({exercise}): the result is lower than you "
+              "predicted. Write down what you expected and what the run shows instead.",
+        "zh": "你的预测偏差超过 {slack}（{exercise}）：结果比你预测的低。"
+              "写下你原先的预期，以及运行结果说明了什么。",
+    },
     "notebook.selfcheck.none_known": {"en": "none", "zh": "无"},
     # ------------------------------------------------------------------ own_system.py: its tables' words
     "notebook.own_system.word.version": {"en": "version", "zh": "版本"},
@@ -151,6 +175,43 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "missing from a run, scored 0",
         "zh": "某个运行结果（run）中缺失，记 0 分",
     },
+    "notebook.comparing.report.baseline": {"en": "baseline", "zh": "基线"},
+    "notebook.comparing.report.note.baseline": {
+        "en": "baseline {baseline}; {n} questions in every mean",
+        "zh": "基线 {baseline}；每个均值都基于 {n} 个问题",
+    },
+    "notebook.comparing.report.note.test": {
+        "en": "p: two-sided paired sign-flip test ({tests}); p_holm: Holm over the {comparisons} "
+              "comparisons of this table",
+        "zh": "p：双侧配对符号翻转检验（{tests}）；p_holm：对本表的 {comparisons} 个比较做 Holm 校正",
+    },
+    "notebook.comparing.report.note.missing": {
+        "en": "{name}: {n} question(s) missing from the run, scored 0: {questions}",
+        "zh": "{name}：运行结果缺少 {n} 个问题，记 0 分：{questions}",
+    },
+    "notebook.comparing.report.note.no_answer": {
+        "en": "{n} no-answer question(s) outside every mean (Judged@K counts them): {questions}",
+        "zh": "{n} 道无答案题不进任何均值（Judged@K 计入它们）：{questions}",
+    },
+    "notebook.comparing.report.note.unjudged": {
+        "en": "{name}: {n} unjudged question(s) in the run (not labelled, not scored): {questions}",
+        "zh": "{name}：运行结果中有 {n} 个问题没有标注（不打分）：{questions}",
+    },
+    "notebook.comparing.report.note.warning": {
+        "en": "warning: {system} Judged@{k} = {judged:.3f} is below 0.9 x the baseline's {baseline:.3f}: "
+              "its score rests on unlabelled items (label its pool)",
+        "zh": "警告：{system} 的 Judged@{k} = {judged:.3f}，低于基线的 0.9 倍（{baseline:.3f}）："
+              "它的分数建立在未标注的条目上（请标注它的池）",
+    },
+    "notebook.comparing.report.test.exact": {
+        "en": "exact: all {total} sign flips of {n} non-zero differences",
+        "zh": "精确计算：{n} 个非零差值的全部 {total} 种符号翻转",
+    },
+    "notebook.comparing.report.test.separator": {"en": "; ", "zh": "；"},
+    "notebook.comparing.report.test.random": {
+        "en": "{resamples} random sign flips (seed {seed})",
+        "zh": "{resamples} 次随机符号翻转（种子 {seed}）",
+    },
     "notebook.comparing.change": {"en": "change", "zh": "变化"},
     "notebook.comparing.outcome": {"en": "outcome", "zh": "结果"},
     "notebook.comparing.note": {"en": "note", "zh": "备注"},
@@ -231,10 +292,27 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "池中的项（问题 {question}，id {item}）没有标注结果，既没有手工标注，也不在预先准备的文件里；"
               "请标注它，或重新生成预先准备的文件",
     },
-    "notebook.own_system.version_a": {"en": "BM25 (jieba)", "zh": "BM25（jieba 分词）"},
-    "notebook.own_system.version_b": {"en": "vector", "zh": "向量召回"},
-    "notebook.own_system.version_c": {"en": "RRF of A and B", "zh": "A 与 B 的 RRF 融合"},
-    "notebook.own_system.version_d": {"en": "BM25 (character bigrams)", "zh": "BM25（字符二元组）"},
+    "notebook.own_system.version.bm25": {"en": "BM25 (jieba)", "zh": "BM25（jieba 分词）"},
+    "notebook.own_system.version.vector": {"en": "vector search", "zh": "向量检索"},
+    "notebook.own_system.version.rrf_k60": {"en": "RRF of bm25 and vector, k = 60",
+                                            "zh": "bm25 与 vector 的倒数排名融合，k = 60"},
+    "notebook.own_system.version.bm25_bigram": {"en": "BM25 (character bigrams)", "zh": "BM25（字符二元组）"},
+    "notebook.own_system.files_keys": {
+        "en": "MY_FILES needs the keys 'questions' and 'runs' (and may have 'chunks', 'labels'); "
+              "missing: {missing}, unknown: {unknown}",
+        "zh": "MY_FILES 需要键 'questions' 和 'runs'（可以再有 'chunks'、'labels'）；缺少：{missing}，"
+              "不认识：{unknown}",
+    },
+    "notebook.own_system.two_runs": {
+        "en": "MY_FILES['runs'] names {given} run file(s); comparing needs two or more "
+              "(the first is the baseline)",
+        "zh": "MY_FILES['runs'] 只列出 {given} 个运行结果文件；比较至少需要两个（第一个是基线）",
+    },
+    "notebook.own_system.no_file": {"en": "no file at {path}", "zh": "找不到文件 {path}"},
+    "notebook.own_system.columns": {
+        "en": "{path}: needs the columns {missing}; it has {columns}",
+        "zh": "{path}：需要列 {missing}；它只有 {columns}",
+    },
     # ------------------------------------------------------------------ plotting.py
     "notebook.plotting.no_font_package": {
         "en": "Chinese labels need the font package {package!r}, which is not installed: run "

@@ -12,10 +12,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ragmath.comparison import Comparison
+from ragmath.comparison import REPORT_WORDS, SUMMARY_COLUMNS, Comparison
 from ragmath.lab.messages import message
 
-__all__ = ["change_table", "plot_paired_differences"]
+__all__ = ["change_table", "plot_paired_differences", "summary_table", "report_markdown", "report_words"]
 
 
 def change_table(result: Comparison, system: str, metric: str) -> pd.DataFrame:
@@ -64,3 +64,52 @@ def plot_paired_differences(result: Comparison, system: str, metric: str, ax=Non
                           baseline=result.baseline))
     ax.legend(fontsize=8, loc="upper left")
     return ax
+
+
+def report_words() -> dict[str, str]:
+    """The words of a comparison's report (:data:`ragmath.comparison.REPORT_WORDS`) in the notebook's
+    language: the baseline's cell, the notes and the test's descriptions from the catalogue
+    (``notebook.comparing.report.*``); the column names stay the code's (a Chinese table shows its headers
+    through :func:`ragmath.lab.messages.reader_headers`, and :func:`report_markdown` writes both)."""
+    return {name: message("notebook.comparing.report." + name, **_as_fields(REPORT_WORDS[name]))
+            for name in REPORT_WORDS if name not in SUMMARY_COLUMNS}
+
+
+def _as_fields(template: str) -> dict[str, str]:
+    """Each ``{field}`` of ``template`` given back as itself, so a template comes out still to be filled."""
+    import string
+
+    out = {}
+    for _, name, _spec, _ in string.Formatter().parse(template):
+        if name:
+            out[name] = _Field(name)
+    return out
+
+
+class _Field(str):
+    """A field put back into a template as ``{name}`` (with its format spec), to be filled later."""
+
+    def __new__(cls, name: str):
+        made = super().__new__(cls, name)
+        made.name = name
+        return made
+
+    def __format__(self, spec: str) -> str:
+        return "{" + self.name + (":" + spec if spec else "") + "}"
+
+
+def summary_table(result: Comparison, digits: int = 3) -> pd.DataFrame:
+    """:meth:`Comparison.summary` with its words in the notebook's language (the baseline's cell; the
+    headers keep the code's names, which a Chinese notebook shows beside their Chinese words)."""
+    return result.summary(digits, words=report_words())
+
+
+def report_markdown(result: Comparison, digits: int = 3) -> str:
+    """:meth:`Comparison.to_markdown` in the notebook's language: in Chinese the headers read "均值及区间
+    （mean [CI]）", as the notebook's tables show them, and the notes are Chinese sentences."""
+    from ragmath.lab.messages import reader_headers
+
+    words = report_words()
+    words.update({column: str(reader_headers(pd.DataFrame(columns=[column])).columns[0])
+                  for column in SUMMARY_COLUMNS})
+    return result.to_markdown(digits, words=words)

@@ -1,21 +1,23 @@
-"""The workbook's retrievers as "your system" for notebook 08: plain functions question -> ranked list.
+"""Notebook 08's helpers: a reader's files read, the workbook's stand-in for them, and the tables 08 shows.
 
-A real retriever gets a question's text and the asking user's identity and returns chunk IDs with scores,
-best first. :func:`workbook_systems` gives four such functions over the workbook's corpus, each built on
-the permission-filtered index of the identity that asks (the filter runs before any scoring):
+Notebook 08 runs on a reader's files (``MY_FILES``: a questions CSV, two or more run files, optionally a
+chunks CSV and labels): :func:`load_own_files` reads them. When a reader gives none, the workbook stands
+in: :func:`workbook_files` writes files of the same shape from the workbook's corpus and four versions,
+each a plain function (:func:`workbook_systems`) recorded with :func:`ragmath.lab.notebook.record.record`:
 
-- ``A``: BM25 over jieba tokens; ``B``: the offline vector retriever; ``C``: RRF of A and B
-  (``k``, ``window``); ``D``: BM25 over character bigrams, a version built after the labels were made.
+- ``bm25``: BM25 over jieba tokens (the baseline); ``vector``: the offline vector retriever; ``rrf-k60``:
+  RRF of the two at k = 60; ``bm25-bigram``: BM25 over character bigrams. Named by what they are: notebooks
+  06 and 07 use the letters A-D for other versions.
 
-Each function takes a question record (``{"text": ..., "identity": ...}``, see :func:`question_records`),
-so ``record(systems["A"], question_records(ds), path)`` (:mod:`ragmath.lab.notebook.record`) records it
-like any system.
+Each function takes a question record (``{"text": ..., "identity": ...}``, see :func:`question_records`);
+every one searches only what the asking identity may read (the filter runs before any scoring).
 
-Notebook 08's other helpers arrange tables from ragmath's numbers (no sentence: the notebook writes
-its own; the tables' column words are :data:`WORDS_08`, in the language chosen): the prepared
-judgements that stand in for a person (:func:`prepared_judgements`, :func:`complete_labels`), labels
-restricted to one pool (:func:`labels_within`), the latency summary, the pooling-bias table and the
-question-count plan.
+The other helpers arrange tables from ragmath's numbers (no sentence: the notebook writes its own; the
+tables' column words are :data:`WORDS_08`, in the language chosen): groups a reader can form before
+labelling (:func:`question_groups`), runs and labels cut to some questions (:func:`runs_for`,
+:func:`labels_for`), a pool's judgements gathered (:func:`labels_from`; the prepared judgements stand in
+for a person, :func:`prepared_judgements`), labels restricted to one pool (:func:`labels_within`), the
+latency summary, the pooling-bias table and the question-count plan.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import math
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -75,18 +78,24 @@ def _words_08() -> dict[str, str]:
 #: a table built in one language is indexed by the same language's words.
 WORDS_08: Mapping[str, str] = _Words(_words_08)
 
-__all__ = ["VERSIONS", "OWN_SPLIT", "POOL_DEPTH", "workbook_systems", "question_records", "dev_labels",
-           "record_versions", "prepared_judgements", "complete_labels", "labels_within", "latency_summary",
-           "pooling_bias", "plan_table", "PREPARED_JUDGEMENTS"]
+__all__ = ["VERSIONS", "BASELINE", "OWN_SPLIT", "POOL_DEPTH", "workbook_systems", "question_records",
+           "dev_labels", "relevant_only_labels", "record_versions", "workbook_files", "load_own_files",
+           "OwnFiles", "question_groups", "runs_for", "labels_for", "prepared_judgements", "complete_labels",
+           "labels_from",
+           "labels_within", "latency_summary", "latency_tables", "pooling_bias", "plan_table",
+           "PREPARED_JUDGEMENTS"]
 
-#: Notebook 08's own holdout: a third of the dev questions' groups, drawn by ``ragmath.grouped_split``.
+#: Notebook 08's own holdout: a third of the questions, whole groups at a time (``ragmath.grouped_split``).
 OWN_SPLIT = {"holdout": 1 / 3, "seed": 0}
 #: How deep notebook 08 pools each version's ranking to list what to label.
 POOL_DEPTH = 10
+#: How deep the stand-in's versions are recorded (what each run file keeps per question).
+RECORD_DEPTH = 20
 
 #: The prepared judgements that stand in for a person in notebook 08 (committed beside the notebook;
 #: found from any working folder, so the Chinese edition in ``notebooks/zh/`` reads the same file).
 PREPARED_JUDGEMENTS = DATA_DIR.parent / "notebooks" / "own_system" / "prepared_judgements.csv"
+
 
 class _Described(Mapping[str, str]):
     """A mapping name -> description whose descriptions are read from the catalogue when asked for, so
@@ -108,15 +117,19 @@ class _Described(Mapping[str, str]):
         return repr(dict(self))
 
 
-#: The four versions, by name, each with its description (in the notebook's language).
+#: The stand-in's four versions, named by what they are (no letter: notebooks 06 and 07 use A-D for
+#: other versions), each with its description (in the notebook's language). The first is the baseline.
 VERSIONS: Mapping[str, str] = _Described({
-    "A": lambda: message("notebook.own_system.version_a"),
-    "B": lambda: message("notebook.own_system.version_b"),
-    "C": lambda: message("notebook.own_system.version_c"),
-    "D": lambda: message("notebook.own_system.version_d"),
+    "bm25": lambda: message("notebook.own_system.version.bm25"),
+    "vector": lambda: message("notebook.own_system.version.vector"),
+    "rrf-k60": lambda: message("notebook.own_system.version.rrf_k60"),
+    "bm25-bigram": lambda: message("notebook.own_system.version.bm25_bigram"),
 })
+#: The stand-in's baseline: the plain BM25 a reader usually starts from.
+BASELINE = "bm25"
 
 System = Callable[[dict], list[tuple[str, float]]]
+Labels = Mapping[str, Mapping[str, int]]
 
 
 def question_records(dataset: Any) -> dict[str, dict[str, str]]:
@@ -126,8 +139,11 @@ def question_records(dataset: Any) -> dict[str, dict[str, str]]:
     return {qid: {"text": text, "identity": identity} for qid, text, identity in rows}
 
 
-def workbook_systems(dataset: Any, *, k: float = 60, window: int = 40, depth: int = 20) -> dict[str, System]:
-    """The versions A-D as functions question record -> ``[(chunk ID, score)]``, best first, top ``depth``.
+def workbook_systems(dataset: Any, *, k: float = 60, window: int = 40,
+                     depth: int = RECORD_DEPTH) -> dict[str, System]:
+    """The stand-in's versions as functions question record -> ``[(chunk ID, score)]``, best first, top
+    ``depth``: ``bm25`` (jieba tokens), ``vector`` (the offline vector retriever), ``rrf-k60`` (RRF of the
+    two at ``k``, ``window``) and ``bm25-bigram`` (BM25 over character bigrams).
 
     Indexes are built on first use per identity, on the dataset's snapshot date with published editions.
 
@@ -135,7 +151,7 @@ def workbook_systems(dataset: Any, *, k: float = 60, window: int = 40, depth: in
     >>> ds = load_dataset()
     >>> systems = workbook_systems(ds)
     >>> ask = question_records(ds)["Q01"]
-    >>> systems["A"](ask)[0][0], len(systems["C"](ask))
+    >>> systems["bm25"](ask)[0][0], len(systems["rrf-k60"](ask))
     ('TRV26-3.3', 20)
 
     Raises ``ValueError`` (from the index) for an identity the dataset does not know.
@@ -148,8 +164,8 @@ def workbook_systems(dataset: Any, *, k: float = 60, window: int = 40, depth: in
             chunks = snapshot.for_identity(identity, dataset.identities).chunks
             bm25, vector = BM25Retriever(chunks, "jieba"), VectorRetriever(chunks)
             built[identity] = {
-                "A": bm25, "B": vector, "D": BM25Retriever(chunks, "bigram"),
-                "C": HybridRetriever({"bm25": bm25, "vector": vector}, k=k, window=window),
+                "bm25": bm25, "vector": vector, "bm25-bigram": BM25Retriever(chunks, "bigram"),
+                "rrf-k60": HybridRetriever({"bm25": bm25, "vector": vector}, k=k, window=window),
             }
         return built[identity]
 
@@ -157,7 +173,7 @@ def workbook_systems(dataset: Any, *, k: float = 60, window: int = 40, depth: in
         def system(question: dict) -> list[tuple[str, float]]:
             return retrievers(question["identity"])[name].retrieve(question["text"], depth)
 
-        system.__name__ = f"version_{name}"
+        system.__name__ = "version_" + name.replace("-", "_")
         return system
 
     return {name: version(name) for name in VERSIONS}
@@ -165,6 +181,9 @@ def workbook_systems(dataset: Any, *, k: float = 60, window: int = 40, depth: in
 
 def dev_labels(dataset: Any, questions: Sequence[str] | None = None) -> dict[str, dict[str, int]]:
     """The dataset's labels (question -> {chunk: grade}), for ``questions`` only when given.
+
+    They list the relevant chunks only (grade 1 or 2, found by hand in the documents): every chunk they do
+    not list is unjudged, so their Judged@K is low although they miss no relevant chunk.
 
     >>> from ragmath.lab.corpus import load_dataset
     >>> dev_labels(load_dataset(), ["Q01"])["Q01"]["TRV26-3.3"]
@@ -176,6 +195,10 @@ def dev_labels(dataset: Any, questions: Sequence[str] | None = None) -> dict[str
         if keep is None or question in keep:
             labels.setdefault(question, {})[chunk] = int(grade)
     return labels
+
+
+#: The workbook's relevant-only labels (notebook 08's name for :func:`dev_labels`).
+relevant_only_labels = dev_labels
 
 
 def record_versions(dataset: Any, questions: Sequence[str], folder: Any, *,
@@ -190,21 +213,179 @@ def record_versions(dataset: Any, questions: Sequence[str], folder: Any, *,
             for name, system in systems.items()}
 
 
-def prepared_judgements(dataset: Any, questions: Sequence[str], *, depth: int = POOL_DEPTH) -> pd.DataFrame:
+def _about(group: str) -> str:
+    """What a question's writer knows without the answer: the passage it was written from (``TRV-2026§4.2``),
+    or for a question written about a topic the documents do not cover, that topic (``NA:gym``)."""
+    return group
+
+
+def workbook_files(folder: Any, dataset: Any = None) -> dict[str, Any]:
+    """Write the workbook's stand-in for a reader's files into ``folder`` and return them as notebook 08's
+    ``MY_FILES`` names them: ``questions.csv`` (``question_id``, ``text``, ``about``: the passage the
+    question was written from, or its topic; ``identity``: who asks), ``chunks.csv`` (``id``, ``text``) and
+    ``runs/<version>.trec`` for the four versions of :data:`VERSIONS`, each recorded on every question with
+    :func:`ragmath.lab.notebook.record.record` (a latency CSV beside each run).
+
+    Returns ``{"questions": path, "runs": [paths, baseline first], "chunks": path}``.
+    """
+    if dataset is None:
+        from ragmath.lab.corpus import load_dataset
+
+        dataset = load_dataset()
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    q = dataset.questions
+    questions = pd.DataFrame({"question_id": q["question_id"], "text": q["text"],
+                              "about": [_about(g) for g in q["group"]], "identity": q["identity"]})
+    questions.to_csv(folder / "questions.csv", index=False)
+    chunks = pd.DataFrame({"id": dataset.corpus["chunk_id"], "text": dataset.corpus["text"]})
+    chunks.to_csv(folder / "chunks.csv", index=False)
+    record_versions(dataset, list(q["question_id"]), folder / "runs")
+    return {"questions": folder / "questions.csv",
+            "runs": [folder / "runs" / f"{name}.trec" for name in VERSIONS],
+            "chunks": folder / "chunks.csv"}
+
+
+@dataclass(frozen=True)
+class OwnFiles:
+    """A reader's files, read: ``questions`` (a table: ``question_id``, ``text``, and any other column the
+    file has, e.g. ``about``), ``runs`` (version name -> run file, in the order given: the first is the
+    baseline), ``texts`` (chunk ID -> text; empty without a chunks file) and ``labels`` (question ->
+    {ID: grade} from a labels file you already have; empty without one)."""
+
+    questions: pd.DataFrame
+    runs: dict[str, Path]
+    texts: dict[str, str]
+    labels: dict[str, dict[str, int]]
+
+
+def load_own_files(files: Mapping[str, Any]) -> OwnFiles:
+    """Read notebook 08's ``MY_FILES``: ``{"questions": CSV, "runs": [run files], "chunks": CSV (optional),
+    "labels": qrels file (optional)}``. Runs are named by their file name without the extension
+    (:func:`ragmath.comparison.name_runs`; ``NAME=PATH`` names one yourself).
+
+    The questions CSV needs ``question_id`` and ``text``; the chunks CSV ``id`` and ``text``. Raises
+    ``ValueError`` naming what is missing: a key, a column, a file, or fewer than two runs.
+    """
+    from ragmath.comparison import name_runs
+    from ragmath.io import read_qrels
+
+    unknown = sorted(set(files) - {"questions", "runs", "chunks", "labels"})
+    missing = [key for key in ("questions", "runs") if key not in files]
+    if unknown or missing:
+        raise ValueError(message("notebook.own_system.files_keys", missing=missing, unknown=unknown))
+    questions = pd.read_csv(files["questions"], dtype=str, keep_default_na=False)
+    _need_columns(questions, ("question_id", "text"), files["questions"])
+    paths = files["runs"]
+    runs = {name: Path(path) for name, path in name_runs([str(p) for p in paths]).items()}
+    if len(runs) < 2:
+        raise ValueError(message("notebook.own_system.two_runs", given=len(runs)))
+    for path in [*runs.values(), *[files[k] for k in ("chunks", "labels") if files.get(k) is not None]]:
+        if not Path(path).is_file():
+            raise ValueError(message("notebook.own_system.no_file", path=str(path)))
+    texts: dict[str, str] = {}
+    if files.get("chunks") is not None:
+        chunks = pd.read_csv(files["chunks"], dtype=str, keep_default_na=False)
+        _need_columns(chunks, ("id", "text"), files["chunks"])
+        texts = dict(zip(chunks["id"], chunks["text"], strict=True))
+    labels = read_qrels(files["labels"]) if files.get("labels") is not None else {}
+    return OwnFiles(questions, runs, texts, labels)
+
+
+def _need_columns(table: pd.DataFrame, needed: Sequence[str], path: Any) -> None:
+    lacking = [c for c in needed if c not in table.columns]
+    if lacking:
+        raise ValueError(message("notebook.own_system.columns", path=str(path), missing=lacking,
+                                 columns=list(table.columns)))
+
+
+def _bigrams(text: str) -> set[str]:
+    chars = [c for c in str(text).lower() if c.isalnum()]
+    return {a + b for a, b in zip(chars, chars[1:], strict=False)} or set(chars)
+
+
+def question_groups(questions: pd.DataFrame, *, about: str = "about", near: float = 0.6) -> dict[str, str]:
+    """Question ID -> group, by rules you can apply before anything is labelled: questions with the same
+    ``about`` (the document, passage or topic a question was written about; the column may be absent) share
+    a group, and so do near-duplicates (two texts whose character bigrams overlap by ``near`` or more,
+    Jaccard), transitively. A group is named by its first question's ID.
+
+    Why: a near-duplicate on each side of a split leaks (the holdout then scores what was tuned on).
+
+    >>> table = pd.DataFrame({"question_id": ["q1", "q2", "q3", "q4"],
+    ...                       "text": ["taxi over the limit", "taxi over the limit?", "hotel", "gym"],
+    ...                       "about": ["travel 4.2", "", "travel 5.2", "travel 5.2"]})
+    >>> question_groups(table)
+    {'q1': 'q1', 'q2': 'q1', 'q3': 'q3', 'q4': 'q3'}
+    """
+    ids = [str(q) for q in questions["question_id"]]
+    parent = {q: q for q in ids}
+
+    def root(q: str) -> str:
+        while parent[q] != q:
+            parent[q] = parent[parent[q]]
+            q = parent[q]
+        return q
+
+    def join(a: str, b: str) -> None:
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            first, second = sorted((ra, rb), key=ids.index)
+            parent[second] = first
+
+    if about in questions.columns:
+        seen: dict[str, str] = {}
+        for q, topic in zip(ids, questions[about], strict=True):
+            if isinstance(topic, str) and topic.strip():
+                join(seen.setdefault(topic.strip(), q), q)
+    grams = [_bigrams(t) for t in questions["text"]]
+    for i in range(len(ids)):
+        for j in range(i + 1, len(ids)):
+            union = len(grams[i] | grams[j])
+            if union and len(grams[i] & grams[j]) / union >= near:
+                join(ids[i], ids[j])
+    return {q: root(q) for q in ids}
+
+
+def runs_for(runs: Mapping[str, Any], questions: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Each run (a file or a mapping) with only ``questions``' rankings: what the working questions see,
+    the holdout's left out.
+
+    >>> runs_for({"bm25": {"q1": ["a"], "q2": ["b"]}}, ["q2"])
+    {'bm25': {'q2': ['b']}}
+    """
+    keep = set(questions)
+    read = {name: read_run(run) if not isinstance(run, Mapping) else run for name, run in runs.items()}
+    return {name: {q: r for q, r in run.items() if q in keep} for name, run in read.items()}
+
+
+def labels_for(labels: Labels, questions: Sequence[str]) -> dict[str, dict[str, int]]:
+    """The labels of ``questions`` only.
+
+    >>> labels_for({"q1": {"a": 1}, "q2": {"b": 0}}, ["q2"])
+    {'q2': {'b': 0}}
+    """
+    keep = set(questions)
+    return {q: dict(items) for q, items in labels.items() if q in keep}
+
+
+def prepared_judgements(dataset: Any = None, *, depth: int = POOL_DEPTH) -> pd.DataFrame:
     """The judgements that stand in for a person in notebook 08: the pool of the four versions (top
-    ``depth`` of each, recorded as the notebook records them), each item graded with the dev labels'
-    grade, 0 where the dev labels have none. Columns ``question, id, grade``, in the pool's order."""
+    ``depth`` of each, recorded on every question as :func:`workbook_files` records them), each item graded
+    with the workbook's grade, 0 where its relevant-only labels list none. Columns ``question, id, grade``,
+    in the pool's order (written to :data:`PREPARED_JUDGEMENTS`)."""
+    if dataset is None:
+        from ragmath.lab.corpus import load_dataset
+
+        dataset = load_dataset()
     with tempfile.TemporaryDirectory() as folder:
-        record_versions(dataset, questions, folder)
-        runs = {name: read_run(Path(folder) / f"{name}.trec") for name in VERSIONS}
+        files = workbook_files(folder, dataset)
+        runs = {Path(path).stem: read_run(path) for path in files["runs"]}
     table = pool(runs, depth)
-    labels = dev_labels(dataset, questions)
+    labels = dev_labels(dataset)
     pairs = zip(table["question"], table["id"], strict=True)
     table["grade"] = [labels.get(q, {}).get(i, 0) for q, i in pairs]
     return table[["question", "id", "grade"]]
-
-
-Labels = Mapping[str, Mapping[str, int]]
 
 
 def complete_labels(pool_table: pd.DataFrame, by_hand: Labels,
@@ -215,16 +396,35 @@ def complete_labels(pool_table: pd.DataFrame, by_hand: Labels,
     >>> complete_labels(table, {"q1": {"a": 2}}, {"q1": {"a": 0, "b": 1}})
     ({'q1': {'a': 2, 'b': 1}}, {'by hand': 1, 'prepared': 1})
     """
+    labels, counts = labels_from(pool_table, by_hand, prepared)
+    if counts["not judged"]:
+        question, item = next((q, i) for q, i in zip(pool_table["question"], pool_table["id"], strict=True)
+                              if i not in labels.get(q, {}))
+        raise ValueError(message("notebook.own_system.unjudged", question=repr(question), item=repr(item)))
+    return labels, {"by hand": counts["by hand"], "prepared": counts["prepared"]}
+
+
+def labels_from(pool_table: pd.DataFrame, by_hand: Labels,
+                prepared: Labels | None = None) -> tuple[dict[str, dict[str, int]], dict[str, int]]:
+    """Each pool item's grade: a person's where given, else the prepared file's (the workbook's stand-in
+    only: a reader has none); and how many came from each and how many are still not judged (left out of
+    the labels: unjudged, as Judged@K counts them).
+
+    >>> table = pd.DataFrame({"question": ["q1", "q1", "q2"], "id": ["a", "b", "c"]})
+    >>> labels_from(table, {"q1": {"a": 2}}, {"q1": {"b": 0}})
+    ({'q1': {'a': 2, 'b': 0}}, {'by hand': 1, 'prepared': 1, 'not judged': 1})
+    """
+    prepared = {} if prepared is None else prepared
     labels: dict[str, dict[str, int]] = {}
-    counts = {"by hand": 0, "prepared": 0}
+    counts = {"by hand": 0, "prepared": 0, "not judged": 0}
     for question, item in zip(pool_table["question"], pool_table["id"], strict=True):
         if item in by_hand.get(question, {}):
             grade, source = by_hand[question][item], "by hand"
         elif item in prepared.get(question, {}):
             grade, source = prepared[question][item], "prepared"
         else:
-            raise ValueError(message("notebook.own_system.unjudged", question=repr(question),
-                                     item=repr(item)))
+            counts["not judged"] += 1
+            continue
         labels.setdefault(question, {})[item] = int(grade)
         counts[source] += 1
     return labels, counts
@@ -241,6 +441,16 @@ def labels_within(labels: Labels, pool_table: pd.DataFrame) -> dict[str, dict[st
         if item in labels.get(question, {}):
             out.setdefault(question, {})[item] = int(labels[question][item])
     return out
+
+
+def latency_tables(runs: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
+    """The latency CSV that :func:`~ragmath.lab.notebook.record.record` wrote beside each run file, by
+    version; a run without one (recorded some other way) is left out."""
+    from ragmath.lab.notebook.record import latency_path_for
+
+    found = {name: latency_path_for(path) for name, path in runs.items()}
+    return {name: pd.read_csv(path, dtype={"question": str, "error": str}, keep_default_na=False)
+            for name, path in found.items() if path.is_file()}
 
 
 def latency_summary(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:

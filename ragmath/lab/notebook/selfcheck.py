@@ -32,6 +32,7 @@ from ragmath.lab.messages import CATALOGUE, message
 from ragmath.lab.notebook.exercises import (  # noqa: F401 - importing nbNN registers its exercises
     FLOAT_SLACK,
     KINDS,
+    PREDICTIONS,
     REGISTRY,
     Exercise,
     known_exercises,
@@ -57,7 +58,7 @@ def _verdict(kind: str, text: str) -> str:
     """The mark of ``kind`` in its colour, then ``text`` (bold-free, so any font draws it)."""
     return f"\x1b[{_COLOURS[kind]}m{MARKS[kind]} {text}\x1b[0m"
 
-__all__ = ["MARKS", "register", "check", "hint_key", "known_exercises", "KINDS"]
+__all__ = ["MARKS", "register", "check", "check_prediction", "hint_key", "known_exercises", "KINDS"]
 
 def _load(exercise_id: str) -> Exercise:
     if not isinstance(exercise_id, str) or "." not in exercise_id:
@@ -129,6 +130,37 @@ def check(exercise_id: str, answer: Any) -> bool:
     else:
         print(_verdict("wrong", message("notebook.selfcheck.not_yet", exercise=exercise_id)))
     return right
+
+
+def check_prediction(exercise_id: str, prediction: Any) -> bool:
+    """Compare a prediction written before the run with the exercise's computed value, after the run.
+
+    Near (✓) when within the exercise's stated slack
+    (:func:`~ragmath.lab.notebook.exercises.register_prediction`); otherwise off (≈, not wrong: a
+    prediction is for learning), told whether the result came out higher or lower than predicted, never
+    by how much. A prediction still ``None`` is told to be written first.
+    Returns whether it was near.
+
+    Raises ``ValueError`` for an exercise without a prediction.
+    """
+    _load(exercise_id)
+    if exercise_id not in PREDICTIONS:
+        raise ValueError(message("notebook.selfcheck.no_prediction", exercise=exercise_id))
+    slack = PREDICTIONS[exercise_id]
+    if isinstance(prediction, str):
+        prediction = _as_number(prediction)
+    if prediction is None or not _is_number(prediction) or math.isnan(float(prediction)):
+        print(_verdict("unanswered", message("notebook.selfcheck.prediction_missing", exercise=exercise_id)))
+        return False
+    expected = float(REGISTRY[exercise_id].expected())
+    off = float(prediction) - expected
+    if abs(off) <= slack + FLOAT_SLACK:
+        print(_verdict("right", message("notebook.selfcheck.prediction_near", exercise=exercise_id,
+                                        slack=slack)))
+        return True
+    key = "notebook.selfcheck.prediction_low" if off < 0 else "notebook.selfcheck.prediction_high"
+    print(_verdict("almost", message(key, exercise=exercise_id, slack=slack)))
+    return False
 
 
 def hint_key(exercise_id: str) -> str:

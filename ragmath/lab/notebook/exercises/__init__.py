@@ -15,7 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["register", "known_exercises", "KINDS", "Exercise", "REGISTRY", "FLOAT_SLACK"]
+__all__ = ["register", "register_prediction", "known_exercises", "KINDS", "Exercise", "REGISTRY",
+           "PREDICTIONS", "FLOAT_SLACK"]
 
 KINDS = ("close", "exact", "set")
 
@@ -70,6 +71,22 @@ def register(
         if isinstance(decimals, bool) or not isinstance(decimals, int) or decimals < 0:
             raise ValueError(f"decimals must be a non-negative integer (e.g. 2), got {decimals!r}")
     REGISTRY[exercise_id] = Exercise(expected, kind, tol, decimals)
+
+
+#: Exercise id -> the slack within which a prediction written before the run counts as near the computed
+#: value (:func:`ragmath.lab.notebook.selfcheck.check_prediction`).
+PREDICTIONS: dict[str, float] = {}
+
+
+def register_prediction(exercise_id: str, slack: float) -> None:
+    """Let ``check_prediction(exercise_id, prediction)`` compare a prediction with the exercise's computed
+    value: near when within ``slack``. The exercise itself is registered with :func:`register`.
+
+    Raises ``ValueError`` for a slack that is not a positive number.
+    """
+    if isinstance(slack, bool) or not isinstance(slack, (int, float)) or not slack > 0:
+        raise ValueError(f"slack must be a positive number, got {slack!r}")
+    PREDICTIONS[exercise_id] = float(slack)
 
 
 def known_exercises() -> list[str]:
