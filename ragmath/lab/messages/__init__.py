@@ -11,7 +11,8 @@ import time (both languages present, the same ``{fields}`` in each).
 The language is chosen once per notebook, in its first code cell (``use_language("zh")``); English is
 the default. The core (``ragmath``) never imports this package: its errors and the command line stay
 English. Its tables keep their English column names in code; in a notebook that chose Chinese, every
-table is displayed with Chinese headers beside those names (:func:`reader_headers`, words in ``columns``).
+table is displayed with Chinese headers beside those names (:func:`reader_headers`, words in ``columns``),
+and its values that are words (booleans, levels, modes: ``values``) in Chinese (:func:`reader_value`).
 
 >>> use_language("zh"); message("common.not_available")
 '无'
@@ -27,6 +28,7 @@ import string
 import sys
 from collections.abc import Iterable, Mapping
 
+import numpy as np
 import pandas as pd
 
 from ragmath.lab.messages import (
@@ -36,10 +38,11 @@ from ragmath.lab.messages import (
     explorer,
     notebook,
     pipeline,
+    values,
 )
 
 __all__ = ["LANGUAGES", "CATALOGUE", "use_language", "language", "message", "join_names", "reader_columns",
-           "reader_headers", "fields_of"]
+           "reader_headers", "reader_value", "reader_lists", "fields_of"]
 
 #: The languages every key must have; the first is the default.
 LANGUAGES = ("en", "zh")
@@ -69,7 +72,7 @@ def _merge(*parts) -> dict[str, Mapping[str, str]]:
 
 #: Every message: key -> {language: template}, from the catalogue's parts (one module each).
 CATALOGUE: dict[str, Mapping[str, str]] = _merge(
-    common, notebook, exercises, explorer, pipeline, columns)
+    common, notebook, exercises, explorer, pipeline, columns, values)
 
 
 def use_language(code: str) -> None:
@@ -168,11 +171,81 @@ def _header(label: object) -> object:
     return label
 
 
+#: The value words that are templates: (the pattern of their English text, their key).
+_VALUE_TEMPLATES = [(_template_pattern(texts["en"]), key) for key, texts in CATALOGUE.items()
+                    if key.startswith("values.") and fields_of(texts["en"])]
+
+
+def reader_value(value: object) -> object:
+    """A value as a reader reads it: in English the value itself; in Chinese a boolean reads 是 or 否, and
+    a text the catalogue has a word for (``values.TEXT``, maybe a template) reads that word. Anything else
+    (numbers, IDs, names that are data) is returned as it is.
+
+    >>> reader_value(True), reader_value("chunk")
+    (True, 'chunk')
+    >>> use_language("zh"); reader_value(False), reader_value("chunk"), reader_value("4.2")
+    ('否', '片段（chunk）', '4.2')
+    >>> use_language("en")
+    """
+    if _language == "en":
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        return message(f"values.{bool(value)}")
+    if not isinstance(value, str):
+        return value
+    key = "values." + value
+    if key in CATALOGUE and not fields_of(CATALOGUE[key]["en"]):
+        return message(key)
+    for pattern, key in _VALUE_TEMPLATES:
+        found = pattern.fullmatch(value)
+        if found:
+            return message(key, **found.groupdict())
+    return value
+
+
+def reader_lists(lists: Mapping[str, object]) -> Mapping[str, object]:
+    """Named ranked lists with their names in the reader's language: in English ``lists`` itself; in
+    Chinese a new dict (same order, same lists) whose names the catalogue has a word for (``lists.NAME``)
+    read that word. BM25 and other names stay as they are.
+
+    >>> lists = {"BM25": ["4.2"], "vector": ["5.3"]}
+    >>> reader_lists(lists) is lists
+    True
+    >>> use_language("zh"); reader_lists(lists); use_language("en")
+    {'BM25': ['4.2'], '向量': ['5.3']}
+    """
+    if _language == "en":
+        return lists
+    return {(message(f"lists.{name}") if f"lists.{name}" in CATALOGUE else name): ranked
+            for name, ranked in lists.items()}
+
+
+def _may_hold_words(dtype) -> bool:
+    return (pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_object_dtype(dtype)
+            or pd.api.types.is_string_dtype(dtype))
+
+
+def _reader_values(data: pd.DataFrame) -> pd.DataFrame:
+    """``data`` with every cell and row label passed through :func:`reader_value` (a copy)."""
+    shown = data.copy()
+    for position in range(shown.shape[1]):
+        column = shown.iloc[:, position]
+        if _may_hold_words(column.dtype):
+            shown.isetitem(position, column.map(reader_value).astype(object))
+    if isinstance(shown.index, pd.MultiIndex):
+        shown.index = pd.MultiIndex.from_tuples([tuple(reader_value(v) for v in row) for row in shown.index],
+                                                names=shown.index.names)
+    elif _may_hold_words(shown.index.dtype):
+        shown.index = pd.Index([reader_value(v) for v in shown.index], name=shown.index.name)
+    return shown
+
+
 def reader_headers(table):
     """A table (a pandas ``DataFrame`` or its ``Styler``) as a reader sees it: in English the table itself;
     in Chinese a copy whose column headers and index names (every level) read "中文（name）", the name
-    being the one the code uses. Labels the catalogue has no word for, and row labels (data), are left as
-    they are; the table given is not changed.
+    being the one the code uses, and whose values and row labels that are words read Chinese
+    (:func:`reader_value`: 是/否, 片段（chunk）). Labels the catalogue has no word for, and values that are
+    data, are left as they are; the table given is not changed.
 
     >>> table = pd.DataFrame({"mean": [0.5], "Recall@5": [0.4]}, index=pd.Index(["A"], name="version"))
     >>> reader_headers(table) is table
@@ -190,7 +263,7 @@ def reader_headers(table):
     if _language == "en":
         return table
     if isinstance(table, pd.DataFrame):
-        return table.rename(columns=_header).rename_axis(index=_header, columns=_header)
+        return _reader_values(table).rename(columns=_header).rename_axis(index=_header, columns=_header)
     # a Styler formats its headers when it is rendered: the words are looked up now, in this language
     data = table.data
     labels = {*(part for label in data.columns for part in (label if isinstance(label, tuple) else (label,))),
@@ -201,6 +274,12 @@ def reader_headers(table):
         return words.get(label, label) if isinstance(label, str) else label
 
     shown = copy.deepcopy(table)  # the Styler's own styles and formats, its data shared (not changed)
+    worded = [column for column in data.columns
+              if any(reader_value(v) is not v for v in data[column] if isinstance(v, (bool, np.bool_, str)))]
+    if worded:  # only the columns with words: the other columns keep their own formats
+        shown = shown.format(reader_value, subset=worded)
+    if any(reader_value(v) is not v for v in data.index if isinstance(v, (bool, np.bool_, str))):
+        shown = shown.format_index(reader_value, axis=0)
     return (shown.format_index(shown_as, axis=1).format_index_names(shown_as, axis=0)
             .format_index_names(shown_as, axis=1))
 

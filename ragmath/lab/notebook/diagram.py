@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from ragmath.lab.messages import CATALOGUE, message
+from ragmath.lab.messages import CATALOGUE, language, message
 
 __all__ = ["STAGES", "PipelineDiagram", "pipeline_diagram"]
 
@@ -84,8 +84,10 @@ class PipelineDiagram:
 
     def __repr__(self) -> str:
         marked = re.findall(r'data-stage="([^"]+)" class="stage highlight"', self.svg)
-        return message("notebook.diagram.repr",
-                       marked=", ".join(marked) or message("notebook.diagram.nothing"))
+        if language() != "en":  # the stages' words, as the drawing shows them (English: the code's names)
+            marked = [message(_STAGE_KEYS[stage]) for stage in marked]
+        named = message("common.list_separator").join(marked)
+        return message("notebook.diagram.repr", marked=named or message("notebook.diagram.nothing"))
 
     def save(self, path: str | Path) -> Path:
         """Write the SVG text to ``path`` (UTF-8) and return the path; the parent folder must exist."""
