@@ -141,9 +141,20 @@ def _output_style(text):
 @pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=_name)
 def test_no_replaced_variant_in_what_the_chinese_notebooks_show(path, executed):
     """The executed notebook's outputs: printed text, tables (HTML), drawings, the explorer widget."""
-    shown = glossary.notebook_outputs(executed(path))
+    shown = _without_the_data(glossary.notebook_outputs(executed(path)))
     assert glossary.variants_in(shown, TERMS) == []
     assert _output_style(shown) == []
+
+
+def _without_the_data(text):
+    """``text`` without the toy corpus's policy texts and the questions, quoted as they are (the policies
+    say 差旅成本; the glossary's 费用 is the workbook's word, not theirs)."""
+    from ragmath.lab.corpus import load_corpus, load_questions
+
+    quoted = {*load_corpus()["text"], *load_questions()["text"]}
+    for data in sorted(quoted, key=len, reverse=True):
+        text = text.replace(data, "")
+    return text
 
 
 def test_no_replaced_variant_in_the_catalogues_chinese():
