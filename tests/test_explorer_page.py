@@ -529,6 +529,7 @@ def test_the_lead_line_and_the_table_read_as_the_notebooks_explorer_writes_them(
 ):
     import html
 
+    from ragmath.lab.messages import reader_lists
     from ragmath.lab.notebook.widgets import describe_lead, fused_table, render_table_html
 
     page = offline().open(built, "?lang=zh" if language == "zh" else "")
@@ -544,8 +545,9 @@ def test_the_lead_line_and_the_table_read_as_the_notebooks_explorer_writes_them(
     page.locator(f'.rrf-table[data-k="{k}"][data-window="{window or "all"}"]').wait_for()
     use_language(language)
     try:
-        lead = describe_lead(lists, k, window)
-        markup = render_table_html(fused_table(lists, k, window), k, window)
+        named = reader_lists(lists)  # the page names the article's lists in its language, as a notebook does
+        lead = describe_lead(named, k, window)
+        markup = render_table_html(fused_table(named, k, window), k, window)
     finally:
         use_language("en")
     cells = [html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<t[dh]>(.*?)</t[dh]>", markup)]
