@@ -37,7 +37,8 @@ def _sealed_ids(data: Path) -> set[str] | None:
             return None
         return out.stdout if out.returncode == 0 else None
 
-    commit = (git("log", "-n", "1", "--format=%H", "--grep=^holdout: sealed", "--", ".") or "").strip()
+    found = git("log", "-n", "1", "--format=%H", "--grep=^holdout: sealed", "--", "questions.jsonl")
+    commit = (found or "").strip()
     if not commit:
         return None
     ids = {}

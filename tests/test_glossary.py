@@ -3,11 +3,14 @@ tables are drawn from it, and no variant it replaces appears in the Chinese page
 follow the article.
 
 The files checked are listed in ``ZH_SOURCES`` (a glob and how to read it): the Chinese pages, and the
-Chinese notebooks 01–05b, the explorer notebook and their solutions (``ZH_NOTEBOOKS``), read with
+Chinese notebooks 01–05b, the explorer notebook and their solutions (``ZH_NOTEBOOKS_01_05``), read with
 ``glossary.notebook_prose`` (their markdown) and, for the variants, the strings and comments of their code.
 What those notebooks show when executed (``glossary.notebook_outputs``: printed text, tables, drawings,
 the explorer widget's words) is checked too, as are the message catalogue's Chinese texts (what the
-package says: widgets, charts, headers, errors) and the strings of the static explorer page.
+package says: widgets, charts, headers, values, errors) and the strings of the static explorer page.
+The Chinese notebooks 06 and 07 (``ZH_NOTEBOOKS``) are read with ``glossary.notebook_prose`` for the
+variant check: their prose as stored, and their outputs once executed; their prose also follows the
+article's punctuation.
 """
 
 import ast
@@ -35,7 +38,7 @@ TERMS = glossary.load()
 #: The Chinese notebooks held to the glossary: 01–05b, the explorer notebook, and their solutions.
 ZH_NOTEBOOK_GLOBS = ("notebooks/zh/0[1-5]*.ipynb", "notebooks/zh/rrf_explorer.ipynb",
                      "notebooks/zh/solutions/0[1-5]*.ipynb")
-ZH_NOTEBOOKS = sorted({path for pattern in ZH_NOTEBOOK_GLOBS for path in ROOT.glob(pattern)})
+ZH_NOTEBOOKS_01_05 = sorted({path for pattern in ZH_NOTEBOOK_GLOBS for path in ROOT.glob(pattern)})
 
 #: glob -> reader. The glossary's own pages list the variants on purpose, and are checked against the CSV.
 ZH_SOURCES = {
@@ -61,6 +64,8 @@ def code_words(path: Path) -> str:
         parts += [node.value for node in ast.walk(ast.parse(cell.source))
                   if isinstance(node, ast.Constant) and isinstance(node.value, str)]
     return "\n".join(parts)
+#: The Chinese notebooks whose prose and outputs are checked for variants.
+ZH_NOTEBOOKS = [ROOT / "notebooks" / "zh" / name for name in ("06_ablation.ipynb", "07_honest_numbers.ipynb")]
 
 
 def zh_files():
@@ -121,12 +126,34 @@ def test_no_replaced_variant_in_the_chinese_pages(path):
     assert glossary.variants_in(_read(path), TERMS) == []
 
 
+@pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=_name)
+def test_no_replaced_variant_in_the_chinese_notebooks_prose(path):
+    assert glossary.variants_in(glossary.notebook_prose(path), TERMS) == []
+
+
+@pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=_name)
+def test_the_chinese_notebooks_prose_follows_the_articles_punctuation(path):
+    """Their prose only: an output prints data (a list of tokens is a Python list, commas and all)."""
+    assert glossary.style_problems(glossary.notebook_prose(path)) == []
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+@pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=_name)
+def test_no_replaced_variant_in_the_chinese_notebooks_outputs(path, executed, tmp_path):
+    import nbformat
+
+    ran = tmp_path / path.name
+    nbformat.write(executed(path), ran)
+    assert glossary.variants_in(glossary.notebook_prose(ran), TERMS) == []
+
+
 @pytest.mark.parametrize("path", zh_files(), ids=_name)
 def test_punctuation_and_numbers_follow_the_article(path):
     assert glossary.style_problems(_read(path)) == []
 
 
-@pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=_name)
+@pytest.mark.parametrize("path", ZH_NOTEBOOKS_01_05, ids=_name)
 def test_no_replaced_variant_in_the_chinese_notebooks_code_strings_and_comments(path):
     assert glossary.variants_in(code_words(path), TERMS) == []
 
@@ -138,7 +165,7 @@ def _output_style(text):
 
 @pytest.mark.notebooks
 @pytest.mark.slow
-@pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=_name)
+@pytest.mark.parametrize("path", ZH_NOTEBOOKS_01_05, ids=_name)
 def test_no_replaced_variant_in_what_the_chinese_notebooks_show(path, executed):
     """The executed notebook's outputs: printed text, tables (HTML), drawings, the explorer widget."""
     shown = _without_the_data(glossary.notebook_outputs(executed(path)))

@@ -23,18 +23,21 @@ from ragmath.lab.ablation import AblationConfig
 from ragmath.lab.holdout import (
     OPENINGS_FILE,
     design_fingerprint,
+    design_of,
     frozen_design,
     holdout_counts,
     open_holdout,
+    opened_design,
     openings,
     seal_holdout,
     sealing_record,
+    show_opening,
 )
 from ragmath.lab.paths import DATA_DIR
 from ragmath.seal import content_sha256
 
 ROOT = Path(__file__).resolve().parent.parent
-ASKS = re.compile(r"include_holdout\s*=\s*True|open_holdout\s*\(")
+ASKS = re.compile(r"include_holdout\s*=\s*True|open_holdout\s*\(|show_opening\s*\(")
 
 
 def _code_of(path: Path) -> list[tuple[str, str]]:
@@ -74,7 +77,7 @@ def test_tests_open_only_synthetic_holdouts():
             if ASKS.search(line) and path.name != "test_holdout.py":
                 pytest.fail(f"{path.name} asks for the holdout: {line.strip()}")
     calls = [line for line in Path(__file__).read_text(encoding="utf-8").splitlines()
-             if re.search(r"= open_holdout\(|^\s*open_holdout\(", line)]
+             if re.search(r"= (open_holdout|show_opening)\(|^\s*(open_holdout|show_opening)\(", line)]
     assert calls and all("data=synthetic" in line for line in calls), calls
 
 
@@ -123,6 +126,56 @@ def test_opening_is_recorded_once_and_a_rerun_reproduces_it(synthetic):
         shown = second.result.evaluations[version]
         pd.testing.assert_frame_equal(evaluation.per_question, shown.per_question)
     assert len(openings(synthetic)) == 1
+
+
+def test_an_opening_is_shown_from_its_record_after_the_design_and_data_change(synthetic):
+    cfg = AblationConfig(k=60, window=10, rerank_depth=5)
+    first = open_holdout(cfg, data=synthetic)
+    # the design of today and the data files change after the opening: neither is consulted
+    config_file = synthetic / "config.json"
+    config = json.loads(config_file.read_text(encoding="utf-8"))
+    config["frozen_design"] = {**config["frozen_design"], "editions": "live", "k": 7}
+    config_file.write_text(json.dumps(config), encoding="utf-8")
+    with (synthetic / "identities.csv").open("a", encoding="utf-8") as handle:
+        handle.write("")  # same bytes: the data hash is untouched by this line
+    shown = show_opening(1, data=synthetic)
+    assert not shown.ran and shown.times_opened == 1
+    assert shown.design == replace(cfg, split="holdout")
+    assert shown.opening["design_sha256"] == first.opening["design_sha256"] != design_fingerprint(
+        frozen_design(synthetic), synthetic)
+    for a, b in zip(first.result.comparable(), shown.result.comparable(), strict=True):
+        pd.testing.assert_frame_equal(a, b)
+
+
+def test_showing_an_opening_that_never_happened_is_refused(synthetic):
+    with pytest.raises(ValueError, match="never opened"):
+        show_opening(1, data=synthetic)
+    open_holdout(AblationConfig(k=60, window=10, rerank_depth=5), data=synthetic)
+    with pytest.raises(ValueError, match="no opening number 2"):
+        show_opening(2, data=synthetic)
+
+
+def test_showing_a_tampered_stored_result_is_refused(synthetic):
+    first = open_holdout(AblationConfig(k=60, window=10, rerank_depth=5), data=synthetic)
+    stored = synthetic / first.opening["results_file"]
+    stored.write_text(stored.read_text(encoding="utf-8").replace("true", "false", 1), encoding="utf-8")
+    with pytest.raises(ValueError, match="differs from the recorded"):
+        show_opening(1, data=synthetic)
+
+
+def test_showing_a_folder_without_a_record_is_refused(synthetic):
+    (synthetic / OPENINGS_FILE).unlink()
+    with pytest.raises(FileNotFoundError, match="no holdout record"):
+        show_opening(1, data=synthetic)
+
+
+def test_opened_design_reads_the_record_not_the_results(synthetic):
+    cfg = AblationConfig(k=60, window=10, rerank_depth=5)
+    first = open_holdout(cfg, data=synthetic)
+    (synthetic / first.opening["results_file"]).unlink()  # the results are not read
+    assert opened_design(1, data=synthetic) == replace(cfg, split="dev")
+    with pytest.raises(ValueError, match="no opening number 2"):
+        opened_design(2, data=synthetic)
 
 
 def test_showing_the_stored_result_never_reruns(synthetic, monkeypatch):
@@ -202,12 +255,31 @@ def test_sealing_record_of_the_repository_names_the_sealing_commit():
     assert re.fullmatch(r"[0-9a-f]{40}", record["commit"])
 
 
-def test_the_committed_opening_used_the_frozen_design():
+def test_the_committed_opening_used_the_design_frozen_at_its_commit():
+    """Opening 1 ran the design config.json froze at the opening's commit; its record hashes that design.
+
+    Today's config.json may freeze a later design (a new design is reported on dev and needs a fresh
+    holdout): the opening is checked against the config of its own commit, not today's.
+    """
+    import subprocess
+
     recorded = openings()
     if not recorded:
         pytest.skip("the holdout has not been opened yet")
     assert len(recorded) == 1, "the holdout was opened more than once"
-    assert recorded[0]["design_sha256"] == design_fingerprint(frozen_design())
+    opening = recorded[0]
+    assert opening["design_sha256"] == content_sha256(opening["design"]), "the record was edited"
+    then = subprocess.run(["git", "show", f"{opening['commit']}:data/config.json"], cwd=ROOT,
+                          capture_output=True, text=True, check=False)
+    if then.returncode != 0:
+        pytest.skip("no git history: the config of the opening's commit cannot be read")
+    frozen_then = json.loads(then.stdout)["frozen_design"]
+    assert design_of(opening) == replace(_config_of(frozen_then), split="holdout")
+
+
+def _config_of(frozen: dict) -> AblationConfig:
+    values = {k: v for k, v in frozen.items() if k not in ("frozen_on", "note")}
+    return AblationConfig(**{**values, "tuned": tuple(values.get("tuned", ()))})
 
 
 def test_the_committed_opening_stores_its_results_with_their_hash():

@@ -1,5 +1,5 @@
 """The package's layers: the core runs on numpy, pandas and polars alone; the workbook says what it needs;
-the 0.1 import paths are gone (0.3.0)."""
+the 0.1 import paths are gone (0.3.0); no module grows past MAX_MODULE_LINES."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import importlib
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -65,3 +66,16 @@ def test_old_import_path_is_gone(old):
 
 def test_version_is_0_2():
     assert ragmath.__version__ == "0.2.0"
+
+
+#: The longest a module of ragmath may be, in lines; past it, split the module by what its parts do
+#: (as ragmath/lab/ablation/ and the explorer's modules in ragmath/lab/notebook/ were).
+MAX_MODULE_LINES = 800
+
+
+def test_no_module_over_800_lines():
+    package = Path(ragmath.__file__).parent
+    modules = sorted(package.rglob("*.py"))
+    too_long = {str(path.relative_to(package)): lines for path in modules
+                if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
+    assert len(modules) > 40 and too_long == {}

@@ -158,9 +158,15 @@ def test_the_diagram_in_chinese_keeps_its_drawing_and_drops_the_english_prose(zh
     assert {"离线", "在线", "混合召回", "▲ 本节位置"} <= set(texts)
     assert "you are here" not in svg and "offline" not in svg
     assert root.get("aria-label") == "两阶段 RAG 流程"
-    # the boxes keep both terms of each stage, Chinese above English, as in the English edition
-    assert STAGES["rerank"] == ("rerank", "重排") and texts.index("重排") + 1 == texts.index("rerank")
+    # a box shows its Chinese term alone (the English edition adds the English one beneath); under the
+    # boxes of BM25 and RRF stands the name of their method
+    assert STAGES["rerank"] == ("rerank", "重排") and "重排" in texts
+    assert not ({english for english, _ in STAGES.values()} - {"BM25"}) & set(texts)
+    assert texts.index("关键词召回") + 1 == texts.index("BM25")
+    assert texts.index("倒数排名融合") + 1 == texts.index("RRF")
     assert repr(pipeline_diagram()) == "<RAG 流程图；标出的阶段：无>"
+    marked = pipeline_diagram(highlight=["bm25", "rerank"])
+    assert repr(marked) == "<RAG 流程图；标出的阶段：关键词召回、重排>"
 
 
 def test_the_diagram_refuses_in_chinese(zh, tmp_path):

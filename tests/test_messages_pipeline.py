@@ -203,7 +203,7 @@ def test_a_question_that_is_not_text_is_a_type_error():
     assert zh == "question 必须是 str，收到的是 int"
 
 
-# ------------------------------------------------------------------------------------ ablation.py
+# ------------------------------------------------------------------------------------ ablation/
 def test_a_rerank_depth_below_top_k_names_both_values():
     en, zh = in_both(lambda: AblationConfig(rerank_depth=3, top_k=5), ValueError)
     assert en == "rerank_depth=3 is smaller than top_k=5: keep at least top_k candidates"

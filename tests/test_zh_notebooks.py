@@ -31,6 +31,7 @@ ZH_PATTERNS: dict[str, str] = {
     "the 2026 policy is split into 40 chunks": _num("40") + r"\s*(?:个)?片段",
     "2026 edition: 80 yuan": r"2026\s*(?:年)?版[^\n]*?" + _num("80") + r"\s*元",
     "2025 edition: 60 yuan": r"2025\s*(?:年)?版[^\n]*?" + _num("60") + r"\s*元",
+    "finance officer": r"财务人员|(?i:finance)",  # an identity reads 财务人员 in a Chinese table
 }
 
 

@@ -172,11 +172,17 @@ def markdown_prose(text: str) -> str:
 
 
 def notebook_prose(path: Path) -> str:
-    """The markdown cells of a notebook and the text outputs of its code cells, as one text to check."""
-    nb = json.loads(Path(path).read_text(encoding="utf-8"))
-    parts = [markdown_prose("".join(cell["source"]))
-             for cell in nb["cells"] if cell["cell_type"] == "markdown"]
-    return "\n".join([*parts, notebook_outputs(nb)])
+    """The markdown cells of a notebook and the text outputs of its code cells (printed text, the plain
+    text of what they display), as one text to check; :func:`notebook_outputs` reads what a reader sees."""
+    cells = json.loads(Path(path).read_text(encoding="utf-8"))["cells"]
+    parts = []
+    for cell in cells:
+        if cell["cell_type"] == "markdown":
+            parts.append(markdown_prose("".join(cell["source"])))
+        for output in cell.get("outputs", []):
+            parts.append("".join(output.get("text", "")))
+            parts.append("".join(output.get("data", {}).get("text/plain", "")))
+    return "\n".join(parts)
 
 
 _WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"

@@ -38,7 +38,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ragmath.lab.holdout import OPENINGS_FILE, frozen_design, stored_result  # noqa: E402
+from ragmath.lab.holdout import OPENINGS_FILE, design_of, stored_result  # noqa: E402
 from ragmath.seal import write_results  # noqa: E402
 
 # Run inside the worktree, with that commit's code: its own opening (reproduced, not recorded).
@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
             _git("worktree", "remove", "--force", str(tree))
         if frames["fingerprint"] != opening["design_sha256"] or frames["times_opened"] != 1:
             problems.append("the commit's design hash or opening count differs from the record")
-        rebuilt = stored_result(frames["per_question"], frozen_design())
+        rebuilt = stored_result(frames["per_question"], design_of(opening))  # the design of then
         for name in ("table", "by_type"):
             try:
                 pd.testing.assert_frame_equal(getattr(rebuilt, name), frames[name])

@@ -39,7 +39,7 @@ from ragmath.lab.ablation import (
 )
 from ragmath.lab.corpus import corpus_hash, data_dir, load_config, load_dataset, split_manifest
 from ragmath.lab.messages import message
-from ragmath.seal import content_sha256, open_seal, seal
+from ragmath.seal import content_sha256, open_seal, seal, show_seal
 
 __all__ = [
     "OPENINGS_FILE",
@@ -49,6 +49,9 @@ __all__ = [
     "design_fingerprint",
     "openings",
     "open_holdout",
+    "show_opening",
+    "design_of",
+    "opened_design",
     "seal_holdout",
     "stored_result",
     "holdout_counts",
@@ -85,7 +88,8 @@ def sealing_record(data: Any = None) -> dict | None:
     """The sealing commit: ``{"commit", "date", "subject", "source"}``, or None if none is known.
 
     From git when the data directory is the repository's own and git is available (the newest
-    commit whose message starts ``holdout: sealed``), else from the openings record.
+    commit whose message starts ``holdout: sealed`` and that changed ``questions.jsonl``: a set sealed
+    in a folder of its own, such as ``holdout-2/``, is not this holdout), else from the openings record.
 
     >>> record = sealing_record("/nonexistent")
     >>> record is None
@@ -94,7 +98,7 @@ def sealing_record(data: Any = None) -> dict | None:
     folder = _folder(data)
     if folder.resolve() == data_dir().resolve():
         line = _git(folder, "log", "-n", "1", "--format=%H%x1f%cI%x1f%s",
-                    f"--grep=^{SEAL_PREFIX}", "--", ".")
+                    f"--grep=^{SEAL_PREFIX}", "--", "questions.jsonl")
         if line:
             commit, date, subject = line.split("\x1f")
             return {"commit": commit, "date": date, "subject": subject, "source": "git"}
@@ -102,6 +106,21 @@ def sealing_record(data: Any = None) -> dict | None:
         return None
     sealed = _read_record(folder).get("sealed")
     return None if sealed is None else {**sealed, "source": OPENINGS_FILE}
+
+
+def _config(fields_of_design: dict) -> AblationConfig:
+    """An AblationConfig from a design's fields as a record or ``config.json`` holds them.
+
+    Raises ValueError naming a field AblationConfig does not have.
+    """
+    known = {f.name for f in fields(AblationConfig)}
+    unknown = sorted(set(fields_of_design) - known - {"frozen_on", "note"})
+    if unknown:
+        raise ValueError(message("pipeline.holdout.unknown_fields", unknown=unknown, known=sorted(known)))
+    values = {k: v for k, v in fields_of_design.items() if k in known}
+    if "tuned" in values:
+        values["tuned"] = tuple(values["tuned"])
+    return AblationConfig(**values)
 
 
 def frozen_design(data: Any = None) -> AblationConfig:
@@ -113,14 +132,7 @@ def frozen_design(data: Any = None) -> AblationConfig:
     design = config.get("frozen_design")
     if design is None:
         raise ValueError(message("pipeline.holdout.no_frozen_design"))
-    known = {f.name for f in fields(AblationConfig)}
-    unknown = sorted(set(design) - known - {"frozen_on", "note"})
-    if unknown:
-        raise ValueError(message("pipeline.holdout.unknown_fields", unknown=unknown, known=sorted(known)))
-    values = {k: v for k, v in design.items() if k in known}
-    if "tuned" in values:
-        values["tuned"] = tuple(values["tuned"])
-    return AblationConfig(**values)
+    return _config(design)
 
 
 def _design(config: AblationConfig, folder: Path) -> dict:
@@ -244,3 +256,49 @@ def open_holdout(config: AblationConfig, *, data: Any = None, new_opening: bool 
         raise RuntimeError("the stored per-question results differ from the run's; please report this bug")
     result = live[0] if live else stored_result(opened.results, config)
     return HoldoutRun(result, opened.record, opened.times_opened, sealing_record(folder), config, opened.ran)
+
+
+def design_of(opening: dict) -> AblationConfig:
+    """The design an opening's record holds, as the AblationConfig it ran (split set to holdout).
+
+    Raises ValueError if the record names a field AblationConfig does not have.
+    """
+    return _config(opening["design"]["design"])
+
+
+def opened_design(number: int, *, data: Any = None) -> AblationConfig:
+    """The design opening ``number`` ran, for runs on dev (split ``"dev"``): read from the record alone.
+
+    Reads the openings record, not the stored results: nothing of the holdout is loaded. Raises
+    ValueError if there is no such opening; FileNotFoundError if the folder holds no record.
+    """
+    folder = _folder(data)
+    if not (folder / OPENINGS_FILE).is_file():
+        raise FileNotFoundError(message("pipeline.holdout.no_record", path=folder / OPENINGS_FILE))
+    recorded = [o for o in openings(folder) if o["number"] == number]
+    if not recorded:
+        raise ValueError(message("pipeline.holdout.no_opening", number=number,
+                                 numbers=[o["number"] for o in openings(folder)]))
+    return replace(design_of(recorded[0]), split="dev")
+
+
+def show_opening(number: int, *, data: Any = None) -> HoldoutRun:
+    """An opening of the holdout as it was recorded: its stored results, with the design and data of then.
+
+    Reads the record (``holdout_openings.json``) and the opening's stored per-question results, checks
+    their SHA-256 against the record, and rebuilds the tables from them with the design the record holds
+    (:func:`stored_result`). Nothing runs, nothing is counted, and neither today's frozen design nor
+    today's data files are consulted: the numbers belong to the design and the data files (their hash,
+    ``opening["design"]["data"]``) of that opening.
+
+    Raises ValueError if the opening does not exist, stored no result, or its results differ from their
+    recorded hash; FileNotFoundError if the folder holds no record.
+    """
+    folder = _folder(data)
+    record_path = folder / OPENINGS_FILE
+    if not record_path.is_file():
+        raise FileNotFoundError(message("pipeline.holdout.no_record", path=record_path))
+    opened = show_seal(record_path, number)
+    design = design_of(opened.record)
+    result = stored_result(opened.results, design)
+    return HoldoutRun(result, opened.record, opened.times_opened, sealing_record(folder), design, ran=False)

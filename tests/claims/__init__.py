@@ -124,7 +124,7 @@ def top(k: int, language: str) -> str:
 
 
 #: The readings' Chinese words for the rates and metrics they name (the English is the name itself).
-ZH_WORDS = {"answer accuracy": "答案准确率", "citation support": "引用支撑", "correct refusals": "正确拒答"}
+ZH_WORDS = {"answer accuracy": "答案准确率", "citation support": "引用支持率", "correct refusals": "正确拒答"}
 
 
 def word(name: str, language: str) -> str:

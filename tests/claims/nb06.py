@@ -139,14 +139,14 @@ CLAIMS = [
           en="The article's query 「打车超出额度了咋办」 is not easy for BM25 here: A's first relevant chunk is at "
              "rank 3, below ATT25-6 and TRV25-4.2-b (the 2025 clause), both graded 0, while B ranks a relevant "
              "chunk first (C 2, D 1).",
-          zh="文章里的查询「打车超出额度了咋办」在这里对 BM25 来说并不容易：A 的第一个相关片段排在第 3 名，前面是 "
+          zh="文章里的查询“打车超出额度了咋办”在这里对 BM25 来说并不容易：A 的第一个相关片段排在第 3 名，前面是 "
              "ATT25-6 和 TRV25-4.2-b（2025 年的条款），两者的等级都是 0，而 B 把相关片段排在第 1 名（C 2，D 1）。",
           check=check_article_query_not_easy_for_bm25),
     Claim("paraphrases_need_a_model", "2ced1236",
           en="3 paraphrases no version finds in its top 5 (Q50, Q51, Q52), and no k of the grid (0.5 to 240) "
              "brings a relevant chunk into C's or D's top 5 for them: a better k does not reach them. Whether a "
              "real embedding model or query rewriting would, this notebook does not test.",
-          zh="有 3 条口语化改写的问题（Q50、Q51、Q52）在前 5 名里哪个版本都没找到；网格里的 k（0.5 到 240）"
+          zh="有 3 条同义改写题（Q50、Q51、Q52）在前 5 名里哪个版本都没找到；网格里的 k（0.5 到 240）"
              "没有一个能把相关片段带进 C 或 D 的前 5 名：更好的 k 够不着它们。真正的向量（嵌入）模型或查询改写"
              "能不能找到，本笔记本没有测试。",
           check=check_paraphrases_no_k_reaches),

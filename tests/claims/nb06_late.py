@@ -141,7 +141,7 @@ CLAIMS = [
           check=check_userdict),
     Claim("three_chunk_ranks", "b608b93d-reading",
           en="For 「市内交通超出标准」 over these 3 chunks, BM25 ranks TRV26-4.2-a 3 under jieba_plain, 3 under jieba_search, 1 under jieba, 2 under bigram: lowest under jieba_plain and jieba_search, first under jieba. Here the tokenizer decides.",
-          zh="对查询「市内交通超出标准」，在这 3 个片段中，BM25 对 TRV26-4.2-a 的名次：在 jieba_plain 下排第 3、在 jieba_search 下排第 3、在 jieba 下排第 1、在 bigram 下排第 2；在 jieba_plain 和 jieba_search 下垫底，在 jieba 下排第一。这里由分词器决定。",
+          zh="对查询“市内交通超出标准”，在这 3 个片段中，BM25 对 TRV26-4.2-a 的名次：在 jieba_plain 下排第 3、在 jieba_search 下排第 3、在 jieba 下排第 1、在 bigram 下排第 2；在 jieba_plain 和 jieba_search 下垫底，在 jieba 下排第一。这里由分词器决定。",
           check=check_three_chunk_ranks),
     Claim("oracle_faulty", "758d4a79-reading",
           en="With the gold evidence the Oracle answers 28/43 with our generator and 27/43 with the faulty one. It loses 1 (Q08), of which 1 ask how much a spend exceeds a limit",
@@ -271,6 +271,6 @@ CLAIMS += [
           check=check_tokenizer_means),
     Claim("tokenizer_exact_ids", "6c2d3038",
           en="Exact-ID evidence: the best rank under A is the same under every tokenizer for Q42, Q44, Q45, Q46 and Q47; it moves for Q43: jieba_plain 1, jieba_search 1, jieba 1, bigram 2.",
-          zh="精确 ID 类证据：对 Q42、Q44、Q45、Q46 和 Q47，A 下的最佳名次在每个分词器下都一样；名次有变化的是 Q43：jieba_plain 1、jieba_search 1、jieba 1、bigram 2。",
+          zh="编号题的证据：对 Q42、Q44、Q45、Q46 和 Q47，A 下的最佳名次在每个分词器下都一样；名次有变化的是 Q43：jieba_plain 1、jieba_search 1、jieba 1、bigram 2。",
           check=check_tokenizer_ranks("exact")),
 ]

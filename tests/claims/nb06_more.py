@@ -128,7 +128,7 @@ def check_exact_a_hits_kept(shown: Shown) -> dict[str, str]:
     firsts, kept, lost = _kept_and_lost("exact-id", "A")
     assert lost
     n = len(_questions("exact-id"))
-    return {"firsts": f"{len(firsts)} of the {n}" if shown.language == "en" else f"{n} 个精确 ID 类问题中，A 有 {len(firsts)} 个",
+    return {"firsts": f"{len(firsts)} of the {n}" if shown.language == "en" else f"{n} 个编号题中，A 有 {len(firsts)} 个",
             "kept": f"{len(kept)} ", "rank": "第 1 名" if shown.language == "zh" else "", **{x: x for x in lost}}
 
 
@@ -144,7 +144,7 @@ def check_para_b_hits_kept(shown: Shown) -> dict[str, str]:
     firsts, kept, lost = _kept_and_lost("paraphrase", "B")
     assert lost
     n = len(_questions("paraphrase"))
-    return {"firsts": f"{len(firsts)} of the {n}" if shown.language == "en" else f"{n} 个改写类问题中，B 有 {len(firsts)} 个",
+    return {"firsts": f"{len(firsts)} of the {n}" if shown.language == "en" else f"{n} 个同义改写题中，B 有 {len(firsts)} 个",
             "kept": f"{len(kept)} ", "rank": "第 1 名" if shown.language == "zh" else "", **{x: x for x in lost}}
 
 
@@ -156,7 +156,7 @@ def check_para_vector_finds(shown: Shown) -> dict[str, str]:
     q = dataset().questions.set_index("question_id")
     values = {"count": f"{len(found)} ", "K": top(5, shown.language)}
     for x in found:
-        values[x] = f"「{q.loc[x, 'text']}」"
+        values[x] = f"「{q.loc[x, 'text']}」" if shown.language == "en" else f"“{q.loc[x, 'text']}”"
         values[f"{x} ranks"] = f"{int(ranks['B'][x])}" + ("，" if shown.language == "zh" else ", ") + f"C {int(ranks['C'][x])}"
     return values
 
@@ -279,7 +279,7 @@ CLAIMS = [
           check=check_answer_accuracy),
     Claim("ablation_citation_support", "7ff24bbf",
           en="On citation support, C and D tie for the lead (A 0.676, B 0.629, C 0.711, D 0.711).",
-          zh="引用支撑：C 和 D 并列领先（A 0.676、B 0.629、C 0.711、D 0.711）。",
+          zh="引用支持率：C 和 D 并列领先（A 0.676、B 0.629、C 0.711、D 0.711）。",
           check=check_citation_support),
     Claim("ablation_oracle_headroom", "7ff24bbf",
           en="The Oracle answers 28/43 with the gold evidence in hand, D 24/43: better retrieval could win at most 4 more here, and the other 15 are lost by the generator itself",
@@ -287,35 +287,35 @@ CLAIMS = [
           check=check_oracle_headroom),
     Claim("exact_rank1", "93fe0bbb",
           en="Relevant chunk at rank 1 for the 6 exact-ID questions: A 6/6, B 2/6, C 5/6, D 6/6; A and D lead(s)",
-          zh="6 个精确 ID 类问题中相关片段排在第 1 名的数目：A 6/6、B 2/6、C 5/6、D 6/6；A 和 D 领先",
+          zh="6 个编号题中相关片段排在第 1 名的数目：A 6/6、B 2/6、C 5/6、D 6/6；A 和 D 领先",
           check=check_exact_rank1),
     Claim("exact_top5", "93fe0bbb",
           en="Relevant chunk at top 5 for the 6 exact-ID questions: A 6/6, B 3/6, C 6/6, D 6/6; A, C and D lead(s)",
-          zh="6 个精确 ID 类问题中相关片段排在前 5 名的数目：A 6/6、B 3/6、C 6/6、D 6/6；A、C 和 D 领先",
+          zh="6 个编号题中相关片段排在前 5 名的数目：A 6/6、B 3/6、C 6/6、D 6/6；A、C 和 D 领先",
           check=check_exact_top5),
     Claim("exact_a_hits_kept", "93fe0bbb",
           en="A ranks a relevant chunk first for 6 of the 6 exact-ID questions; C keeps 5 of them and loses Q45",
-          zh="在 6 个精确 ID 类问题中，A 有 6 个把相关片段排在第 1 名；C 保留了其中 5 个，丢掉了 Q45",
+          zh="在 6 个编号题中，A 有 6 个把相关片段排在第 1 名；C 保留了其中 5 个，丢掉了 Q45",
           check=check_exact_a_hits_kept),
     Claim("para_vector_finds", "2ced1236",
           en="2 paraphrases where BM25 finds nothing in its top 5 but the vector retriever does: 「在国外拿到的都是英文小票，能拿来报销吗？」 (B at rank 1, C 2); 「想在家上班，一周最多能几天？」 (B at rank 1, C 1).",
-          zh="有 2 条口语化改写的问题，BM25 在前 5 名里什么也没找到，向量召回却找到了：「在国外拿到的都是英文小票，能拿来报销吗？」（B 排在 1，C 2）；「想在家上班，一周最多能几天？」（B 排在 1，C 1）。",
+          zh="有 2 条同义改写题，BM25 在前 5 名里什么也没找到，向量召回却找到了：“在国外拿到的都是英文小票，能拿来报销吗？”（B 排在 1，C 2）；“想在家上班，一周最多能几天？”（B 排在 1，C 1）。",
           check=check_para_vector_finds),
     Claim("para_rank1", "2ced1236",
           en="Relevant chunk at rank 1 for the 7 paraphrase questions: A 0/7, B 4/7, C 1/7, D 3/7; B lead(s)",
-          zh="7 个改写类问题中相关片段排在第 1 名的数目：A 0/7、B 4/7、C 1/7、D 3/7；B 领先",
+          zh="7 个同义改写题中相关片段排在第 1 名的数目：A 0/7、B 4/7、C 1/7、D 3/7；B 领先",
           check=check_para_rank1),
     Claim("para_top5", "2ced1236",
           en="Relevant chunk at top 5 for the 7 paraphrase questions: A 2/7, B 4/7, C 4/7, D 4/7; B, C and D lead(s)",
-          zh="7 个改写类问题中相关片段排在前 5 名的数目：A 2/7、B 4/7、C 4/7、D 4/7；B、C 和 D 领先",
+          zh="7 个同义改写题中相关片段排在前 5 名的数目：A 2/7、B 4/7、C 4/7、D 4/7；B、C 和 D 领先",
           check=check_para_top5),
     Claim("para_a_no_hit", "2ced1236",
           en="A ranks no relevant chunk first for any of the 7 paraphrase questions",
-          zh="在 7 个改写类问题中，A 没有把任何相关片段排在第 1 名",
+          zh="在 7 个同义改写题中，A 没有把任何相关片段排在第 1 名",
           check=check_para_a_no_hit),
     Claim("para_b_hits_kept", "2ced1236",
           en="B ranks a relevant chunk first for 4 of the 7 paraphrase questions; C keeps 1 of them and loses Q48, Q49, Q53",
-          zh="在 7 个改写类问题中，B 有 4 个把相关片段排在第 1 名；C 保留了其中 1 个，丢掉了 Q48、Q49、Q53",
+          zh="在 7 个同义改写题中，B 有 4 个把相关片段排在第 1 名；C 保留了其中 1 个，丢掉了 Q48、Q49、Q53",
           check=check_para_b_hits_kept),
     Claim("rerank_mrr_leader", "1133e995-reading",
           en="On MRR@5, D leads (C 0.675, D 0.769)",
@@ -339,10 +339,10 @@ CLAIMS = [
           check=check_rerank_entries),
     Claim("term_match_alone", "f0c89c9e",
           en="Against the clause's text alone, 市内 matches (a shared token contains it) under jieba_search, jieba and bigram; it does not under jieba_plain.",
-          zh="对照只看条款原文，「市内」在 jieba_search、jieba 和 bigram 下能匹配上（有一个共有的词包含它）；在 jieba_plain 下则不能。",
+          zh="对照只看条款原文，“市内”在 jieba_search、jieba 和 bigram 下能匹配上（有一个共有的词包含它）；在 jieba_plain 下则不能。",
           check=check_term_match("alone")),
     Claim("term_match_indexed", "f0c89c9e",
           en="Against the chunk as indexed, 市内 matches (a shared token contains it) under jieba_plain, jieba_search, jieba and bigram.",
-          zh="对照按索引中的片段，「市内」在 jieba_plain、jieba_search、jieba 和 bigram 下能匹配上（有一个共有的词包含它）。",
+          zh="对照按索引中的片段，“市内”在 jieba_plain、jieba_search、jieba 和 bigram 下能匹配上（有一个共有的词包含它）。",
           check=check_term_match("indexed")),
 ]

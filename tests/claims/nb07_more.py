@@ -40,8 +40,8 @@ def check_paired(which: str, comparison: str):
                    "comparisons": f"{len(PAIRS)} comparisons" if en else f"{len(PAIRS)} 个比较"}
         if not holds_zero:
             verdict["level"] = "below 0.05" if en else "低于 0.05"
-        if "5 % level" in said or "5 % 水平" in said:
-            verdict["5 %"] = "5 %"
+        if "5 % level" in said or "5% 水平" in said:
+            verdict["5 %"] = "5 %" if en else "5%"
         return {**verdict, "diff": f"{_signed(row['mean diff'])} [{_signed(row['low'])}, {_signed(row['high'])}]",
                 "n": f"{int(row['questions'])} ", "wins": f"{int(row['wins'])} ", "ties": f"{int(row['ties'])} ",
                 "losses": f"{int(row['losses'])} ", "p": f"p = {row['p (sign-flip)']:.3f}",
@@ -198,7 +198,7 @@ def check_closing_d_minus_c(shown: Shown) -> dict[str, str]:
     en = shown.language == "en"
     return {"holm": fmt(row["p (sign-flip, Holm)"]), "changed": f"{changed} ", "n": f"{int(row['questions'])} ",
             "zero": "leaves out 0" if en else "不含 0", "level": "above 0.05" if en else "高于 0.05",
-            "5 %": "5 %"}
+            "5 %": "5 %" if en else "5%"}
 
 
 def check_closing_dev_gap(shown: Shown) -> dict[str, str]:
@@ -253,7 +253,7 @@ CLAIMS = [
           check=check_rates("dev", "answer accuracy", ["Oracle"])),
     Claim("dev_support_interval", "f0037781",
           en="citation support: Oracle lead(s) at 1.000 [0.893, 1.000]; no other version's interval overlaps it; the widest interval spans 0.305.",
-          zh="引用支撑：Oracle 领先，为 1.000 [0.893, 1.000]；没有其他版本的区间与它重叠；最宽的区间跨度为 0.305。",
+          zh="引用支持率：Oracle 领先，为 1.000 [0.893, 1.000]；没有其他版本的区间与它重叠；最宽的区间跨度为 0.305。",
           check=check_rates("dev", "citation support", ["Oracle"])),
     Claim("dev_refusal_interval", "f0037781",
           en="correct refusals: Oracle lead(s) at 1.000 [0.741, 1.000]; the intervals of A, B, C and D overlap it; the widest interval spans 0.495.",
@@ -289,7 +289,7 @@ CLAIMS = [
           check=check_holdout_leader("answer accuracy", "ABCD", ["A", "C", "D"])),
     Claim("holdout_support_leader", "6e0db134",
           en="On citation support, A, C and D tie for the lead (A 0.711, B 0.686, C 0.711, D 0.711).",
-          zh="引用支撑：A、C 和 D 并列领先（A 0.711、B 0.686、C 0.711、D 0.711）。",
+          zh="引用支持率：A、C 和 D 并列领先（A 0.711、B 0.686、C 0.711、D 0.711）。",
           check=check_holdout_leader("citation support", "ABCD", ["A", "C", "D"])),
     Claim("holdout_oracle_headroom", "6e0db134",
           en="The Oracle answers 20/43 with the gold evidence in hand, D 18/43: better retrieval could win at most 2 more here, and the other 23 are lost by the generator itself",
@@ -305,7 +305,7 @@ CLAIMS = [
           check=check_rates("holdout", "answer accuracy", ["Oracle"])),
     Claim("holdout_support_interval", "0ea33a7b-reading",
           en="citation support: Oracle lead(s) at 1.000 [0.886, 1.000]; no other version's interval overlaps it; the widest interval spans 0.294.",
-          zh="引用支撑：Oracle 领先，为 1.000 [0.886, 1.000]；没有其他版本的区间与它重叠；最宽的区间跨度为 0.294。",
+          zh="引用支持率：Oracle 领先，为 1.000 [0.886, 1.000]；没有其他版本的区间与它重叠；最宽的区间跨度为 0.294。",
           check=check_rates("holdout", "citation support", ["Oracle"])),
     Claim("holdout_refusal_interval", "0ea33a7b-reading",
           en="correct refusals: Oracle lead(s) at 1.000 [0.722, 1.000]; the intervals of A, B, C and D overlap it; the widest interval spans 0.527.",
@@ -321,7 +321,7 @@ CLAIMS = [
           check=check_paired("holdout", "C − B")),
     Claim("holdout_d_minus_c", "134a6ab4-reading",
           en="D − C (holdout): +0.048 [+0.010, +0.093] over 43 questions (8 better, 32 tied, 3 worse; sign-flip p = 0.030, Holm over the 3 comparisons 0.091): the interval leaves out 0 but Holm's p is not below 0.05: interval and p disagree at the edge, so the difference is not settled at the 5 % level.",
-          zh="D − C（保留集）：+0.048 [+0.010, +0.093]，共 43 个问题（8 个更好，32 个持平，3 个更差；符号翻转检验 p = 0.030，对 3 个比较做 Holm 校正后为 0.091）：区间不含 0，但 Holm 校正后的 p 不低于 0.05：区间和 p 在边界上不一致，所以在 5 % 水平上这个差异还没有定论。",
+          zh="D − C（保留集）：+0.048 [+0.010, +0.093]，共 43 个问题（8 个更好，32 个持平，3 个更差；符号翻转检验 p = 0.030，对 3 个比较做 Holm 校正后为 0.091）：区间不含 0，但 Holm 校正后的 p 不低于 0.05：区间和 p 在边界上不一致，所以在 5% 水平上这个差异还没有定论。",
           check=check_paired("holdout", "D − C")),
     Claim("type_sizes", "42b8a359",
           en="Answerable questions per type: conflict 6, cross-permission 3, exact-id 7, multi-hop 7, paraphrase 7, single-hop 7, table 6; one question moves a type's mean by up to 1/N, 0.14 at N = 7 and 0.33 at N = 3.",
@@ -329,11 +329,11 @@ CLAIMS = [
           check=check_type_sizes),
     Claim("type_paraphrase_order", "42b8a359",
           en="On paraphrases (N = 7) nDCG@5 goes B 0.662 [0.286, 0.947] > C 0.503 [0.217, 0.786] > D 0.474 [0.198, 0.766] > A 0.286 [0.000, 0.571]: the vector list leads, as the article expects for rewordings BM25 misses, and fusion and the reranker lose part of it (C 0.503, D 0.474); every interval overlaps the leader's, so this is a direction, not a finding.",
-          zh="在改写类问题（paraphrase，N = 7）上，nDCG@5 依次为 B 0.662 [0.286, 0.947] > C 0.503 [0.217, 0.786] > D 0.474 [0.198, 0.766] > A 0.286 [0.000, 0.571]：向量召回领先，与文章对 BM25 漏掉的改写问题的预期一致，而融合和重排丢掉了其中一部分（C 0.503，D 0.474）；每个区间都与领先者的区间重叠，所以这只是一个方向，不是结论。",
+          zh="在同义改写题（paraphrase，N = 7）上，nDCG@5 依次为 B 0.662 [0.286, 0.947] > C 0.503 [0.217, 0.786] > D 0.474 [0.198, 0.766] > A 0.286 [0.000, 0.571]：向量召回领先，与文章对 BM25 漏掉的改写问题的预期一致，而融合和重排丢掉了其中一部分（C 0.503，D 0.474）；每个区间都与第一名的区间重叠，所以这只是一个方向，不是结论。",
           check=check_paraphrase_order),
     Claim("type_exact_loss", "42b8a359",
           en="On exact-ID questions (N = 7) C 0.898 [0.792, 0.975] is below A 0.950 [0.901, 1.000]: the article's warning that fusion can push exact hits down (revisit k or W); the intervals overlap, so N = 7 questions cannot tell how large the loss is.",
-          zh="在精确 ID 类问题（N = 7）上，C 0.898 [0.792, 0.975] 低于 A 0.950 [0.901, 1.000]：这正是文章的警告，融合可能把精确命中往下推（需重新考虑 k 或 W）；区间相互重叠，所以 N = 7 个问题说不清损失有多大。",
+          zh="在编号题（N = 7）上，C 0.898 [0.792, 0.975] 低于 A 0.950 [0.901, 1.000]：这正是文章的警告，融合可能把精确命中往下推（需重新考虑 k 或 W）；区间相互重叠，所以 N = 7 个问题说不清损失有多大。",
           check=check_exact_loss),
     Claim("type_none_clears", "42b8a359",
           en="In 0 of 7 types the leading version's interval clears every other version's. Groups this small can show a direction worth a look and a failure large enough to clear the intervals; they cannot rank versions within a type, and a per-type difference inside overlapping intervals is not a finding (reading all types at once also multiplies the chances of a fluke).",
@@ -349,7 +349,7 @@ CLAIMS = [
           check=check_closing_none_settled),
     Claim("closing_d_minus_c", "a5a900a5-reading",
           en="D − C's interval leaves out 0, but its Holm-adjusted sign-flip p is 0.091, above 0.05, and only 11 of its 43 questions change: tested with the table's other comparisons, the gain is not settled at the 5 % level; read it as a direction for fresh questions to confirm.",
-          zh="D − C 的区间不含 0，但它经 Holm 校正的符号翻转检验 p 为 0.091，高于 0.05，而且它的 43 个问题中只有 11 个有变化：与表中其他比较一起检验时，这个提升在 5 % 水平上并不确定；把它当作一个方向，留给新的问题去确认。",
+          zh="D − C 的区间不含 0，但它经 Holm 校正的符号翻转检验 p 为 0.091，高于 0.05，而且它的 43 个问题中只有 11 个有变化：与表中其他比较一起检验时，这个提升在 5% 水平上并不确定；把它当作一个方向，留给新的问题去确认。",
           check=check_closing_d_minus_c),
     Claim("closing_dev_gap", "a5a900a5-reading",
           en="The holdout's D nDCG@5 is higher than dev's. The two sets hold different questions in different groups, so this compares question sets as much as systems: it does not show that the dev estimate was pessimistic by 0.098.",

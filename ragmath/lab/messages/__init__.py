@@ -11,8 +11,7 @@ import time (both languages present, the same ``{fields}`` in each).
 The language is chosen once per notebook, in its first code cell (``use_language("zh")``); English is
 the default. The core (``ragmath``) never imports this package: its errors and the command line stay
 English. Its tables keep their English column names in code; in a notebook that chose Chinese, every
-table is displayed with Chinese headers beside those names (:func:`reader_headers`, words in ``columns``),
-and its values that are words (booleans, levels, modes: ``values``) in Chinese (:func:`reader_value`).
+table is displayed with Chinese headers beside those names (:func:`reader_headers`, words in ``columns``).
 
 >>> use_language("zh"); message("common.not_available")
 '无'
@@ -42,7 +41,7 @@ from ragmath.lab.messages import (
 )
 
 __all__ = ["LANGUAGES", "CATALOGUE", "use_language", "language", "message", "join_names", "reader_columns",
-           "reader_headers", "reader_value", "reader_lists", "fields_of"]
+           "reader_headers", "reader_value", "reader_values", "reader_lists", "fields_of"]
 
 #: The languages every key must have; the first is the default.
 LANGUAGES = ("en", "zh")
@@ -156,9 +155,31 @@ _HEADER_TEMPLATES = [(_template_pattern(texts["en"]), key) for key, texts in CAT
                      if key.startswith("columns.") and fields_of(texts["en"])]
 
 
+#: The values that are templates, longest first (a longer one is tried before a shorter it contains).
+_VALUE_TEMPLATES = sorted(((_template_pattern(texts["en"]), key) for key, texts in CATALOGUE.items()
+                           if key.startswith("values.") and fields_of(texts["en"])),
+                          key=lambda item: -len(CATALOGUE[item[1]]["en"]))
+
+
+def _value_word(value: str) -> str | None:
+    """The Chinese word of a value of the ``values`` part, or None when it has none."""
+    key = "values." + value
+    if key in CATALOGUE and not fields_of(CATALOGUE[key]["en"]):
+        return CATALOGUE[key]["zh"]
+    for pattern, key in _VALUE_TEMPLATES:
+        found = pattern.fullmatch(value)
+        if found:
+            fields = {name: (text.replace(", ", message("common.list_separator"))
+                             if name in values.LIST_FIELDS else text)
+                      for name, text in found.groupdict().items()}
+            return CATALOGUE[key]["zh"].format(**fields)
+    return None
+
+
 def _header(label: object) -> object:
     """The header a reader sees for one label: in Chinese, the word and the label (``columns.HEADER``),
-    when the catalogue has a word for it; otherwise the label itself."""
+    when the catalogue has a word for it (a column word, or a value's word for the values that head a
+    crosstab's columns: identities, splits, question types); otherwise the label itself."""
     if _language == "en" or not isinstance(label, str):
         return label
     key = "columns." + label
@@ -168,38 +189,29 @@ def _header(label: object) -> object:
         found = pattern.fullmatch(label)
         if found:
             return columns.HEADER.format(word=message(key, **found.groupdict()), name=label)
+    if label in values.AS_HEADERS:
+        return columns.HEADER.format(word=_value_word(label), name=label)
     return label
 
 
-#: The value words that are templates: (the pattern of their English text, their key).
-_VALUE_TEMPLATES = [(_template_pattern(texts["en"]), key) for key, texts in CATALOGUE.items()
-                    if key.startswith("values.") and fields_of(texts["en"])]
-
-
 def reader_value(value: object) -> object:
-    """A value as a reader reads it: in English the value itself; in Chinese a boolean reads 是 or 否, and
-    a text the catalogue has a word for (``values.TEXT``, maybe a template) reads that word. Anything else
-    (numbers, IDs, names that are data) is returned as it is.
+    """A value as a reader reads it: in Chinese, a boolean is 是 or 否 and a value the ``values`` part
+    has a word for (a question type, an identity, a caveat, a rate...) is that word; anything else, and
+    everything in English, is returned as it is.
 
-    >>> reader_value(True), reader_value("chunk")
-    (True, 'chunk')
-    >>> use_language("zh"); reader_value(False), reader_value("chunk"), reader_value("4.2")
-    ('否', '片段（chunk）', '4.2')
+    >>> reader_value("conflict"), reader_value(True), reader_value("Recall@5")
+    ('conflict', True, 'Recall@5')
+    >>> use_language("zh"); [reader_value(v) for v in ("conflict", True, "memory (M = 5)", "Recall@5")]
+    ['冲突题', '是', '记忆特征（M = 5）', 'Recall@5']
     >>> use_language("en")
     """
     if _language == "en":
         return value
     if isinstance(value, (bool, np.bool_)):
-        return message(f"values.{bool(value)}")
-    if not isinstance(value, str):
-        return value
-    key = "values." + value
-    if key in CATALOGUE and not fields_of(CATALOGUE[key]["en"]):
-        return message(key)
-    for pattern, key in _VALUE_TEMPLATES:
-        found = pattern.fullmatch(value)
-        if found:
-            return message(key, **found.groupdict())
+        return message("values.bool.true") if value else message("values.bool.false")
+    if isinstance(value, str):
+        word = _value_word(value)
+        return value if word is None else word
     return value
 
 
@@ -211,8 +223,9 @@ def reader_lists(lists: Mapping[str, object]) -> Mapping[str, object]:
     >>> lists = {"BM25": ["4.2"], "vector": ["5.3"]}
     >>> reader_lists(lists) is lists
     True
-    >>> use_language("zh"); reader_lists(lists); use_language("en")
+    >>> use_language("zh"); reader_lists(lists)
     {'BM25': ['4.2'], '向量': ['5.3']}
+    >>> use_language("en")
     """
     if _language == "en":
         return lists
@@ -220,32 +233,65 @@ def reader_lists(lists: Mapping[str, object]) -> Mapping[str, object]:
             for name, ranked in lists.items()}
 
 
-def _may_hold_words(dtype) -> bool:
-    return (pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_object_dtype(dtype)
-            or pd.api.types.is_string_dtype(dtype))
+def _is_text(column: pd.Series) -> bool:
+    return column.dtype == object or pd.api.types.is_string_dtype(column.dtype)
 
 
-def _reader_values(data: pd.DataFrame) -> pd.DataFrame:
-    """``data`` with every cell and row label passed through :func:`reader_value` (a copy)."""
-    shown = data.copy()
-    for position in range(shown.shape[1]):
-        column = shown.iloc[:, position]
-        if _may_hold_words(column.dtype):
-            shown.isetitem(position, column.map(reader_value).astype(object))
+def reader_values(table):
+    """A table as a Chinese reader reads its data: a copy whose cells and row labels go through
+    :func:`reader_value` (booleans 是/否, the data's codes and the package's phrases in Chinese);
+    numbers, names and IDs stay. A ``Styler`` is copied with those words as the formats of the columns
+    (and row labels) that hold any, its other formats kept. In English, the table itself.
+
+    >>> table = pd.DataFrame({"type": ["conflict"], "default": [True]}, index=["inside"])
+    >>> use_language("zh"); shown = reader_values(table); use_language("en")
+    >>> shown.to_dict("split")["data"], list(shown.index), table.loc["inside", "type"]
+    ([['冲突题', '是']], ['在网格内部'], 'conflict')
+    """
+    if _language == "en":
+        return table
+    if not isinstance(table, pd.DataFrame):
+        return _styler_values(table)
+    parts = [table.iloc[:, position] for position in range(table.shape[1])]
+    parts = [part.astype(object).map(reader_value) if part.dtype == bool or _is_text(part) else part
+             for part in parts]
+    shown = pd.concat(parts, axis=1) if parts else table.copy()
+    shown.columns = table.columns
     if isinstance(shown.index, pd.MultiIndex):
         shown.index = pd.MultiIndex.from_tuples([tuple(reader_value(v) for v in row) for row in shown.index],
                                                 names=shown.index.names)
-    elif _may_hold_words(shown.index.dtype):
+    else:
         shown.index = pd.Index([reader_value(v) for v in shown.index], name=shown.index.name)
+    return shown
+
+
+def _is_word(value: object) -> bool:
+    return isinstance(value, (bool, np.bool_)) or (isinstance(value, str) and reader_value(value) != value)
+
+
+def _styler_values(table):
+    """A Styler's copy whose columns and row labels holding words show them through :func:`reader_value`."""
+    styler = getattr(sys.modules.get("pandas.io.formats.style"), "Styler", None)
+    if styler is None or not isinstance(table, styler):
+        return table
+    data = table.data
+    worded = [column for column in data.columns if any(_is_word(v) for v in data[column])]
+    labels = any(_is_word(v) for v in data.index)
+    if not worded and not labels:
+        return table
+    shown = copy.deepcopy(table)  # its styles and formats; the data shared, not changed
+    if worded:
+        shown = shown.format(reader_value, subset=worded)
+    if labels:
+        shown = shown.format_index(reader_value, axis=0)
     return shown
 
 
 def reader_headers(table):
     """A table (a pandas ``DataFrame`` or its ``Styler``) as a reader sees it: in English the table itself;
     in Chinese a copy whose column headers and index names (every level) read "中文（name）", the name
-    being the one the code uses, and whose values and row labels that are words read Chinese
-    (:func:`reader_value`: 是/否, 片段（chunk）). Labels the catalogue has no word for, and values that are
-    data, are left as they are; the table given is not changed.
+    being the one the code uses. Labels the catalogue has no word for, and row labels (data), are left as
+    they are; the table given is not changed.
 
     >>> table = pd.DataFrame({"mean": [0.5], "Recall@5": [0.4]}, index=pd.Index(["A"], name="version"))
     >>> reader_headers(table) is table
@@ -263,7 +309,7 @@ def reader_headers(table):
     if _language == "en":
         return table
     if isinstance(table, pd.DataFrame):
-        return _reader_values(table).rename(columns=_header).rename_axis(index=_header, columns=_header)
+        return table.rename(columns=_header).rename_axis(index=_header, columns=_header)
     # a Styler formats its headers when it is rendered: the words are looked up now, in this language
     data = table.data
     labels = {*(part for label in data.columns for part in (label if isinstance(label, tuple) else (label,))),
@@ -274,12 +320,6 @@ def reader_headers(table):
         return words.get(label, label) if isinstance(label, str) else label
 
     shown = copy.deepcopy(table)  # the Styler's own styles and formats, its data shared (not changed)
-    worded = [column for column in data.columns
-              if any(reader_value(v) is not v for v in data[column] if isinstance(v, (bool, np.bool_, str)))]
-    if worded:  # only the columns with words: the other columns keep their own formats
-        shown = shown.format(reader_value, subset=worded)
-    if any(reader_value(v) is not v for v in data.index if isinstance(v, (bool, np.bool_, str))):
-        shown = shown.format_index(reader_value, axis=0)
     return (shown.format_index(shown_as, axis=1).format_index_names(shown_as, axis=0)
             .format_index_names(shown_as, axis=1))
 
@@ -299,12 +339,12 @@ def _display_tables_in(code: str) -> None:
             formatter.pop("pandas.io.formats.style.Styler", None)
         return
     def as_html(table) -> str | None:
-        return reader_headers(table)._repr_html_()
+        return reader_headers(reader_values(table))._repr_html_()
 
     html.for_type(pd.DataFrame, as_html)
     html.for_type_by_name("pandas.io.formats.style", "Styler", as_html)
     def as_text(table, printer, cycle) -> None:
         with pd.option_context("display.unicode.east_asian_width", True):  # Chinese glyphs are two wide
-            printer.text(repr(reader_headers(table)))
+            printer.text(repr(reader_headers(reader_values(table))))
 
     plain.for_type(pd.DataFrame, as_text)

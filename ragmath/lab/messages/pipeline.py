@@ -27,6 +27,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "config.json frozen_design: unknown field(s) {unknown}; known: {known}",
         "zh": "config.json 的 frozen_design：未知字段 {unknown}；已知字段：{known}",
     },
+    "pipeline.holdout.no_record": {
+        "en": "{path}: no holdout record here; a holdout is sealed (seal_holdout) before it can be opened "
+              "or shown",
+        "zh": "{path}：这里没有保留集的记录；保留集要先封存（seal_holdout），才能启封或查看",
+    },
+    "pipeline.holdout.no_opening": {
+        "en": "no opening number {number} on record; openings: {numbers}",
+        "zh": "记录里没有第 {number} 次启封；已有的启封：{numbers}",
+    },
     "pipeline.holdout.not_a_config": {
         "en": "config must be the frozen AblationConfig, got {kind}",
         "zh": "config 必须是冻结的 AblationConfig，收到的是 {kind}",
@@ -478,7 +487,7 @@ MESSAGES: dict[str, dict[str, str]] = {
               "complete(prompt) -> str（在运行配置中固定模型、temperature 和提示词）。"
               "练习册默认的生成模型是 ExtractiveAnswerer。",
     },
-    # ------------------------------------------------------------------ ablation.py
+    # ------------------------------------------------------------------ ablation/
     "pipeline.ablation.not_positive": {
         "en": "{name} must be a positive int, got {value}",
         "zh": "{name} 必须是正整数，收到的是 {value}",
@@ -572,6 +581,16 @@ MESSAGES: dict[str, dict[str, str]] = {
     "pipeline.ablation.unknown_knob": {
         "en": "knob must be one of {allowed}, got {value}",
         "zh": "knob 必须是 {allowed} 之一，收到的是 {value}",
+    },
+    "pipeline.ablation.bad_alpha": {
+        "en": "alpha (row E's weight on BM25) must be None (chosen on dev by the rule) or a number in "
+              "[0, 1], got {value}",
+        "zh": "alpha（E 行中 BM25 的权重）必须是 None（按规则在开发集上选）或 [0, 1] 之间的数，"
+              "收到的是 {value}",
+    },
+    "pipeline.ablation.default_not_run": {
+        "en": "the default {default} must be one of the values compared, got {values}",
+        "zh": "默认值 {default} 必须在比较的取值之中，收到的是 {values}",
     },
     "pipeline.ablation.one_default_row": {
         "en": "the table needs exactly one default row, got {count}",

@@ -1,71 +1,153 @@
-"""The words of the tables' values: a value the code uses that a reader reads as a word, and its Chinese.
+"""The words of the values a reader reads in a table: the data's codes and the phrases the package writes.
 
-A key is ``values.`` + the value exactly as the code spells it (its English text is that value); a
-Chinese table shows the word in its place (:func:`ragmath.lab.messages.reader_value`, applied to every
-cell and row label by the display hook). A value that is a name the reader may type into code (a level,
-an index mode, a gain) keeps that name after the word, in the brackets the headers use: 片段（chunk）. A
-value may be a template: ``{flips}`` stands for a part that is data (``exact: all 8 sign flips of 3
-non-zero differences``, the test column of ``ragmath.compare``).
+A table's cells and row labels are data, and the code keeps them as they are (``q["type"] == "conflict"``
+still selects the conflict questions). A Chinese reader reads them through these words: the data's own
+codes (question types, identities, splits) and the phrases the workbook and the core write into their
+tables (caveats, grid positions, how a p was computed, generator names, rates, leaks, the design's rows).
+A key is ``values.`` + the English text exactly as the code writes it; ``{field}`` stands for a part that
+is data (a number, a list of knobs) and is kept. :func:`ragmath.lab.messages.reader_value` and
+:func:`~ragmath.lab.messages.reader_values` apply them (the display hook of ``use_language("zh")`` does it
+for every table); in English every value stays as it is.
 
-The names of the worked examples' ranked lists are here too (``lists.vector``: 向量), and booleans
-(``values.True``, ``values.False``: 是, 否). Values that are data stay as they are: IDs, version
-letters, metric names, identities, roles, feature names (bm25, cosine, exact_id).
+Names the code uses (versions, metrics, tokenizers, features, IDs, class names) are not here: they stay.
+Row labels that are names a reader types into code (a config's fields) read "中文（name）".
+The Chinese terms are the glossary's (docs/glossary.csv).
 """
 
-#: A value that is also a name in code: the word, then the name (as a header reads).
-NAMED = "{word}（{name}）"
-
-_NAMED_WORDS = {
-    # the three levels of units.at_level (notebooks 01, 04)
-    "chunk": "片段",
-    "clause": "条款",
-    "document": "文档",
-    # the index modes of ragmath.lab.index.in_index (notebook 01)
-    "published": "已发布的各版",
-    "live": "当日生效的版本",
-    # the gains of ndcg_at_k (notebook 04)
-    "exp": "指数增益",
-    "linear": "线性增益",
-    # the row of LinearReranker.weights_table as a one-row table (notebook 05b)
-    "weight": "权重",
-    # question types (notebook 04)
+#: Each value -> its Chinese word.
+WORDS = {
+    # ---------------------------------------------------------------- question types, identities, splits
     "single-hop": "单跳",
     "multi-hop": "多跳",
+    "no-answer": "无答案题",
+    "conflict": "冲突题",
+    "table": "表格题",
+    "cross-permission": "跨权限题",
+    "exact-id": "编号题",
+    "paraphrase": "同义改写题",
+    "p6_employee": "P6 员工",
+    "finance_officer": "财务人员",
+    "dev": "开发集",
+    "holdout": "保留集",
+    "total": "合计",
+    "answerable questions": "有答案的问题",
+    "questions without an answer": "没有答案的问题",
+    "groups": "组数",
+    # ------------------------------------------------------------------------------- tokenizers (06)
+    "jieba.cut + user dictionary (data/userdict.txt) + IDs kept whole":
+        "jieba.cut + 用户词典（data/userdict.txt）+ 编号整体保留",
+    "jieba.cut_for_search + user dictionary + IDs kept whole (long words also as sub-words)":
+        "jieba.cut_for_search + 用户词典 + 编号整体保留（长词还会再切出其中的短词）",
+    "jieba.cut, no user dictionary, IDs not protected (the pitfall)":
+        "jieba.cut，不用用户词典，编号不加保护（这就是陷阱）",
+    "overlapping character bigrams of Chinese runs; IDs and ASCII words whole":
+        "中文部分切成相互重叠的二元组；编号和英文单词整体保留",
+    # ----------------------------------------------------------------- tuning, tables for reading (06)
+    "only value": "网格里只有这一个值",
+    "lowest (edge)": "最小值（在网格边缘）",
+    "highest (edge)": "最大值（在网格边缘）",
+    "inside": "在网格内部",
+    "not applicable": "不适用",
+    "n/a": "无",
+    "weight": "权重",
+    # ------------------------------------------------------------------------------------- caveats
+    "not tuned (refusal threshold out of fold)": "未调参（拒答阈值折外拟合）",
+    "not tuned on these questions": "未在这些问题上调参",
+    "reranker out of fold": "重排模型折外拟合",
+    "gold evidence, no retrieval; correct refusals hold by construction":
+        "标准证据，不经召回；正确拒答由构造保证",
+    "holdout: frozen design, fitted on dev, run once": "保留集：方案已冻结，在开发集上拟合，只运行一次",
+    "holdout: frozen design, fitted on dev, run once; gold evidence, correct refusals hold by construction":
+        "保留集：方案已冻结，在开发集上拟合，只运行一次；标准证据，正确拒答由构造保证",
+    # ------------------------------------------------------------------------------ generators, rates
+    "extractive": "抽取式",
+    "answer accuracy": "答案准确率",
+    "citation support": "引用支持率",
+    "correct refusals": "正确拒答率",
+    "tuning (k, W, M)": "调参（k、W、M）",
+    # ---------------------------------------------------- the design: run_ablation's config, AblationConfig
+    "snapshot_date": "版本快照日期（snapshot_date）",
+    "editions": "版次（editions）",
+    "corpus_sha256": "语料哈希（corpus_sha256）",
+    "data files hash (ragmath.lab.corpus.corpus_hash)": "数据文件哈希（ragmath.lab.corpus.corpus_hash）",
+    "identity": "身份（identity）",
+    "split": "划分（split）",
+    "questions": "问题数",
+    "k (RRF constant)": "k（平滑常数）",
+    "W (recall window)": "W（召回窗口）",
+    "M (rerank depth)": "M（重排深度）",
+    "K (metric cut-off)": "K（指标的截断）",
+    "context passages": "交给生成器的段落数",
+    "chosen on dev": "在开发集上选定",
+    "seed": "随机种子（seed）",
+    "tokenizer": "分词器（tokenizer）",
+    "embedder": "向量模型",
+    "reranker": "重排模型",
+    "generator": "生成器",
+    "refuse_below": "拒答阈值（refuse_below）",
+    "window": "召回窗口（window）",
+    "rerank_depth": "重排深度（rerank_depth）",
+    "top_k": "指标的截断（top_k）",
+    "context_k": "交给生成器的段落数（context_k）",
+    "l2": "L2 正则化强度（l2）",
+    "tuned": "在开发集上调的参数（tuned）",
+    "published": "快照日期前发布的各版",
+    "live": "快照日期当天有效的一版",
+    "each question's own identity": "每个问题自己的身份",
+    "nothing": "无",
+    "None": "无",
+    "n/a (dataset passed in)": "无（数据集由调用者传入）",
+    # ------------------------------------------------------- levels and gains: names a reader types (01, 04)
+    "chunk": "片段（chunk）",
+    "clause": "条款（clause）",
+    "document": "文档（document）",
+    "exp": "指数增益（exp）",
+    "linear": "线性增益（linear）",
+    # -------------------------------------------------------- the identities' descriptions (identities.csv)
+    "A P6 staff member: reads the staff policies and the claims ledger of the own department "
+    "(INV-101 to INV-124 and INV-131 to INV-140)":
+        "P6 员工：可读员工制度和本部门的报销台账（INV-101 至 INV-124、INV-131 至 INV-140）",
+    "A finance officer: everything an employee reads plus the finance approval authority table "
+    "and all claim records":
+        "财务人员：员工能读的全部，加上财务审批权限表和全部报销记录",
 }
 
-#: The names of ranked lists in the worked examples (``lists.NAME``): a list's name is a word the reader
-#: reads in every table, chart and explorer that shows the list (:func:`ragmath.lab.messages.reader_lists`).
-_LIST_NAMES = {
+#: The names of the worked examples' ranked lists (``lists.NAME``): a list's name is a word the reader reads
+#: in every table, chart and explorer that shows the list (:func:`ragmath.lab.messages.reader_lists`).
+LIST_NAMES = {
     "vector": "向量",
     "title": "标题",
 }
 
-MESSAGES: dict[str, dict[str, str]] = {
-    **{f"lists.{name}": {"en": name, "zh": word} for name, word in _LIST_NAMES.items()},
-    "values.True": {"en": "True", "zh": "是"},
-    "values.False": {"en": "False", "zh": "否"},
-    **{f"values.{name}": {"en": name, "zh": NAMED.format(word=word, name=name)}
-       for name, word in _NAMED_WORDS.items()},
-    # the test column of ragmath.compare and ragmath.stats.sign_flip_p (notebook 05b)
-    "values.exact: all {flips} sign flips of {nonzero} non-zero differences": {
-        "en": "exact: all {flips} sign flips of {nonzero} non-zero differences",
-        "zh": "精确：{nonzero} 个非零差值的全部 {flips} 种符号翻转",
-    },
-    "values.{resamples} random sign flips (seed {seed})": {
-        "en": "{resamples} random sign flips (seed {seed})",
-        "zh": "{resamples} 次随机符号翻转（随机种子 {seed}）",
-    },
-    # the identities' descriptions (data/identities.csv, notebook 01)
-    "values.A P6 staff member: reads the staff policies and the claims ledger of the own department "
-    "(INV-101 to INV-124 and INV-131 to INV-140)": {
-        "en": "A P6 staff member: reads the staff policies and the claims ledger of the own department "
-              "(INV-101 to INV-124 and INV-131 to INV-140)",
-        "zh": "P6 员工：可读员工制度和本部门的报销台账（INV-101 至 INV-124、INV-131 至 INV-140）",
-    },
-    "values.A finance officer: everything an employee reads plus the finance approval authority table "
-    "and all claim records": {
-        "en": "A finance officer: everything an employee reads plus the finance approval authority table "
-              "and all claim records",
-        "zh": "财务人员：员工能读的全部，加上财务审批权限表和全部报销记录",
-    },
+#: The values a table may have as column headers (a crosstab's columns: identities, splits, types); a header
+#: reads "中文（name）". Other values are never taken for a header: a header ``live`` is a reranker feature.
+AS_HEADERS = frozenset(["single-hop", "multi-hop", "no-answer", "conflict", "table", "cross-permission",
+                        "exact-id", "paraphrase", "p6_employee", "finance_officer", "dev", "holdout"])
+
+#: Template fields that hold a list of names: in Chinese they are joined with 、 (``k, W`` -> ``k、W``).
+LIST_FIELDS = frozenset(["knobs"])
+
+#: Values with data in them: the English template -> its Chinese template (the same ``{fields}``).
+TEMPLATES = {
+    "exact: all {flips} sign flips of {n} non-zero differences":
+        "精确：{n} 个非零差值的全部 {flips} 种符号翻转",
+    "{resamples} random sign flips (seed {seed})": "{resamples} 次随机符号翻转（随机种子 {seed}）",
+    "optimistic: {knobs} chosen on these questions": "偏乐观：{knobs} 在这些问题上选定",
+    "optimistic: {knobs} chosen on these questions; reranker out of fold":
+        "偏乐观：{knobs} 在这些问题上选定；重排模型折外拟合",
+    "misread limit ({limit} 元)": "误读限额（{limit} 元）",
+    "memory (M = {m})": "记忆特征（M = {m}）",
+    "LinearReranker (logistic, L2={l2}, features {features}); dev questions scored out of fold "
+    "(grouped {folds}-fold), others by the fit on all {n} dev questions":
+        "LinearReranker（逻辑回归，L2={l2}，特征 {features}）；开发集问题用折外得分（分组 {folds} 折），"
+        "其他问题用在全部 {n} 个开发集问题上的拟合",
+    "fitted on dev: out of fold for dev questions ({low}–{high}), {final} on all dev":
+        "在开发集上拟合：开发集问题用折外阈值（{low}–{high}），在全部开发集上为 {final}",
+    "{generator}(refuse_below fitted on dev{extra})": "{generator}（refuse_below 在开发集上拟合{extra}）",
 }
+
+#: The words as catalogue entries: ``values.VALUE`` -> {"en": VALUE, "zh": word}.
+MESSAGES = {f"values.{value}": {"en": value, "zh": word} for value, word in {**WORDS, **TEMPLATES}.items()}
+#: How a boolean reads (in English it stays a boolean: True, False).
+MESSAGES |= {"values.bool.true": {"en": "True", "zh": "是"}, "values.bool.false": {"en": "False", "zh": "否"}}
+MESSAGES |= {f"lists.{name}": {"en": name, "zh": word} for name, word in LIST_NAMES.items()}

@@ -5,9 +5,11 @@ steps: permission filter, hybrid recall (BM25 and vector lists fused by RRF), re
 citation check. The drawing is plain SVG text built here, so it needs no font or plotting library at
 build time; the browser draws the Chinese labels.
 
-Every word comes from the message catalogue (``notebook.diagram.*``). Each box shows its stage's Chinese
-term with the English one beneath in both editions (the English terms are the ones the code uses); the
-headings, the "you are here" note and the accessible name follow the notebook's language.
+Every word comes from the message catalogue (``notebook.diagram.*``). In the English edition each box
+shows its stage's Chinese term with the English one beneath (the English terms are the ones the code
+uses); in the Chinese edition a box shows the Chinese term alone, with the name of its method beneath where
+it has one (BM25, RRF). The headings, the "you are here" note, the accessible name and the text form
+(``repr``: the marked stages) follow the notebook's language.
 
 >>> svg = pipeline_diagram(highlight="rerank").svg
 >>> 'data-stage="rerank" class="stage highlight"' in svg
@@ -47,6 +49,9 @@ STAGES: dict[str, tuple[str, str]] = {
     stage: (CATALOGUE[key]["en"], CATALOGUE[key]["zh"]) for stage, key in _STAGE_KEYS.items()
 }
 
+#: The line under a box in the Chinese edition: the name of the stage's method, where it has one.
+_NAMES_UNDER = {"bm25": "BM25", "rrf": "RRF"}
+
 _WIDTH, _HEIGHT = 1060, 330
 _BOX_H = 46
 _NORMAL = {"fill": "#f4f6f8", "stroke": "#7a8894", "width": "1.5"}
@@ -84,10 +89,11 @@ class PipelineDiagram:
 
     def __repr__(self) -> str:
         marked = re.findall(r'data-stage="([^"]+)" class="stage highlight"', self.svg)
-        if language() != "en":  # the stages' words, as the drawing shows them (English: the code's names)
+        if language() != "en":
             marked = [message(_STAGE_KEYS[stage]) for stage in marked]
-        named = message("common.list_separator").join(marked)
-        return message("notebook.diagram.repr", marked=named or message("notebook.diagram.nothing"))
+        return message("notebook.diagram.repr",
+                       marked=message("common.list_separator").join(marked)
+                       or message("notebook.diagram.nothing"))
 
     def save(self, path: str | Path) -> Path:
         """Write the SVG text to ``path`` (UTF-8) and return the path; the parent folder must exist."""
@@ -121,12 +127,17 @@ def _rect(key: str, x: float, y: float, width: float, height: float, marked: boo
 
 def _box(key: str, x: float, y: float, width: float, marked: bool) -> str:
     english, chinese = STAGES[key]
+    under = english if language() == "en" else _NAMES_UNDER.get(key)
     centre = x + width / 2
+    if under is None:  # one line, in the middle of the box
+        return (_rect(key, x, y, width, _BOX_H, marked)
+                + f'<text x="{centre}" y="{y + 28}" text-anchor="middle" font-size="15">{escape(chinese)}'
+                + "</text></g>")
     return (
         _rect(key, x, y, width, _BOX_H, marked)
         + f'<text x="{centre}" y="{y + 19}" text-anchor="middle" font-size="15">{escape(chinese)}</text>'
         + f'<text x="{centre}" y="{y + 37}" text-anchor="middle" font-size="12" fill="#44505a">'
-        + f"{escape(english)}</text></g>"
+        + f"{escape(under)}</text></g>"
     )
 
 

@@ -1,0 +1,100 @@
+"""What an ablation run depends on (AblationConfig) and its fixed names. Used by notebooks 05b, 06 and 07.
+
+``VERSIONS`` are the table's rows, ``SPLITS`` the question sets a run can score, ``TUNED_KNOBS`` the
+knobs ``tune`` chooses on dev (with their workbook symbols k, W, M) and ``FOLDS`` the folds of the
+grouped K-fold that scores dev questions out of fold. Every other module of the package imports
+these; this one imports none of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ragmath.lab.messages import message
+from ragmath.lab.tokenize import get_tokenizer
+from ragmath.validation import check_rrf_k
+
+VERSIONS: tuple[str, ...] = ("A", "B", "C", "D", "E", "Oracle")
+SPLITS = ("dev", "holdout", "all")
+#: The knobs ``tune`` chooses on dev, by AblationConfig field name, with their workbook symbol.
+TUNED_KNOBS = {"k": "k", "window": "W", "rerank_depth": "M"}
+#: Row E's weight α on BM25 (1 − α on the vector list): the values the rule weighs, and its default.
+ALPHA_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+ALPHA_DEFAULT = 0.5
+#: Folds of the grouped K-fold that scores dev questions out of fold.
+FOLDS = 5
+#: The p columns of every paired table of the workbook: ``ragmath.compare``'s two-sided paired sign-flip
+#: (randomization) test, and Holm's adjustment over the comparisons of the same table.
+P_SIGN_FLIP = "p (sign-flip)"
+P_HOLM = "p (sign-flip, Holm)"
+
+
+@dataclass(frozen=True)
+class AblationConfig:
+    """Everything a run depends on; recorded beside its table.
+
+    ``snapshot_date`` None -> the data's ``config.json``; ``identity`` None -> every question is
+    asked as its own identity; ``refuse_below`` None -> fitted on dev questions (out of fold on
+    dev). ``k``: RRF's constant; ``window`` (W): each list's depth fed to RRF;
+    ``rerank_depth`` (M): candidates kept per version and reordered by the reranker (Recall@M);
+    ``alpha`` (α): row E's weight on BM25 in the convex combination α · min-max(BM25) + (1 − α) ·
+    min-max(vector) of each list's top W; None -> chosen on dev by the keep-the-default rule (default
+    ``ALPHA_DEFAULT`` over ``ALPHA_GRID``; out of fold for dev questions, on all dev for the others).
+    ``top_k`` (K): the cut-off of the retrieval metrics; ``context_k``: passages sent to the
+    generator. ``tuned``: the knobs that were chosen on dev (``tune`` fills it), so the dev table
+    can say which of its numbers are optimistic. ``seed`` is recorded with the run and meant for
+    any randomised step a reader plugs in; the default pipeline draws no random numbers (exact
+    SVD, Newton fit, stated tie rules), so its results do not depend on it.
+
+    Raises ValueError naming the field for a non-positive depth, ``rerank_depth < top_k``,
+    k <= 0, an unknown split, editions mode, tokenizer or tuned knob, or ``refuse_below`` or ``alpha``
+    outside [0, 1].
+
+    >>> AblationConfig(k=1, window=40, rerank_depth=20).rerank_depth
+    20
+    """
+
+    snapshot_date: Any = None
+    editions: str = "published"
+    identity: str | None = None
+    split: str = "dev"
+    k: float = 60
+    window: int = 20
+    rerank_depth: int = 10
+    top_k: int = 5
+    context_k: int = 5
+    seed: int = 0
+    tokenizer: str = "jieba"
+    refuse_below: float | None = None
+    alpha: float | None = None
+    l2: float = 1.0
+    tuned: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in ("window", "rerank_depth", "top_k", "context_k"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(message("pipeline.ablation.not_positive", name=name, value=repr(value)))
+        if self.rerank_depth < self.top_k:
+            raise ValueError(message("pipeline.ablation.depth_below_top_k", depth=self.rerank_depth,
+                                     top_k=self.top_k))
+        try:  # the core's check decides; the words are the workbook's
+            check_rrf_k(self.k)
+        except (TypeError, ValueError):
+            raise ValueError(message("pipeline.ablation.bad_k", value=repr(self.k))) from None
+        if self.split not in SPLITS:
+            raise ValueError(message("pipeline.ablation.bad_split", allowed=SPLITS, value=repr(self.split)))
+        if self.editions not in ("live", "published"):
+            raise ValueError(message("pipeline.ablation.bad_editions", value=repr(self.editions)))
+        get_tokenizer(self.tokenizer)
+        if self.refuse_below is not None and not 0 <= self.refuse_below <= 1:
+            raise ValueError(message("pipeline.ablation.bad_refuse_below", value=repr(self.refuse_below)))
+        alpha = self.alpha
+        if alpha is not None and (isinstance(alpha, bool) or not isinstance(alpha, (int, float))
+                                  or not 0 <= alpha <= 1):
+            raise ValueError(message("pipeline.ablation.bad_alpha", value=repr(self.alpha)))
+        unknown = set(self.tuned) - set(TUNED_KNOBS)
+        if unknown:
+            raise ValueError(message("pipeline.ablation.unknown_knobs", unknown=sorted(unknown),
+                                     knobs=list(TUNED_KNOBS)))
