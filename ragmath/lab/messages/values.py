@@ -97,6 +97,9 @@ WORDS = {
     "nothing": "无",
     "None": "无",
     "n/a (dataset passed in)": "无（数据集由调用者传入）",
+    # --------------------------------------------- a boolean a table holds as text (03: .astype(str))
+    "True": "是",
+    "False": "否",
     # ------------------------------------------------------- levels and gains: names a reader types (01, 04)
     "chunk": "片段（chunk）",
     "clause": "条款（clause）",
