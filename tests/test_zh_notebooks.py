@@ -176,7 +176,7 @@ WORD = re.compile(r"[A-Za-z][A-Za-z0-9_@]*(?:[-.][A-Za-z0-9_@]+)*")
 CODE_NAMES = {
     # metrics and methods, as the article and the tools write them
     "Recall", "Hit", "nDCG", "DCG", "IDCG", "MRR", "RR", "RRF", "BM25", "RAG", "Oracle",
-    "min-max", "z-score", "l2", "n-gram", "exp", "linear",
+    "min-max", "z-score", "l2", "n-gram",
     # the versions cell: packages and the font
     "python", "ragmath", "numpy", "pandas", "matplotlib", "ipywidgets", "jieba", "rank-bm25",
     "Noto", "Sans", "SC",
