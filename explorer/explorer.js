@@ -653,8 +653,23 @@
     }
   }
 
+  // The article's lists are named in the page's language (the catalogue's lists.*: vector, 向量); a list
+  // added on the page keeps its own name (L3, ...).
+  function nameArticleLists() {
+    const keyOf = {};
+    for (const texts of Object.values(PAGE.messages)) {
+      for (const [key, word] of Object.entries(texts)) {
+        if (key.startsWith("lists.")) keyOf[word] = key;
+      }
+    }
+    for (const list of state.lists) {
+      if (keyOf[list.name] !== undefined) list.name = message(keyOf[list.name]);
+    }
+  }
+
   function setLanguage(code, remember) {
     language = code in PAGE.messages ? code : "en";
+    nameArticleLists();
     if (remember) {
       try { // file:// pages may refuse a history entry; the switch works without it
         const url = new URL(window.location.href);

@@ -95,7 +95,8 @@ def _page_data(built: Path) -> dict:
 
 def test_the_page_carries_every_explorer_message_in_both_languages(built):
     data = _page_data(built)
-    keys = {key for key in CATALOGUE if key.startswith("explorer.")} | {"common.list_separator"}
+    keys = ({key for key in CATALOGUE if key.startswith("explorer.")} | {"common.list_separator"}
+            | {key for key in CATALOGUE if key.startswith("lists.")})
     for language in ("en", "zh"):
         assert data["messages"][language] == {key: CATALOGUE[key][language] for key in keys}
     assert data["settings"]["maxIds"] == MAX_IDS and data["settings"]["kMax"] == K_MAX
@@ -389,8 +390,9 @@ def test_k_1_reads_4_2_at_0_7500_in_english_and_in_chinese(built, offline):
     zh.locator('.rrf-table[data-k="1"]').wait_for()
     assert _table_rows(zh, 1) == expected_rows(ARTICLE, 1)
     assert zh.locator("#lead").text_content().startswith("k = 1 时 4.2 领先，得分 0.7500")
-    assert _headers(zh) == ["名次", "ID", "BM25 名次", "BM25：1/(k+名次)", "vector 名次",
-                            "vector：1/(k+名次)", "RRF 得分", "领先下一名"]
+    assert _headers(zh) == ["名次", "ID", "BM25 名次", "BM25：1/(k+名次)", "向量 名次",
+                            "向量：1/(k+名次)", "RRF 得分", "领先下一名"]
+    assert zh.locator("label[for=list-1]").text_content() == "向量"
     assert zh.evaluate("document.documentElement.lang") == "zh-CN"
     shot_zh = _screenshot(zh, "k1_zh")
     assert shot_en.stat().st_size > 20_000 and shot_zh.stat().st_size > 20_000
@@ -404,8 +406,9 @@ def test_the_language_switch_keeps_k_and_the_lists(built, offline):
     page.locator('.rrf-table[data-k="7"]').wait_for()
     page.locator("button[data-lang=zh]").click()
     assert _headers(page)[0] == "名次" and _table_rows(page, 7) == expected_rows(ARTICLE, 7)
+    assert "向量 名次" in _headers(page)
     page.locator("button[data-lang=en]").click()
-    assert _headers(page)[0] == "place"
+    assert _headers(page)[0] == "place" and "vector rank" in _headers(page)
 
 
 @pytest.mark.browser
@@ -526,6 +529,7 @@ def test_the_lead_line_and_the_table_read_as_the_notebooks_explorer_writes_them(
 ):
     import html
 
+    from ragmath.lab.messages import reader_lists
     from ragmath.lab.notebook.widgets import describe_lead, fused_table, render_table_html
 
     page = offline().open(built, "?lang=zh" if language == "zh" else "")
@@ -541,8 +545,9 @@ def test_the_lead_line_and_the_table_read_as_the_notebooks_explorer_writes_them(
     page.locator(f'.rrf-table[data-k="{k}"][data-window="{window or "all"}"]').wait_for()
     use_language(language)
     try:
-        lead = describe_lead(lists, k, window)
-        markup = render_table_html(fused_table(lists, k, window), k, window)
+        named = reader_lists(lists)  # the page names the article's lists in its language, as a notebook does
+        lead = describe_lead(named, k, window)
+        markup = render_table_html(fused_table(named, k, window), k, window)
     finally:
         use_language("en")
     cells = [html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<t[dh]>(.*?)</t[dh]>", markup)]

@@ -2,13 +2,18 @@
 tables are drawn from it, and no variant it replaces appears in the Chinese pages; punctuation and numbers
 follow the article.
 
-The files checked are listed in ``ZH_SOURCES`` (a glob and how to read it). The Chinese notebooks made clean
-(``ZH_NOTEBOOKS``: 06 and 07) are read with ``glossary.notebook_prose`` for the variant check: their prose
-as stored, and their outputs once executed (the words the package shows there: the catalogue's columns and
-values); their prose also follows the article's punctuation. The others join the list when their rewrite
-lands.
+The files checked are listed in ``ZH_SOURCES`` (a glob and how to read it): the Chinese pages, and the
+Chinese notebooks 01–05b, the explorer notebook and their solutions (``ZH_NOTEBOOKS_01_05``), read with
+``glossary.notebook_prose`` (their markdown) and, for the variants, the strings and comments of their code.
+What those notebooks show when executed (``glossary.notebook_outputs``: printed text, tables, drawings,
+the explorer widget's words) is checked too, as are the message catalogue's Chinese texts (what the
+package says: widgets, charts, headers, values, errors) and the strings of the static explorer page.
+The Chinese notebooks 06 and 07 (``ZH_NOTEBOOKS``) are read with ``glossary.notebook_prose`` for the
+variant check: their prose as stored, and their outputs once executed; their prose also follows the
+article's punctuation.
 """
 
+import ast
 import doctest
 import importlib.util
 import sys
@@ -19,8 +24,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _load_tool():
-    spec = importlib.util.spec_from_file_location("tools_glossary", ROOT / "tools" / "glossary.py")
+def _load_tool(name="glossary"):
+    spec = importlib.util.spec_from_file_location(f"tools_{name}", ROOT / "tools" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
@@ -30,6 +35,11 @@ def _load_tool():
 glossary = _load_tool()
 TERMS = glossary.load()
 
+#: The Chinese notebooks held to the glossary: 01–05b, the explorer notebook, and their solutions.
+ZH_NOTEBOOK_GLOBS = ("notebooks/zh/0[1-5]*.ipynb", "notebooks/zh/rrf_explorer.ipynb",
+                     "notebooks/zh/solutions/0[1-5]*.ipynb")
+ZH_NOTEBOOKS_01_05 = sorted({path for pattern in ZH_NOTEBOOK_GLOBS for path in ROOT.glob(pattern)})
+
 #: glob -> reader. The glossary's own pages list the variants on purpose, and are checked against the CSV.
 ZH_SOURCES = {
     "README.zh.md": lambda path: glossary.markdown_prose(path.read_text(encoding="utf-8")),
@@ -37,8 +47,28 @@ ZH_SOURCES = {
     # notebook 08 and its solutions (rewritten in the glossary's terms; the others join after their rewrite)
     "notebooks/zh/08_your_own_system.ipynb": glossary.notebook_prose,
     "notebooks/zh/solutions/08_your_own_system_solutions.ipynb": glossary.notebook_prose,
+    **{pattern: glossary.notebook_prose for pattern in ZH_NOTEBOOK_GLOBS},
 }
 EXEMPT_FROM_VARIANTS = {"docs/glossary.zh.md"}
+#: In what a notebook shows (code's reprs, IDs, 'YYYY-MM-DD'), only these style rules apply: straight
+#: quotes and ASCII punctuation are the code's; corner quotes and "95 %" are a Chinese sentence's.
+OUTPUT_STYLE = ("「」", "95%")
+
+
+def code_words(path: Path) -> str:
+    """The string literals and comments of a notebook's code cells: the words its code prints or says."""
+    import nbformat
+
+    parts = []
+    for cell in nbformat.read(path, as_version=4).cells:
+        if cell.cell_type != "code":
+            continue
+        parts += [line.split("#", 1)[1] for line in cell.source.splitlines() if "#" in line]
+        parts += [node.value for node in ast.walk(ast.parse(cell.source))
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+    return "\n".join(parts)
+
+
 #: The Chinese notebooks whose prose and outputs are checked for variants.
 ZH_NOTEBOOKS = [ROOT / "notebooks" / "zh" / name for name in ("06_ablation.ipynb", "07_honest_numbers.ipynb")]
 
@@ -128,6 +158,57 @@ def test_punctuation_and_numbers_follow_the_article(path):
     assert glossary.style_problems(_read(path)) == []
 
 
+@pytest.mark.parametrize("path", ZH_NOTEBOOKS_01_05, ids=_name)
+def test_no_replaced_variant_in_the_chinese_notebooks_code_strings_and_comments(path):
+    assert glossary.variants_in(code_words(path), TERMS) == []
+
+
+def _output_style(text):
+    return [(where, why) for where, why in glossary.style_problems(text)
+            if any(rule in why for rule in OUTPUT_STYLE)]
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+@pytest.mark.parametrize("path", ZH_NOTEBOOKS_01_05, ids=_name)
+def test_no_replaced_variant_in_what_the_chinese_notebooks_show(path, executed):
+    """The executed notebook's outputs: printed text, tables (HTML), drawings, the explorer widget."""
+    shown = _without_the_data(glossary.notebook_outputs(executed(path)))
+    assert glossary.variants_in(shown, TERMS) == []
+    assert _output_style(shown) == []
+
+
+def _without_the_data(text):
+    """``text`` without the toy corpus's policy texts and the questions, quoted as they are (the policies
+    say 差旅成本; the glossary's 费用 is the workbook's word, not theirs)."""
+    from ragmath.lab.corpus import load_corpus, load_questions
+
+    quoted = {*load_corpus()["text"], *load_questions()["text"]}
+    for data in sorted(quoted, key=len, reverse=True):
+        text = text.replace(data, "")
+    return text
+
+
+def test_no_replaced_variant_in_the_catalogues_chinese():
+    """Every Chinese text of the message catalogue (widgets, charts, headers, values, errors, verdicts)."""
+    from ragmath.lab.messages import CATALOGUE
+
+    found = {key: glossary.variants_in(texts["zh"], TERMS) for key, texts in CATALOGUE.items()}
+    assert {key: variants for key, variants in found.items() if variants} == {}
+    styled = {key: _output_style(texts["zh"]) for key, texts in CATALOGUE.items()}
+    assert {key: problems for key, problems in styled.items() if problems} == {}
+
+
+def test_no_replaced_variant_in_the_explorer_pages_strings():
+    """The static explorer page: its sources and the catalogue's words it is built with (page-data.js)."""
+    build_explorer = _load_tool("build_explorer")
+    page = "\n".join([build_explorer.data_script(),
+                      *((ROOT / "explorer" / name).read_text(encoding="utf-8")
+                        for name in ("index.html", "explorer.js", "explorer.css"))])
+    assert glossary.variants_in(page, TERMS) == []
+    assert _output_style(page) == []
+
+
 def test_the_checks_find_what_they_look_for():
     text = "这本工作簿里，同义改写类和改写类都有；无答案问题不进平均。「引号」，95 % 的区间,还有(括号)。"
     assert glossary.variants_in(text, TERMS) == [("工作簿", "练习册"), ("同义改写类", "同义改写题"),
@@ -138,3 +219,14 @@ def test_the_checks_find_what_they_look_for():
     page = '正文\n```bash\nmake lab  # 打开 JupyterLab\n```\n`use_language("zh")` 后'
     prose = glossary.markdown_prose(page)
     assert "打开 JupyterLab" in prose and "make lab" not in prose and '"zh"' not in prose
+    figure = {"output_type": "display_data", "data": {"image/png": "…", "text/plain": "<Figure size 9x3>"}}
+    table = {"output_type": "execute_result", "data": {"text/html": "<style>x</style><td>领先者</td>",
+                                                         "text/plain": "leader"}}
+    widget = {"output_type": "display_data", "data": {"application/vnd.jupyter.widget-view+json": {}}}
+    nb = {"cells": [{"cell_type": "code", "outputs": [figure, table, widget]}],
+          "metadata": {"widgets": {"application/vnd.jupyter.widget-state+json": {"state": {
+              "m": {"state": {"description": "vector", "value": "<p>在 95 % 的题上</p>"}}}}}}}
+    shown = glossary.notebook_outputs(nb)
+    assert "Figure" not in shown and "leader" not in shown and "x" not in shown
+    assert glossary.variants_in(shown, TERMS) == [("领先者", "第一名")]
+    assert "vector" in shown and len(_output_style(shown)) == 1

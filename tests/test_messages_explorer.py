@@ -115,13 +115,13 @@ def test_chinese_lead_line_names_the_leader_and_its_margin(zh):
     explorer = build_explorer(k=1)
     # 4.2 = 3/4 leads 6.1 = 2/3 by 1/12 = 0.0833; 4.2 leads at every k (1/x is convex)
     assert _text(explorer.leader_html.value).strip() == (
-        "k = 1 时 4.2 领先，得分 0.7500（比 6.1 高 0.0833）。在 k = 1…200 范围内，领先者始终不变。")
+        "k = 1 时 4.2 领先，得分 0.7500（比 6.1 高 0.0833）。在 k = 1…200 范围内，第一名始终不变。")
 
 
 def test_chinese_describe_lead_gives_the_hand_computed_change(zh):
     # at k = 2: A = 2/3, B = 1/4 + 2/5 = 13/20, margin 1/60 = 0.0167; B leads from k = 3
     assert describe_lead(CROSSING, 2, ks=range(1, 11)) == (
-        "k = 2 时 A 领先，得分 0.6667（比 B 高 0.0167）。在 k = 1…10 范围内，领先者在 k = 3（A → B）处易主。")
+        "k = 2 时 A 领先，得分 0.6667（比 B 高 0.0167）。在 k = 1…10 范围内，第一名在 k = 3（A → B）处易主。")
 
 
 def test_chinese_lead_line_for_a_tie_and_a_single_item(zh):
@@ -129,7 +129,7 @@ def test_chinese_lead_line_for_a_tie_and_a_single_item(zh):
     assert describe_lead({"L1": ["b"], "L2": ["a"]}, 1, ks=[1]).startswith(
         "k = 1 时 a 和 b 并列，都是 0.5000；a 排在前面（ID 较小）。")
     assert describe_lead({"L1": ["x"]}, 3, ks=[3]) == (
-        "k = 3 时只有 x 一项（0.2500）。在 k = 3…3 范围内，领先者始终不变。")
+        "k = 3 时只有 x 一项（0.2500）。在 k = 3…3 范围内，第一名始终不变。")
 
 
 # ----------------------------------------------------------------------------- the controls
@@ -208,8 +208,8 @@ def test_chinese_chart_titles_axes_and_legend(zh):
         explorer = build_explorer(k=1)
         explorer.k_slider.value = 7
     assert _chart_texts(explorer) == ["k = 7 时各列表的贡献", "融合得分 = Σ 1/(k + 名次)",
-                                      "各项得分 ÷ 领先者得分（黑线：当前 k）", "k（对数坐标）",
-                                      "得分 ÷ 领先者得分", "各项"]
+                                      "各项得分 ÷ 第一名的得分（黑线：当前 k）", "k（对数坐标）",
+                                      "得分 ÷ 第一名的得分", "各项"]
     assert not [str(w.message) for w in caught if "missing from font" in str(w.message)]
 
 

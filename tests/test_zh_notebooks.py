@@ -183,6 +183,87 @@ def test_the_latin_word_finder_keeps_names_and_finds_words():
     assert _latin_words("bm25 baseline") == ["baseline"]
 
 
+# ------------------------------------------------------------------------ English words in the outputs
+def _load_glossary_tool():
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("tools_glossary", ROOT / "tools" / "glossary.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+#: The Chinese notebooks whose every shown word is Chinese: 01–05b, the explorer notebook, their solutions.
+READ_IN_CHINESE = sorted([*ZH_DIR.glob("0[1-5]*.ipynb"), ZH_DIR / "rrf_explorer.ipynb",
+                          *(ZH_DIR / "solutions").glob("0[1-5]*.ipynb")])
+
+#: A word: letters, maybe joined by - or . to more (single-hop, ragmath.compare, rank-bm25).
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9_@]*(?:[-.][A-Za-z0-9_@]+)*")
+
+#: The English words a Chinese output may show, because they are code or names, not English:
+CODE_NAMES = {
+    # metrics and methods, as the article and the tools write them
+    "Recall", "Hit", "nDCG", "DCG", "IDCG", "MRR", "RR", "RRF", "BM25", "RAG", "Oracle",
+    "min-max", "z-score", "l2", "n-gram",
+    # the versions cell: packages and the font
+    "python", "ragmath", "numpy", "pandas", "matplotlib", "ipywidgets", "jieba", "rank-bm25",
+    "Noto", "Sans", "SC",
+    # functions the reader types (rrf; names with an underscore or a dot are code anyway)
+    "rrf",
+    # the reranker's features, the identities' roles (data/identities.csv): names in code and data
+    "bm25", "cosine", "live", "memory", "employee", "finance",
+    # Python's own words in a verdict ("请把 None 换成你的答案") and in the core's printed errors
+    "None", "ValueError",
+}
+
+#: Code names in the headers' form: a Chinese word, then the code's name in full-width brackets.
+NAME_IN_BRACKETS = re.compile(r"（[\x21-\x7e ]+?）")
+#: An error of ragmath's core, printed on purpose: its text stays English, with a Chinese line before it.
+CORE_ERROR_LINE = re.compile(r"^(?:\w+\.)*\w+(?:Error|Exception): ")
+
+
+def _is_code_name(word: str) -> bool:
+    """IDs and symbols (a digit, an underscore, all capitals, one letter), dotted paths, the listed names."""
+    return (word in CODE_NAMES or len(word) == 1 or word.isupper() or any(ch.isdigit() for ch in word)
+            or "_" in word or "." in word or "@" in word)
+
+
+def english_words(text: str) -> list[str]:
+    """The English words in ``text`` that are no code name, outside the brackets of a header's name and the
+    core's printed errors; a printed core error that has no Chinese line right before it is reported whole.
+
+    >>> english_words("第一名（leader）：是\\nrrf 拒绝重复项：\\nValueError: list each ID once")
+    []
+    >>> english_words("lead changes: [LeadChange(k=3, previous='4.2')] False\\nValueError: no")
+    ['lead', 'changes', 'LeadChange', 'previous', 'False', 'ValueError: no']
+    """
+    found = []
+    previous = ""
+    for line in text.splitlines():
+        if CORE_ERROR_LINE.match(line.strip()):
+            if not re.search(r"[\u4e00-\u9fff]", previous):
+                found.append(line.strip()[:60])
+            continue
+        if line.strip():
+            previous = line
+        found += [w for w in WORD.findall(NAME_IN_BRACKETS.sub("", line)) if not _is_code_name(w)]
+    return found
+
+
+def _without_the_drawings_english_terms(text: str) -> str:
+    """The pipeline diagram shows each stage's Chinese word with the code's English term beneath it (as a
+    header shows its name in brackets): the pair counts as the Chinese word."""
+    from ragmath.lab.messages import CATALOGUE
+
+    for key, texts in CATALOGUE.items():
+        if key.startswith("notebook.diagram.stage."):
+            pair = re.escape(texts["zh"]) + r"\s+" + re.escape(texts["en"]) + r"(?![\w-])"
+            text = re.sub(pair, texts["zh"], text)
+    return text
+
+
 @pytest.mark.notebooks
 @pytest.mark.slow
 def test_chinese_08_shows_no_english_word(executed):
@@ -200,3 +281,24 @@ def test_chinese_08_shows_no_english_word(executed):
     assert _latin_words("\n".join(shown)) == []
     assert _latin_words(report) == []
     assert _latin_words("\n".join(MESSAGES["zh"].values())) == []
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+@pytest.mark.parametrize("path", READ_IN_CHINESE, ids=_id)
+def test_what_the_chinese_notebook_shows_holds_no_english_word(path, executed):
+    """Every output a reader sees (printed text, tables' HTML, drawings, the explorer widget's words; a
+    table's plain text only where it has no HTML) holds no English word but the code names above."""
+    glossary = _load_glossary_tool()
+    nb = executed(path)
+    words = sorted(set(english_words(_without_the_drawings_english_terms(glossary.notebook_outputs(nb)))))
+    assert not words, f"zh/{_id(path)}: English words in what it shows: {words}"
+
+
+def test_english_words_are_found_in_sentences_and_reprs_not_in_code_names():
+    assert english_words("k = 60 时 4.2 领先；第一名（leader）：是；TRV26-4.2-b、Q07、nDCG@5") == []
+    assert english_words("p6_employee、finance_officer、ragmath.compare、rank-bm25") == []
+    assert english_words("rrf 拒绝重复项：\nValueError: list each ID once") == []
+    assert english_words("ValueError: list each ID once") == ["ValueError: list each ID once"]
+    assert english_words("[LeadChange(k=3, previous='4.2')] False one_of vector") == [
+        "LeadChange", "previous", "False", "vector"]

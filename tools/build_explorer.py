@@ -7,7 +7,8 @@ Usage::
 
 The page's sources are in ``explorer/`` (``index.html``, ``explorer.js``, ``explorer.css``). The build
 copies them and writes ``page-data.js``: every ``explorer.*`` entry of the message catalogue
-(``ragmath/lab/messages/explorer.py``) in English and Chinese, and the explorer's settings (k range,
+(``ragmath/lab/messages/explorer.py``) and the names of the article's lists (``lists.*``) in English and
+Chinese, and the explorer's settings (k range,
 ID cap, window sizes, the article's lists, the item colours) read from ``ragmath.lab.notebook``.
 Nothing is fetched when the page opens: its scripts are classic ``<script src>`` files (Chromium
 refuses ``fetch`` and module imports from ``file://``), so the folder works served or from disk.
@@ -33,16 +34,20 @@ SUPPORTED_CONVERSIONS = {None, "r"}
 SUPPORTED_SPECS = {"", ",", ".4f"}
 # Messages outside explorer.* that the page uses.
 SHARED_KEYS = ("common.list_separator",)
+# The names of the article's lists in each language (lists.vector: 向量): the page names them in its language.
+SHARED_PREFIXES = ("lists.",)
 
 
 def page_messages() -> dict[str, dict[str, str]]:
-    """language -> key -> template, for every ``explorer.*`` key and :data:`SHARED_KEYS`.
+    """language -> key -> template, for every ``explorer.*`` key, :data:`SHARED_KEYS` and every key under
+    :data:`SHARED_PREFIXES`.
 
     Raises ``ValueError`` naming the key when a template uses a format the page cannot fill.
     """
     from ragmath.lab.messages import CATALOGUE, LANGUAGES
 
-    keys = sorted(k for k in CATALOGUE if k.startswith("explorer.")) + list(SHARED_KEYS)
+    keys = (sorted(k for k in CATALOGUE if k.startswith("explorer.")) + list(SHARED_KEYS)
+            + sorted(k for k in CATALOGUE if k.startswith(SHARED_PREFIXES)))
     result: dict[str, dict[str, str]] = {language: {} for language in LANGUAGES}
     for key in keys:
         for language in LANGUAGES:

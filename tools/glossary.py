@@ -13,12 +13,14 @@ Its tables sit in generated blocks, between ``<!-- generated: NAME -->`` and ``<
 reported once, as 同义改写类, and a variant inside a longer accepted term is not reported at all.
 :func:`style_problems` finds the punctuation and number style the article does not use (「」, "95 %",
 ASCII punctuation against Chinese text). :func:`markdown_prose` and :func:`notebook_prose` give the text a
-reader reads, so the same checks can take notebooks as well as Markdown pages.
+reader reads, so the same checks can take notebooks as well as Markdown pages; :func:`notebook_outputs`
+gives what an executed notebook shows (printed text, tables as HTML, drawings' words, widgets).
 """
 
 from __future__ import annotations
 
 import csv
+import html
 import json
 import re
 import sys
@@ -170,7 +172,8 @@ def markdown_prose(text: str) -> str:
 
 
 def notebook_prose(path: Path) -> str:
-    """The markdown cells of a notebook and the text outputs of its code cells, as one text to check."""
+    """The markdown cells of a notebook and the text outputs of its code cells (printed text, the plain
+    text of what they display), as one text to check; :func:`notebook_outputs` reads what a reader sees."""
     cells = json.loads(Path(path).read_text(encoding="utf-8"))["cells"]
     parts = []
     for cell in cells:
@@ -179,6 +182,61 @@ def notebook_prose(path: Path) -> str:
         for output in cell.get("outputs", []):
             parts.append("".join(output.get("text", "")))
             parts.append("".join(output.get("data", {}).get("text/plain", "")))
+    return "\n".join(parts)
+
+
+_WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+_WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+#: The widget model fields that hold words a reader reads (a label, a text, a menu's entries).
+_WIDGET_WORDS = ("description", "value", "placeholder", "tooltip", "_options_labels")
+
+
+def html_text(markup: str) -> str:
+    """The text a browser shows for ``markup``: style and script blocks dropped, tags become spaces, entities
+    decoded.
+
+    >>> html_text("<style>td {x: 1}</style><td>是&amp;否</td><td>4.2</td>")
+    ' 是&否  4.2 '
+    """
+    markup = re.sub(r"<(style|script)\b.*?</\1>", "", markup, flags=re.S | re.I)
+    return html.unescape(re.sub(r"<[^>]+>", " ", markup))
+
+
+def output_texts(output: dict) -> list[str]:
+    """The texts a reader reads in one output, each as one string: what a stream prints, an error's line,
+    and of a display the richest form a notebook shows (a widget, HTML, an SVG drawing's words); its plain
+    text only when it has none of those and no image (a figure's ``<Figure size ...>`` is never seen)."""
+    if output.get("output_type") == "stream":
+        return ["".join(output.get("text", ""))]
+    if output.get("output_type") == "error":
+        return [f"{output.get('ename', '')}: {output.get('evalue', '')}"]
+    data = output.get("data", {})
+    if _WIDGET_VIEW in data:
+        return []  # read from the notebook's widget state (notebook_outputs)
+    if "text/html" in data:
+        return [html_text("".join(data["text/html"]))]
+    if "image/svg+xml" in data:
+        return [html_text("".join(data["image/svg+xml"]))]
+    if any(kind.startswith("image/") for kind in data):
+        return []
+    return ["".join(data.get("text/plain", ""))]
+
+
+def notebook_outputs(nb: dict) -> str:
+    """Every text an executed notebook shows a reader, one output a block: :func:`output_texts` of each code
+    cell's outputs, then the words of its widgets (the RRF k explorer's labels, lead line and table, as
+    the notebook saved their state)."""
+    parts = [text for cell in nb["cells"]
+             for output in cell.get("outputs", []) for text in output_texts(output)]
+    models = nb.get("metadata", {}).get("widgets", {}).get(_WIDGET_STATE, {}).get("state", {})
+    for model in models.values():
+        state = model.get("state", {})
+        for field in _WIDGET_WORDS:
+            value = state.get(field)
+            if isinstance(value, list):
+                parts.append("\n".join(str(v) for v in value))
+            elif isinstance(value, str):
+                parts.append(html_text(value))
     return "\n".join(parts)
 
 

@@ -41,7 +41,7 @@ from ragmath.lab.messages import (
 )
 
 __all__ = ["LANGUAGES", "CATALOGUE", "use_language", "language", "message", "join_names", "reader_columns",
-           "reader_headers", "reader_value", "reader_values", "fields_of"]
+           "reader_headers", "reader_value", "reader_values", "reader_lists", "fields_of"]
 
 #: The languages every key must have; the first is the default.
 LANGUAGES = ("en", "zh")
@@ -215,6 +215,24 @@ def reader_value(value: object) -> object:
     return value
 
 
+def reader_lists(lists: Mapping[str, object]) -> Mapping[str, object]:
+    """Named ranked lists with their names in the reader's language: in English ``lists`` itself; in
+    Chinese a new dict (same order, same lists) whose names the catalogue has a word for (``lists.NAME``)
+    read that word. BM25 and other names stay as they are.
+
+    >>> lists = {"BM25": ["4.2"], "vector": ["5.3"]}
+    >>> reader_lists(lists) is lists
+    True
+    >>> use_language("zh"); reader_lists(lists)
+    {'BM25': ['4.2'], '向量': ['5.3']}
+    >>> use_language("en")
+    """
+    if _language == "en":
+        return lists
+    return {(message(f"lists.{name}") if f"lists.{name}" in CATALOGUE else name): ranked
+            for name, ranked in lists.items()}
+
+
 def _is_text(column: pd.Series) -> bool:
     return column.dtype == object or pd.api.types.is_string_dtype(column.dtype)
 
@@ -222,15 +240,18 @@ def _is_text(column: pd.Series) -> bool:
 def reader_values(table):
     """A table as a Chinese reader reads its data: a copy whose cells and row labels go through
     :func:`reader_value` (booleans 是/否, the data's codes and the package's phrases in Chinese);
-    numbers, names and IDs stay. In English, or for a ``Styler``, the table itself.
+    numbers, names and IDs stay. A ``Styler`` is copied with those words as the formats of the columns
+    (and row labels) that hold any, its other formats kept. In English, the table itself.
 
     >>> table = pd.DataFrame({"type": ["conflict"], "default": [True]}, index=["inside"])
     >>> use_language("zh"); shown = reader_values(table); use_language("en")
     >>> shown.to_dict("split")["data"], list(shown.index), table.loc["inside", "type"]
     ([['冲突题', '是']], ['在网格内部'], 'conflict')
     """
-    if _language == "en" or not isinstance(table, pd.DataFrame):
+    if _language == "en":
         return table
+    if not isinstance(table, pd.DataFrame):
+        return _styler_values(table)
     parts = [table.iloc[:, position] for position in range(table.shape[1])]
     parts = [part.astype(object).map(reader_value) if part.dtype == bool or _is_text(part) else part
              for part in parts]
@@ -241,6 +262,28 @@ def reader_values(table):
                                                 names=shown.index.names)
     else:
         shown.index = pd.Index([reader_value(v) for v in shown.index], name=shown.index.name)
+    return shown
+
+
+def _is_word(value: object) -> bool:
+    return isinstance(value, (bool, np.bool_)) or (isinstance(value, str) and reader_value(value) != value)
+
+
+def _styler_values(table):
+    """A Styler's copy whose columns and row labels holding words show them through :func:`reader_value`."""
+    styler = getattr(sys.modules.get("pandas.io.formats.style"), "Styler", None)
+    if styler is None or not isinstance(table, styler):
+        return table
+    data = table.data
+    worded = [column for column in data.columns if any(_is_word(v) for v in data[column])]
+    labels = any(_is_word(v) for v in data.index)
+    if not worded and not labels:
+        return table
+    shown = copy.deepcopy(table)  # its styles and formats; the data shared, not changed
+    if worded:
+        shown = shown.format(reader_value, subset=worded)
+    if labels:
+        shown = shown.format_index(reader_value, axis=0)
     return shown
 
 

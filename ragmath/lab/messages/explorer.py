@@ -97,11 +97,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "explorer.lead.never_changes": {
         "en": "Over k = {k_lo}…{k_hi} the lead never changes.",
-        "zh": "在 k = {k_lo}…{k_hi} 范围内，领先者始终不变。",
+        "zh": "在 k = {k_lo}…{k_hi} 范围内，第一名始终不变。",
     },
     "explorer.lead.changes": {
         "en": "Over k = {k_lo}…{k_hi} the lead changes at {changes}.",
-        "zh": "在 k = {k_lo}…{k_hi} 范围内，领先者在 {changes}处易主。",
+        "zh": "在 k = {k_lo}…{k_hi} 范围内，第一名在 {changes}处易主。",
     },
     "explorer.lead.change": {
         "en": "k = {k} ({previous} → {leader})",
@@ -146,10 +146,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "explorer.chart.tied": {"en": " tied", "zh": " 并列"},
     "explorer.chart.curves_title": {
         "en": "each item ÷ the leader (black line: current k)",
-        "zh": "各项得分 ÷ 领先者得分（黑线：当前 k）",
+        "zh": "各项得分 ÷ 第一名的得分（黑线：当前 k）",
     },
     "explorer.chart.curves_xlabel": {"en": "k (log scale)", "zh": "k（对数坐标）"},
-    "explorer.chart.curves_ylabel": {"en": "score ÷ leader's score", "zh": "得分 ÷ 领先者得分"},
+    "explorer.chart.curves_ylabel": {"en": "score ÷ leader's score", "zh": "得分 ÷ 第一名的得分"},
     "explorer.chart.items": {"en": "items", "zh": "各项"},
     "explorer.chart.drawn": {
         "en": "Drawn: the top {top} of {total} items (bars: at this k; lines: those that reach the top {top} "

@@ -8,7 +8,7 @@ MESSAGES: dict[str, dict[str, str]] = {
               "{folder}. It ships with the repository, not with the ragmath package: run from a "
               "checkout of RAG Lab (make lab installs ragmath from it), or set RAGMATH_DATA to the "
               "folder that holds corpus.jsonl",
-        "zh": "在 {folder} 中找不到工作簿的数据（corpus.jsonl、questions.jsonl、qrels.csv 等）。"
+        "zh": "在 {folder} 中找不到练习册的数据（corpus.jsonl、questions.jsonl、qrels.csv 等）。"
               "数据随仓库提供，不随 ragmath 包提供：请在 RAG Lab 的检出目录中运行"
               "（make lab 会从那里安装 ragmath），或把 RAGMATH_DATA 设为包含 corpus.jsonl 的文件夹",
     },
@@ -91,7 +91,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "pipeline.corpus.no_file": {
         "en": "{path}: no such file; expected the workbook's {filename}",
-        "zh": "{path}：没有这个文件；这里应是工作簿的 {filename}",
+        "zh": "{path}：没有这个文件；这里应是练习册的 {filename}",
     },
     "pipeline.corpus.bad_date_text": {
         "en": "{name} must be a date written YYYY-MM-DD, e.g. '2026-06-30', got {value}",
@@ -248,7 +248,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{question} is asked as {identity}, who cannot read {chunk} (readers {readers}); label it 0 "
               "or drop the row: for this identity the question has no answer",
         "zh": "{question} 以身份 {identity} 提问，而该身份无权读取 {chunk}（可读角色 {readers}）；"
-              "请把它标为 0 或删掉这一行：对这个身份而言，这是无答案问题",
+              "请把它标为 0 或删掉这一行：对这个身份而言，这是无答案题",
     },
     "pipeline.corpus.config_not_json": {
         "en": "not valid JSON ({error})",
@@ -485,7 +485,7 @@ MESSAGES: dict[str, dict[str, str]] = {
               "run configuration). The workbook's default generator is ExtractiveAnswerer.",
         "zh": "LLMGeneratorAdapter 只是适配器示例，不是客户端：请继承它，用你的 LLM SDK 实现 "
               "complete(prompt) -> str（在运行配置中固定模型、temperature 和提示词）。"
-              "工作簿默认的生成模型是 ExtractiveAnswerer。",
+              "练习册默认的生成模型是 ExtractiveAnswerer。",
     },
     # ------------------------------------------------------------------ ablation/
     "pipeline.ablation.not_positive": {

@@ -97,6 +97,29 @@ WORDS = {
     "nothing": "无",
     "None": "无",
     "n/a (dataset passed in)": "无（数据集由调用者传入）",
+    # --------------------------------------------- a boolean a table holds as text (03: .astype(str))
+    "True": "是",
+    "False": "否",
+    # ------------------------------------------------------- levels and gains: names a reader types (01, 04)
+    "chunk": "片段（chunk）",
+    "clause": "条款（clause）",
+    "document": "文档（document）",
+    "exp": "指数增益（exp）",
+    "linear": "线性增益（linear）",
+    # -------------------------------------------------------- the identities' descriptions (identities.csv)
+    "A P6 staff member: reads the staff policies and the claims ledger of the own department "
+    "(INV-101 to INV-124 and INV-131 to INV-140)":
+        "P6 员工：可读员工制度和本部门的报销台账（INV-101 至 INV-124、INV-131 至 INV-140）",
+    "A finance officer: everything an employee reads plus the finance approval authority table "
+    "and all claim records":
+        "财务人员：员工能读的全部，加上财务审批权限表和全部报销记录",
+}
+
+#: The names of the worked examples' ranked lists (``lists.NAME``): a list's name is a word the reader reads
+#: in every table, chart and explorer that shows the list (:func:`ragmath.lab.messages.reader_lists`).
+LIST_NAMES = {
+    "vector": "向量",
+    "title": "标题",
 }
 
 #: The values a table may have as column headers (a crosstab's columns: identities, splits, types); a header
@@ -130,3 +153,4 @@ TEMPLATES = {
 MESSAGES = {f"values.{value}": {"en": value, "zh": word} for value, word in {**WORDS, **TEMPLATES}.items()}
 #: How a boolean reads (in English it stays a boolean: True, False).
 MESSAGES |= {"values.bool.true": {"en": "True", "zh": "是"}, "values.bool.false": {"en": "False", "zh": "否"}}
+MESSAGES |= {f"lists.{name}": {"en": name, "zh": word} for name, word in LIST_NAMES.items()}
