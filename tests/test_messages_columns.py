@@ -175,7 +175,7 @@ def _table_headers(nb) -> list[str]:
 #: or a baseline after them: "D nDCG@5", "nDCG@5 − A"), versions, lists, tokenizers, the reranker's
 #: features, identities, question IDs, split and gain names, function names, formulas, one-letter symbols.
 DATA_HEADERS = re.compile(r"""(?x)^(?:
-    (?:[A-D]\ )?\w+@\w+(?:\ −\ (?:[A-D]|bm25))? | [A-D] | Oracle | BM25 | RRF | vector
+    (?:[A-E]\ )?\w+@\w+(?:\ −\ (?:[A-E]|bm25))? | [A-E] | Oracle | BM25 | RRF | vector
     | rrf-k60 | bm25-bigram
     | jieba(?:_plain|_search)?(?::\ \S+)? | bigram
     | bm25 | cosine | rrf | exact_id | title_overlap | text_overlap | live | memory

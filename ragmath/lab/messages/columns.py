@@ -103,6 +103,7 @@ WORDS = {
     "vector ms": "向量召回用时 ms",
     "fusion ms": "融合用时 ms",
     "rerank ms": "重排用时 ms",
+    "score fusion ms": "分数融合用时 ms",
     "generate ms": "生成用时 ms",
     "total ms": "总用时 ms",
     "knob": "参数",

@@ -54,6 +54,9 @@ WORDS = {
     "not tuned (refusal threshold out of fold)": "未调参（拒答阈值折外拟合）",
     "not tuned on these questions": "未在这些问题上调参",
     "reranker out of fold": "重排模型折外拟合",
+    "α by the rule, out of fold": "α 按规则折外选取",
+    "α set": "α 为设定值",
+    "α (E: weight on BM25)": "α（E 中 BM25 的权重）",
     "gold evidence, no retrieval; correct refusals hold by construction":
         "标准证据，不经召回；正确拒答由构造保证",
     "holdout: frozen design, fitted on dev, run once": "保留集：方案已冻结，在开发集上拟合，只运行一次",
@@ -85,6 +88,8 @@ WORDS = {
     "reranker": "重排模型",
     "generator": "生成器",
     "refuse_below": "拒答阈值（refuse_below）",
+    "score_fusion": "加上 E 行（score_fusion）",
+    "alpha": "E 中 BM25 的权重（alpha）",
     "window": "召回窗口（window）",
     "rerank_depth": "重排深度（rerank_depth）",
     "top_k": "指标的截断（top_k）",
@@ -138,6 +143,13 @@ TEMPLATES = {
     "optimistic: {knobs} chosen on these questions": "偏乐观：{knobs} 在这些问题上选定",
     "optimistic: {knobs} chosen on these questions; reranker out of fold":
         "偏乐观：{knobs} 在这些问题上选定；重排模型折外拟合",
+    "optimistic: {knobs} chosen on these questions; α by the rule, out of fold":
+        "偏乐观：{knobs} 在这些问题上选定；α 按规则折外选取",
+    "optimistic: {knobs} chosen on these questions; α set": "偏乐观：{knobs} 在这些问题上选定；α 为设定值",
+    "by the keep-the-default rule (default {default}): {chosen} on all dev; used here: {used} (dev questions "
+    "out of fold)": "按保留默认值规则（默认 {default}）：全部开发集上为 {chosen}；"
+                    "这里用到：{used}（开发集问题折外选取）",
+    "{alpha} (set)": "{alpha}（设定值）",
     "misread limit ({limit} 元)": "误读限额（{limit} 元）",
     "memory (M = {m})": "记忆特征（M = {m}）",
     "LinearReranker (logistic, L2={l2}, features {features}); dev questions scored out of fold "
