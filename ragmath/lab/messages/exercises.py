@@ -218,6 +218,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         ),
         "zh": '只有区间下端大于 0 时，一个取值才替换默认值；规则保留的 W 是网格中的一个整数',
     },
+    "exercises.06.6.hint": {
+        "en": "the E − C row of the paired table: (difference, low, high, wins, losses), the numbers as the "
+              "table shows them (3 decimals)",
+        "zh": "配对表中 E − C 那一行：(difference, low, high, wins, losses)，数字照表上显示的写（3 位小数）",
+    },
+    "exercises.07.5.hint": {
+        "en": "the C − A row of the dev paired table: (difference, low, high, wins, losses), the numbers as "
+              "the table shows them (3 decimals)",
+        "zh": "开发集配对表中 C − A 那一行：(difference, low, high, wins, losses)，"
+              "数字照表上显示的写（3 位小数）",
+    },
     "exercises.07.1.hint": {
         "en": 'wilson_interval(x, N) returns (low, high); give low to 3 decimals',
         "zh": 'wilson_interval(x, N) 返回 (low, high)；给出 low，保留 3 位小数',

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ragmath.lab.notebook.exercises import register
+from ragmath.lab.notebook.exercises import register, register_prediction
 
 # 06.1 — predict, then run: D's Recall@5 minus C's with the frozen design but a deeper rerank.
 EX1_DEPTH = 20
@@ -21,6 +21,10 @@ EX3_TOKEN = "102"
 EX4_REMEMBERED_LIMIT = 60.0
 # 06.5 — the rule "keep the default unless the paired interval excludes 0" applied to W (default 20).
 EX5_KNOB = "W"
+# 06.1's prediction counts as near within this much.
+EX1_SLACK = 0.02
+# 06.6 — read the paired table aloud: E − C on nDCG@5, its interval, wins and losses.
+EX6_PAIR, EX6_METRIC = ("C", "E"), "nDCG@5"
 
 
 def _frozen():
@@ -73,8 +77,18 @@ def _ex5() -> int:
     return int(keep_default_rule(knob_against_default(_frozen(), EX5_KNOB)))
 
 
+def _ex6() -> tuple:
+    from ragmath.lab.ablation import paired_table, run_ablation
+
+    row = paired_table(run_ablation(_frozen(), answers=False), [EX6_PAIR], EX6_METRIC).iloc[0]
+    return (round(float(row["mean diff"]), 3), round(float(row["low"]), 3), round(float(row["high"]), 3),
+            int(row["wins"]), int(row["losses"]))
+
+
 register("06.1", _ex1, kind="close", decimals=3)
+register_prediction("06.1", EX1_SLACK)
 register("06.2", _ex2, kind="close", decimals=2)
 register("06.3", _ex3, kind="exact")
 register("06.4", _ex4, kind="exact")
 register("06.5", _ex5, kind="exact")
+register("06.6", _ex6, kind="exact")

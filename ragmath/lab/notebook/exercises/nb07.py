@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ragmath.lab.notebook.exercises import register
+from ragmath.lab.notebook.exercises import register, register_prediction
 from ragmath.stats import wilson_interval
 
 # 07.1 — predict, then run: the Wilson interval of 30 correct out of 43, its lower bound.
@@ -63,7 +63,24 @@ def _ex4() -> int:
     return int((memory["difference"] > 0).sum())
 
 
+# 07.1's prediction counts as near within this much.
+EX1_SLACK = 0.03
+# 07.5 — read the dev paired table aloud: C − A on nDCG@5 (design 1), its interval, wins and losses.
+EX5_PAIR, EX5_METRIC = ("A", "C"), "nDCG@5"
+
+
+def _ex5() -> tuple:
+    from ragmath.lab.ablation import paired_table, run_ablation
+    from ragmath.lab.holdout import opened_design
+
+    row = paired_table(run_ablation(opened_design(1), answers=False), [EX5_PAIR], EX5_METRIC).iloc[0]
+    return (round(float(row["mean diff"]), 3), round(float(row["low"]), 3), round(float(row["high"]), 3),
+            int(row["wins"]), int(row["losses"]))
+
+
 register("07.1", _ex1, kind="close", decimals=3)
+register_prediction("07.1", EX1_SLACK)
 register("07.2", _ex2, kind="exact")
 register("07.3", _ex3, kind="exact")
 register("07.4", _ex4, kind="exact")
+register("07.5", _ex5, kind="exact")
