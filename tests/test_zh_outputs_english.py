@@ -23,7 +23,8 @@ ZH_DIR = ROOT / "notebooks" / "zh"
 CLEAN = [ZH_DIR / "06_ablation.ipynb", ZH_DIR / "07_honest_numbers.ipynb"]
 
 #: Names the code uses, shown as they are: versions, methods, tokenizers and their jieba functions, the
-#: reranker's features, the design's fields and classes, packages, functions, units, pandas' NaN and the self-check's my_prediction.
+#: reranker's features, the design's fields and classes, packages, functions, units, pandas' NaN and the
+#: self-check's my_prediction.
 CODE_NAMES = frozenset("""
     Oracle RRF RAG Holm Wilson NaN None ms my_prediction
     jieba jieba_plain jieba_search bigram jieba.cut jieba.cut_for_search data/userdict.txt inv
