@@ -260,6 +260,14 @@ def design_of(opening: dict) -> AblationConfig:
     return _config(opening["design"]["design"])
 
 
+def _record_path(folder: Path) -> Path:
+    """The folder's openings record; FileNotFoundError saying how to make one if there is none."""
+    path = folder / OPENINGS_FILE
+    if not path.is_file():
+        raise FileNotFoundError(message("pipeline.holdout.no_record", path=path))
+    return path
+
+
 def opened_design(number: int, *, data: Any = None) -> AblationConfig:
     """The design opening ``number`` ran, for runs on dev (split ``"dev"``): read from the record alone.
 
@@ -267,8 +275,7 @@ def opened_design(number: int, *, data: Any = None) -> AblationConfig:
     ValueError if there is no such opening; FileNotFoundError if the folder holds no record.
     """
     folder = _folder(data)
-    if not (folder / OPENINGS_FILE).is_file():
-        raise FileNotFoundError(message("pipeline.holdout.no_record", path=folder / OPENINGS_FILE))
+    _record_path(folder)
     recorded = [o for o in openings(folder) if o["number"] == number]
     if not recorded:
         raise ValueError(message("pipeline.holdout.no_opening", number=number,
@@ -289,9 +296,7 @@ def show_opening(number: int, *, data: Any = None) -> HoldoutRun:
     recorded hash; FileNotFoundError if the folder holds no record.
     """
     folder = _folder(data)
-    record_path = folder / OPENINGS_FILE
-    if not record_path.is_file():
-        raise FileNotFoundError(message("pipeline.holdout.no_record", path=record_path))
+    record_path = _record_path(folder)
     opened = show_seal(record_path, number)
     design = design_of(opened.record)
     result = stored_result(opened.results, design)

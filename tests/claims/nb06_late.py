@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 
-from claims import Claim, Shown, dataset, dev_full, fmt
+from claims import Claim, Shown, dataset, dev_ablation, dev_full, fmt
 
 THREE = ["TRV26-4.2-a", "TRV26-4.3", "INV-110"]
 QUERY_3 = "市内交通超出标准"
@@ -134,23 +134,17 @@ def check_knob(knob: str, column: str, frozen_value: float):
 def check_k_tie(shown: Shown) -> dict[str, str]:
     """"k = 1 scores exactly as k = 0.5 on every dev question here: the rule's choice of 0.5 over 1 is its
     tie-break"."""
-    from claims import dev_ablation
     from ragmath import evaluate
+    from ragmath.lab.ablation import keep_default_rule
+    from ragmath.lab.holdout import frozen_design
 
-    table = _knob("k")
-    kept = keep_default_rule_of(table)
-    frozen = 1
+    kept = keep_default_rule(_knob("k"))
+    frozen = frozen_design().k
     runs = {k: dev_ablation(k=k) for k in (kept, frozen)}
     scores = {k: evaluate(r.runs["D"], r.qrels, ["nDCG@5"]).per_question["nDCG@5"] for k, r in runs.items()}
     assert kept != frozen and scores[kept].equals(scores[frozen])
     return {"frozen": f"k = {_num(frozen)}", "kept": f"k = {_num(kept)}", "chose": f"{_num(kept)}",
             "over": f"{_num(frozen)}"}
-
-
-def keep_default_rule_of(table):
-    from ragmath.lab.ablation import keep_default_rule
-
-    return keep_default_rule(table)
 
 
 def check_rule_against_frozen(shown: Shown) -> dict[str, str]:

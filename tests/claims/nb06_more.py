@@ -385,7 +385,7 @@ def _pairs():
 
 def _pair_values(row, language: str) -> dict[str, str]:
     en = language == "en"
-    return {"diff": f"{row['mean diff']:+.3f} [{row['low']:+.3f}, {row['high']:+.3f}]".replace("+-", "-"),
+    return {"diff": f"{row['mean diff']:+.3f} [{row['low']:+.3f}, {row['high']:+.3f}]",
             "n": f"{int(row['questions'])} questions" if en else f"共 {int(row['questions'])} 个问题",
             "wins": f"{int(row['wins'])} better" if en else f"{int(row['wins'])} 个更好",
             "losses": f"{int(row['losses'])} worse" if en else f"{int(row['losses'])} 个更差",
@@ -478,11 +478,9 @@ def check_shared_characters_misses(shown: Shown) -> dict[str, str]:
     shared = _shared_characters()
     unreached = unreached_paraphrases()
     counts = [str(len(shared[x])) for x in unreached]
-    sep_last = " and " if shown.language == "en" else " 和 "
-    values = {x: x for x in unreached}
-    values["counts"] = (", ".join(counts[:-1]) + (sep_last if shown.language == "en" else "和 ") + counts[-1]) \
-        if shown.language == "en" else "、".join(counts[:-1]) + " 和 " + counts[-1]
-    return values
+    first, last = (", " if shown.language == "en" else "、").join(counts[:-1]), counts[-1]
+    return {**{x: x for x in unreached},
+            "counts": f"{first} and {last}" if shown.language == "en" else f"{first} 和 {last}"}
 
 
 CLAIMS += [

@@ -377,12 +377,11 @@ def run_ablation_body(config, dataset, *, answers, generator, reuse, scores_only
         dev_visible = {qid: visible[qid] for qid in dev_ids}
         targets = [q["question_id"] for q in wanted]
         alphas, alpha_on_dev = alphas_for(scored_lists, cfg, targets, stage.folds(), dev_visible)
-    t0 = time.perf_counter()  # one fusion call per α for all its questions; each question its share
-    e_ranks: dict[str, list[str]] = {}
-    for alpha in sorted(set(alphas.values())):
-        e_ranks |= convex_rankings({qid: scored_lists[qid] for qid, a in alphas.items() if a == alpha}, alpha,
-                                   cfg.window)
-    if cfg.score_fusion:
+        t0 = time.perf_counter()  # one fusion call per α for all its questions; each question its share
+        e_ranks: dict[str, list[str]] = {}
+        for alpha in sorted(set(alphas.values())):
+            e_ranks |= convex_rankings({qid: scored_lists[qid] for qid, a in alphas.items() if a == alpha},
+                                       alpha, cfg.window)
         timings["E"]["score fusion"] = [(time.perf_counter() - t0) * 1000 / len(wanted)] * len(wanted)
         for q in wanted:
             qid = q["question_id"]

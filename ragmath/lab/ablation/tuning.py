@@ -2,7 +2,7 @@
 
 ``tune`` scores a grid (``DEFAULT_GRID``) with D out of fold and ``grid_edges`` says where each choice
 sits in it; ``knob_against_default`` compares each value of one knob with ``ARTICLE_DEFAULTS`` on
-the same questions and ``keep_default_rule`` keeps the default unless an interval excludes 0;
+the same questions (``ragmath.lab.ablation.rule`` keeps the default unless an interval excludes 0);
 ``tokenizer_ranks`` reads best ranks under each tokenizer. Dev questions only.
 """
 
@@ -18,7 +18,7 @@ import pandas as pd
 
 from ragmath.evaluation import evaluate
 from ragmath.lab.ablation.config import ALPHA_DEFAULT, ALPHA_GRID, TUNED_KNOBS, AblationConfig
-from ragmath.lab.ablation.rule import against_default, keep_default_rule  # noqa: F401 (doctests, re-export)
+from ragmath.lab.ablation.rule import against_default
 from ragmath.lab.ablation.running import (
     content_hash,
     dataset_or_default,
