@@ -225,6 +225,7 @@ def test_grid_edges_finds_the_edge_by_hand():
     assert edges.loc["W", "position"] == "lowest (edge)"
     assert edges.loc["M", "position"] == "only value"
     assert edges.loc["k", "best D nDCG@5 at each value"] == "0.500, 0.700, 0.600"
+    assert edges["chosen"].tolist() == ["10", "5", "5"]  # written as the grid writes them: no 5.0 beside 10
 
 
 def test_tuning_and_leakage_refuse_a_dataset_holding_holdout_questions():

@@ -31,6 +31,7 @@ from claims import (  # noqa: E402
     nb07,
     nb07_more,
     nb08,
+    split_by_notebook,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +44,8 @@ BY_NOTEBOOK = {
     "05_rrf.ipynb": nb05.CLAIMS,
     "05a_score_fusion.ipynb": nb05a.CLAIMS,
     "05b_tools_for_the_ablation.ipynb": nb05b.CLAIMS,
-    "06_ablation.ipynb": nb06.CLAIMS + nb06_more.CLAIMS + nb06_late.CLAIMS,
+    **split_by_notebook(nb06.CLAIMS + nb06_more.CLAIMS + nb06_late.CLAIMS,
+                        ["06a_ablation_table.ipynb", "06b_tuning_and_rows.ipynb"], NOTEBOOKS),
     "07_honest_numbers.ipynb": nb07.CLAIMS + nb07_more.CLAIMS,
     "08_your_own_system.ipynb": nb08.CLAIMS,
 }

@@ -70,7 +70,9 @@ def code_words(path: Path) -> str:
 
 
 #: The Chinese notebooks whose prose and outputs are checked for variants.
-ZH_NOTEBOOKS = [ROOT / "notebooks" / "zh" / name for name in ("06_ablation.ipynb", "07_honest_numbers.ipynb")]
+ZH_NOTEBOOKS = [ROOT / "notebooks" / "zh" / name
+                for name in ("06a_ablation_table.ipynb", "06b_tuning_and_rows.ipynb",
+                             "07_honest_numbers.ipynb")]
 
 
 def zh_files():

@@ -54,9 +54,9 @@ def test_numbered_notebooks_exist():
     assert [p.name[:2] for p in NUMBERED[:5]] == ["01", "02", "03", "04", "05"]
 
 
-def test_notebook_05b_sits_between_05_and_06():
+def test_notebook_05b_sits_between_05_and_06a_and_06a_before_06b():
     numbers = [_number(p) for p in NUMBERED]
-    assert numbers.index("05") < numbers.index("05b") < numbers.index("06")
+    assert numbers.index("05") < numbers.index("05b") < numbers.index("06a") < numbers.index("06b")
 
 
 @pytest.mark.parametrize("path", _params(NUMBERED))
@@ -68,7 +68,10 @@ def test_opening_cell_says_what_you_learn_prerequisites_and_time(path):
     assert re.match(rf"# {number} · \S.* — \S", text), f"{path.name}: bad title"
     for label in ("**What you will learn:**", "**Prerequisites:**"):
         assert re.search(re.escape(label) + r"\s*\S", text), f"{path.name}: opening lacks {label}"
-    assert re.search(r"\*\*Time:\*\* about \d+ minutes", text), f"{path.name}: no '**Time:** about N minutes'"
+    time = re.search(r"\*\*Time:\*\* about (\d+) minutes", text)
+    assert time, f"{path.name}: no '**Time:** about N minutes'"
+    minutes = int(time.group(1))
+    assert minutes <= 90, f"{path.name}: {minutes} minutes do not fit a 90-minute class; split it"
 
 
 @pytest.mark.parametrize("path", _params(NUMBERED))

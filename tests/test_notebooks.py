@@ -91,7 +91,7 @@ DIGEST_NUMBERS: dict[str, list[tuple[str, str]]] = {
         ("k = 1: 1/4 = 0.25", _num("0.25")),
     ],
     # Section 5: the taxi fare 118.5 - 80 = 38.5 (06); sections 5-6: Wilson 24/30 about 63%-90% (07).
-    "06_ablation.ipynb": [
+    "06b_tuning_and_rows.ipynb": [
         ("118.5 − 80 = 38.5 yuan over", _num("38.5")),
         ("the faulty generator's 18.5 yuan", _num("18.5")),
     ],

@@ -24,7 +24,8 @@ def _tables(nb) -> list[str]:
     return out
 
 
-TWICE = [ROOT / "notebooks" / name for name in ("06_ablation.ipynb", "07_honest_numbers.ipynb")]
+TWICE = [ROOT / "notebooks" / name for name in ("06a_ablation_table.ipynb", "06b_tuning_and_rows.ipynb",
+                                                   "07_honest_numbers.ipynb")]
 
 
 @pytest.mark.notebooks

@@ -20,7 +20,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ZH_DIR = ROOT / "notebooks" / "zh"
-CLEAN = [ZH_DIR / "06_ablation.ipynb", ZH_DIR / "07_honest_numbers.ipynb"]
+CLEAN = [ZH_DIR / name
+         for name in ("06a_ablation_table.ipynb", "06b_tuning_and_rows.ipynb", "07_honest_numbers.ipynb")]
 
 #: Names the code uses, shown as they are: versions, methods, tokenizers and their jieba functions, the
 #: reranker's features, the design's fields and classes, packages, functions, units, pandas' NaN and the

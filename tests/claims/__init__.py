@@ -74,6 +74,22 @@ class Shown:
         assert not missing, f"cell {cell_id} does not show {missing}"
 
 
+def split_by_notebook(claims: list[Claim], names: list[str], notebook_dir) -> dict[str, list[Claim]]:
+    """The claims of a notebook that became several (06 into 06a and 06b), each filed under the notebook
+    whose cells hold its sentence's cell; a claim whose cell none of them holds raises ``KeyError``."""
+    from pathlib import Path
+
+    cells = {name: {c.get("id") for c in nbformat.read(Path(notebook_dir) / name, as_version=4).cells}
+             for name in names}
+    filed: dict[str, list[Claim]] = {name: [] for name in names}
+    for claim in claims:
+        holders = [name for name in names if claim.cell in cells[name]]
+        if len(holders) != 1:
+            raise KeyError(f"claim {claim.id}: cell {claim.cell} is in {holders or 'none'} of {names}")
+        filed[holders[0]].append(claim)
+    return filed
+
+
 def fmt(value: float, digits: int = 3) -> str:
     """A number as the notebooks' tables show it (``display.precision`` 3)."""
     return f"{value:.{digits}f}"

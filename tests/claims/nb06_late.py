@@ -209,7 +209,7 @@ def check_grid_knob(knob: str, position: str):
         position_words = {"inside": ("is inside the grid", "位于网格内部"),
                           "lowest": ("is on the grid's lowest edge", "位于网格的最低边缘")}[position]
         profile = [float(x) for x in str(row["best D nDCG@5 at each value"]).split(", ")]
-        return {"chosen": f"{knob} = {row['chosen']:g}" if isinstance(row["chosen"], float) else f"{knob} = {row['chosen']}",
+        return {"chosen": f"{knob} = {row['chosen']}",
                 "spread": f"{max(profile) - min(profile):.3f}", "metric": "nDCG@5",
                 "position": position_words[0] if shown.language == "en" else position_words[1]}
     return check

@@ -119,7 +119,7 @@ def grid_edges(grid: pd.DataFrame, chosen: AblationConfig, metric: str = "D nDCG
             position = "inside"
         profile = grid.groupby(knob)[metric].max()
         rows[knob] = {
-            "grid": ", ".join(f"{v:g}" for v in grid_values), "chosen": picked,
+            "grid": ", ".join(f"{v:g}" for v in grid_values), "chosen": f"{picked:g}",
             "position": position,
             f"best {metric} at each value": ", ".join(f"{v:.3f}" for v in profile.loc[grid_values]),
         }

@@ -189,15 +189,15 @@ MESSAGES: dict[str, dict[str, str]] = {
             '向量：|翻转后的和| >= |观测到的和| 所占的比例'
         ),
     },
-    "exercises.06.1.hint": {
+    "exercises.06a.1.hint": {
         "en": 'with M = 20 the reranker may bring chunks from ranks 6-20 into the top 5; give D − C',
         "zh": 'M = 20 时，重排模型可能把第 6-20 位的片段提进前 5；给出 D − C',
     },
-    "exercises.06.2.hint": {
+    "exercises.06a.2.hint": {
         "en": 'read the limit in the chunk you were given (the 2025 clause), not the one in force today',
         "zh": '读你拿到的那个片段里的限额（2025 年的条款），而不是现在生效的那一条',
     },
-    "exercises.06.3.hint": {
+    "exercises.06a.3.hint": {
         "en": (
             'tokenize chunk_text(record) of every corpus record with plain jieba and count the chunks whose '
             "tokens include '102' (an int)"
@@ -207,21 +207,27 @@ MESSAGES: dict[str, dict[str, str]] = {
             "结果含 '102' 的片段有几个（整数）"
         ),
     },
-    "exercises.06.4.hint": {
+    "exercises.06b.1.hint": {
         "en": "read table.loc['Oracle', 'answers correct'] of the run with the faulty generator (an int)",
         "zh": "读出使用有缺陷的生成模型那次运行的 table.loc['Oracle', 'answers correct']（整数）",
     },
-    "exercises.06.5.hint": {
+    "exercises.06b.2.hint": {
         "en": (
             "a value replaces the default only if its interval's lower end is above 0; the W the rule keeps "
             'is an int from the grid'
         ),
         "zh": '只有区间下端大于 0 时，一个取值才替换默认值；规则保留的 W 是网格中的一个整数',
     },
-    "exercises.06.6.hint": {
+    "exercises.06a.4.hint": {
         "en": "the E − C row of the paired table: (difference, low, high, wins, losses), the numbers as the "
               "table shows them (3 decimals)",
         "zh": "配对表中 E − C 那一行：(difference, low, high, wins, losses)，数字照表上显示的写（3 位小数）",
+    },
+    "exercises.06b.3.hint": {
+        "en": "the M = 20 row of the M table: (diff vs default, low, high, wins, losses), the numbers as the "
+              "table shows them (3 decimals)",
+        "zh": "M 表中 M = 20 那一行：(diff vs default, low, high, wins, losses)，"
+              "数字照表上显示的写（3 位小数）",
     },
     "exercises.07.5.hint": {
         "en": "the C − A row of the dev paired table: (difference, low, high, wins, losses), the numbers as "
