@@ -2,7 +2,8 @@
 
 ``metric_names``, ``caveats_of``, ``summary_table`` and ``by_type_table`` build what ``run_ablation``
 returns (and what ``ragmath.lab.holdout`` rebuilds from stored per-question scores);
-``rerank_entries``, ``top_ranks_table`` and ``readable_table`` arrange results for notebook 06.
+``rerank_entries`` and ``top_ranks_table`` arrange results for notebook 06; ``readable_table`` (a
+display copy, "—" for what does not apply) serves the tables of 06 and 07.
 """
 
 from __future__ import annotations

@@ -125,6 +125,12 @@ WORDS = {
     "twins in fitting": "拟合部分中的近重复问题数",
     "clean: {metric}": "无泄漏：{metric}",
     "leaky: {metric}": "有泄漏：{metric}",
+    "seeds": "随机种子数",
+    "seeds higher": "有泄漏更高的种子数",
+    "smallest difference": "最小差值",
+    "largest difference": "最大差值",
+    "intervals above 0": "整体高于 0 的区间数",
+    "intervals below 0": "整体低于 0 的区间数",
 }
 
 #: The words as catalogue entries: ``columns.NAME`` -> {"en": NAME, "zh": word}.
