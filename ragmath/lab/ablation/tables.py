@@ -152,11 +152,12 @@ def readable_table(table: pd.DataFrame, *, rows: Sequence[str] = ("Oracle",), di
 
     The Oracle is handed the gold evidence and ranks nothing, so its retrieval metrics do not
     exist; they read "—" (does not apply) instead of NaN, as every other empty cell of a float column
-    does. The table itself is left unchanged.
+    does, and as an empty text cell does (the test of a default compared with itself: none was run).
+    The table itself is left unchanged.
 
-    >>> t = pd.DataFrame({"MRR@5": [0.5, float("nan")]}, index=["D", "Oracle"])
-    >>> readable_table(t)["MRR@5"].tolist()
-    ['0.500', '—']
+    >>> t = pd.DataFrame({"MRR@5": [0.5, float("nan")], "test": ["exact", ""]}, index=["D", "Oracle"])
+    >>> readable_table(t).to_dict("list")
+    {'MRR@5': ['0.500', '—'], 'test': ['exact', '—']}
     """
     out = table.copy().astype(object)
     for column in table.columns:
@@ -165,4 +166,6 @@ def readable_table(table: pd.DataFrame, *, rows: Sequence[str] = ("Oracle",), di
             for row in rows:
                 if row in table.index and table.loc[row, column] != table.loc[row, column]:
                     out.loc[row, column] = missing
+        elif pd.api.types.is_string_dtype(table[column]) or table[column].dtype == object:
+            out[column] = ["—" if isinstance(v, str) and v == "" else v for v in table[column]]
     return out
