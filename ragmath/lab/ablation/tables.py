@@ -166,6 +166,6 @@ def readable_table(table: pd.DataFrame, *, rows: Sequence[str] = ("Oracle",), di
             for row in rows:
                 if row in table.index and table.loc[row, column] != table.loc[row, column]:
                     out.loc[row, column] = missing
-        elif pd.api.types.is_string_dtype(table[column]) or table[column].dtype == object:
+        else:
             out[column] = ["—" if isinstance(v, str) and v == "" else v for v in table[column]]
     return out
