@@ -235,7 +235,7 @@ def get_tokenizer(name: str | Tokenizer = "jieba") -> Tokenizer:
                                  known=sorted(TOKENIZERS))) from None
 
 
-# ---- the tokenizers side by side (notebook 06, section on Chinese tokenization) ---------------
+# ---- the tokenizers side by side (notebook 06a, section 3: Chinese tokenization) ---------------
 
 def segment_table(texts: Sequence[str] | Mapping[str, str],
                   tokenizers: Sequence[str] = ("jieba_plain", "jieba_search", "jieba", "bigram")) -> Any:

@@ -1,4 +1,4 @@
-"""Row E: C with RRF replaced by the convex combination of min-max scores, α by the rule. Used by notebook 06.
+"""Row E: C with RRF replaced by the convex combination of min-max scores, α by the rule (notebook 06a).
 
 E fuses the same two lists C fuses (each list's top W) by ``ragmath.fuse_runs`` with ``norm="min-max"``
 and ``weights=[α, 1 − α]``: one change from C, no reranker. With ``AblationConfig.alpha`` None, α is

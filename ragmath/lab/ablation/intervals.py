@@ -1,4 +1,4 @@
-"""Intervals and paired comparisons of an ablation result's versions. Used by notebooks 06 and 07.
+"""Intervals and paired comparisons of an ablation result's versions. Used by notebooks 06a, 06b and 07.
 
 Wilson intervals of the table's rates (``rate_intervals``), percentile bootstrap intervals of the means
 (``bootstrap_table``, per question type ``type_intervals``) and paired differences between versions

@@ -1,4 +1,4 @@
-"""The keep-the-default rule: each value against the default on the same questions. Used by notebook 06.
+"""The keep-the-default rule: each value against the default on the same questions (notebooks 06a, 06b).
 
 ``against_default`` puts every value's run beside the default's by ``ragmath.compare`` (paired bootstrap
 interval, sign-flip p, Holm); ``keep_default_rule`` leaves the default only for a value whose interval lies

@@ -1,8 +1,8 @@
-"""The ablation's tables: summary and per-type means, caveats, copies to read. Used by notebooks 06 and 07.
+"""The ablation's tables: summary and per-type means, caveats, copies to read (notebooks 06a, 06b, 07).
 
 ``metric_names``, ``caveats_of``, ``summary_table`` and ``by_type_table`` build what ``run_ablation``
 returns (and what ``ragmath.lab.holdout`` rebuilds from stored per-question scores);
-``rerank_entries`` and ``top_ranks_table`` arrange results for notebook 06; ``readable_table`` (a
+``rerank_entries`` and ``top_ranks_table`` arrange results for notebooks 06a and 06b; ``readable_table`` (a
 display copy, "—" for what does not apply) serves the tables of 06 and 07.
 """
 

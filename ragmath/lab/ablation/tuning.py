@@ -1,4 +1,4 @@
-"""Tuning k, W and M on dev, and each knob against its default. Used by notebooks 06 and 07.
+"""Tuning k, W and M on dev, and each knob against its default. Used by notebooks 06b and 07.
 
 ``tune`` scores a grid (``DEFAULT_GRID``) with D out of fold and ``grid_edges`` says where each choice
 sits in it; ``knob_against_default`` compares each value of one knob with ``ARTICLE_DEFAULTS`` on

@@ -18,9 +18,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{file}：必须是一个含有 'openings' 列表的 JSON 对象",
     },
     "pipeline.holdout.no_frozen_design": {
-        "en": "config.json has no frozen_design: tune on dev (notebook 06), then write the chosen k, window "
+        "en": "config.json has no frozen_design: tune on dev (notebook 06b), then write the chosen k, window "
               "and rerank_depth there before opening the holdout",
-        "zh": "config.json 里没有 frozen_design：请先在开发集上调参（笔记本 06），把选定的 k、window 和 "
+        "zh": "config.json 里没有 frozen_design：请先在开发集上调参（笔记本 06b），把选定的 k、window 和 "
               "rerank_depth 写进去，再启封保留集",
     },
     "pipeline.holdout.unknown_fields": {

@@ -33,7 +33,7 @@ WORDS = {
     "answerable questions": "有答案的问题",
     "questions without an answer": "没有答案的问题",
     "groups": "组数",
-    # ------------------------------------------------------------------------------- tokenizers (06)
+    # ------------------------------------------------------------------------------- tokenizers (06a)
     "jieba.cut + user dictionary (data/userdict.txt) + IDs kept whole":
         "jieba.cut + 用户词典（data/userdict.txt）+ 编号整体保留",
     "jieba.cut_for_search + user dictionary + IDs kept whole (long words also as sub-words)":
@@ -42,7 +42,7 @@ WORDS = {
         "jieba.cut，不用用户词典，编号不加保护（这就是陷阱）",
     "overlapping character bigrams of Chinese runs; IDs and ASCII words whole":
         "中文部分切成相互重叠的二元组；编号和英文单词整体保留",
-    # ----------------------------------------------------------------- tuning, tables for reading (06)
+    # ----------------------------------------------------------------- tuning, tables for reading (06a, 06b)
     "only value": "网格里只有这一个值",
     "lowest (edge)": "最小值（在网格边缘）",
     "highest (edge)": "最大值（在网格边缘）",

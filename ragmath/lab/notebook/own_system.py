@@ -117,7 +117,7 @@ class _Described(Mapping[str, str]):
         return repr(dict(self))
 
 
-#: The stand-in's four versions, named by what they are (no letter: notebooks 06 and 07 use A-D for
+#: The stand-in's four versions, named by what they are (no letter: notebooks 06a, 06b and 07 use A-D for
 #: other versions), each with its description (in the notebook's language). The first is the baseline.
 VERSIONS: Mapping[str, str] = _Described({
     "bm25": lambda: message("notebook.own_system.version.bm25"),
