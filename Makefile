@@ -7,7 +7,7 @@ PORT   ?= 8888
 EXPLORER_PORT ?= 8866
 EXPLORER_DIR  := build/explorer
 
-.PHONY: help lab test venv venv-test browser-deps lint explorer html bench verify-holdout clean
+.PHONY: help lab test venv venv-test browser-deps lint explorer html bench verify-holdout busy-runs clean
 
 help:
 	@echo "make lab       create .venv, install ragmath and the notebooks' packages, open JupyterLab on notebooks/"
@@ -17,6 +17,7 @@ help:
 	@echo "make html      execute every notebook and write HTML copies under build/html/ (with the explorer page)"
 	@echo "make bench     run the benchmarks (explorer redraw time; ragmath vs pytrec_eval and ranx at scale)"
 	@echo "make verify-holdout  re-run the holdout's one opening at its recorded commit; check the stored hash"
+	@echo "make busy-runs run the notebook and browser tests 5 times with 2 processes spinning on the CPU"
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "RAG Lab needs Python 3.10 or newer; set PYTHON=/path/to/python3.x")'
@@ -84,6 +85,11 @@ bench: venv-test
 # Not part of `make test`: needs git history; checks out the opening's commit in a temporary worktree.
 verify-holdout: venv
 	$(BIN)/python tools/verify_holdout.py
+
+# Not part of `make test`: about 5 x 10 minutes. Shows the notebook and browser tests pass on a loaded
+# machine (tools/busy_runs.py starts and stops the load itself); the report goes to build/busy_runs.md.
+busy-runs: venv-test browser-deps
+	$(BIN)/python tools/busy_runs.py --split-streams
 
 clean:
 	rm -rf build .pytest_cache .hypothesis

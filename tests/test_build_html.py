@@ -82,3 +82,24 @@ def test_the_explorer_snapshot_links_the_static_page_shipped_beside_it(tmp_path)
     assert index == tmp_path / "explorer" / "index.html" and index.is_file()
     shipped = {p.name for p in index.parent.iterdir()}
     assert shipped == {"index.html", "explorer.js", "explorer.css", "page-data.js"}
+
+
+def test_a_line_the_kernel_sent_in_two_messages_is_one_text_on_the_page():
+    """A busy kernel may cut one printed line anywhere; the page shows it whole, and text printed after a
+    display stays after it (only consecutive messages of one stream are joined)."""
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("check('06a.3', answer)")
+    cell.outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text="\x1b[32m✓ 对了 Right"),
+        nbformat.v4.new_output("stream", name="stdout", text=" answer.\x1b[0m"),
+        nbformat.v4.new_output("stream", name="stdout", text="\n"),
+        nbformat.v4.new_output("display_data", data={"text/html": "<b>the table</b>", "text/plain": "t"}),
+        nbformat.v4.new_output("stream", name="stdout", text="after the table\n"),
+    ]
+    nb.cells.append(cell)
+    page = build_html.to_html(nb)
+    blocks = [re.sub(r"<[^>]+>", "", b) for b in re.findall(r"<pre>(.*?)</pre>", page, flags=re.S)]
+    printed = [b for b in blocks if "Right" in b or "after the table" in b]
+    assert printed == ["✓ 对了 Right answer.\n", "after the table\n"]
+    assert page.index("Right answer.") < page.index("<b>the table</b>") < page.index("after the table")
+    assert len(cell.outputs) == 5  # the notebook given is not changed

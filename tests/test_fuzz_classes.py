@@ -70,7 +70,7 @@ def test_output_into_a_named_pipe_writes_into_it_and_keeps_the_pipe(files):
     reader = threading.Thread(target=lambda: got.append(fifo.read_text()), daemon=True)
     reader.start()
     status, _, err = _cli(["fuse", files / "a.trec", files / "b.trec", "-o", fifo])
-    reader.join(timeout=30)
+    reader.join(timeout=300)
     assert status == 0, err
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # still a named pipe, not a regular file
     assert _ids(got[0]) == FUSED_IDS

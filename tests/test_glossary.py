@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from outputs import joined
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -151,7 +152,7 @@ def test_no_replaced_variant_in_the_chinese_notebooks_outputs(path, executed, tm
     import nbformat
 
     ran = tmp_path / path.name
-    nbformat.write(executed(path), ran)
+    nbformat.write(joined(executed(path)), ran)
     assert glossary.variants_in(glossary.notebook_prose(ran), TERMS) == []
 
 
@@ -175,7 +176,7 @@ def _output_style(text):
 @pytest.mark.parametrize("path", ZH_NOTEBOOKS_01_05, ids=_name)
 def test_no_replaced_variant_in_what_the_chinese_notebooks_show(path, executed):
     """The executed notebook's outputs: printed text, tables (HTML), drawings, the explorer widget."""
-    shown = _without_the_data(glossary.notebook_outputs(executed(path)))
+    shown = _without_the_data(glossary.notebook_outputs(joined(executed(path))))
     assert glossary.variants_in(shown, TERMS) == []
     assert _output_style(shown) == []
 

@@ -8,15 +8,15 @@ with a temporary HOME, every other request blocked). Without Chromium the test s
 
 from __future__ import annotations
 
+import functools
 import json
 import secrets
-import time
 
 import pytest
 from test_browser import (  # noqa: F401 - playwright_api is a fixture used by name
     SCREENSHOTS,
+    WAIT_MS,
     _browser_page,
-    _free_port,
     _isolated_env,
     _jupyterlab_cmd,
     _server,
@@ -77,33 +77,41 @@ def test_five_chunks_graded_by_keyboard_reach_the_file_and_not_jupyterlab(playwr
     workdir.mkdir()
     _notebook(workdir / "label.ipynb")
     pool = _pool_order()
-    port, token = _free_port(), secrets.token_hex(16)
+    token = secrets.token_hex(16)
     env = _isolated_env(tmp_path / "home")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     shot = SCREENSHOTS / "labelling_widget.png"
-    cmd = _jupyterlab_cmd(port, token, workdir)
-    with _server(cmd, port, env, tmp_path / "jupyterlab.log"), _browser_page(
+    cmd = functools.partial(_jupyterlab_cmd, token=token, root_dir=workdir)
+    with _server(cmd, env, tmp_path / "jupyterlab.log") as port, _browser_page(
         playwright_api, tmp_path / "chromium"
     ) as page:
         page.goto(f"http://127.0.0.1:{port}/lab/tree/label.ipynb?reset&token={token}")
-        page.locator(".jp-Notebook").first.wait_for(timeout=90_000)
+        page.locator(".jp-Notebook").first.wait_for(timeout=WAIT_MS)
         _wait_for_idle_kernel(page)
         page.get_by_role("menuitem", name="Run", exact=True).click()
         page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
         widget = page.locator(".ragmath-label").first
-        widget.wait_for(timeout=120_000)
-        page.locator('.ragmath-label[data-labelled="0"]').wait_for(timeout=30_000)
+        widget.wait_for(timeout=WAIT_MS)
+        page.locator('.ragmath-label[data-labelled="0"]').wait_for(timeout=WAIT_MS)
         types_before = _cell_types(page)
         assert types_before == ["markdown", "code", "code"]
         widget.locator(".ragmath-label-question").click()  # focus the widget; the notebook is in command mode
         assert page.locator(".jp-Notebook.jp-mod-commandMode").count() == 1
+        # JupyterLab's shortcuts listen for keys on the document: count what reaches it (key events are
+        # dispatched at once, so after the presses the count is final; no wait needed)
+        page.evaluate("() => { window.keysThatReachedTheDocument = 0; document.addEventListener("
+                      "'keydown', () => { window.keysThatReachedTheDocument += 1; }, true); }")
         shown = []
         for n, key in enumerate(KEYS, start=1):
             shown.append((widget.get_attribute("data-question"), widget.get_attribute("data-id")))
             page.keyboard.press(key)
-            page.locator(f'.ragmath-label[data-labelled="{n}"]').wait_for(timeout=30_000)
+            page.locator(f'.ragmath-label[data-labelled="{n}"]').wait_for(timeout=WAIT_MS)
             assert page.locator(".jp-Dialog").count() == 0, f"a dialog opened after key {key!r}"
-        time.sleep(1.0)  # time for a shortcut, had one fired, to show its dialog or change a cell
+        assert page.evaluate("window.keysThatReachedTheDocument") == 0
+        # the counter counts: a key outside the widget reaches the document
+        page.evaluate("document.body.dispatchEvent("
+                      "new KeyboardEvent('keydown', {key: 'Shift', bubbles: true}))")
+        assert page.evaluate("window.keysThatReachedTheDocument") == 1
         widget.scroll_into_view_if_needed()
         page.screenshot(path=str(shot))
         assert page.locator(".jp-Dialog").count() == 0

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from outputs import cell_outputs
 
 from ragmath.lab.messages import CATALOGUE, fields_of, reader_headers, use_language
 
@@ -166,7 +167,7 @@ def _header_labels(html: str) -> list[str]:
 
 def _table_headers(nb) -> list[str]:
     """Every header label of the tables a notebook's outputs show, in order."""
-    return [label for cell in nb.cells if cell.cell_type == "code" for out in cell.get("outputs", [])
+    return [label for cell in nb.cells if cell.cell_type == "code" for out in cell_outputs(cell)
             for label in _header_labels(str(out.get("data", {}).get("text/html", "")))
             if "<table" in str(out.get("data", {}).get("text/html", ""))]
 

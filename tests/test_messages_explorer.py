@@ -15,6 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from outputs import printed
 
 from ragmath.lab.messages import use_language
 from ragmath.lab.notebook.widgets import (
@@ -251,7 +252,7 @@ def test_the_chinese_explorer_notebook_shows_chinese_and_the_same_numbers():
         "print(explorer.leader_html.value)"))
     NotebookClient(nb, timeout=180, kernel_name="python3",
                    resources={"metadata": {"path": str(path.parent)}}).execute()
-    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
+    text = printed(nb.cells[-1])
     hand = sorted(ARTICLE_K1, key=lambda i: -ARTICLE_K1[i])
     assert _rows(text) == [(i, f"{float(ARTICLE_K1[i]):.4f}") for i in hand]
     assert "<th>RRF 得分</th>" in text and "k = 1 时 4.2 领先，得分 0.7500" in text

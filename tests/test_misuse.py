@@ -30,6 +30,9 @@ from ragmath.stats import bootstrap_interval, paired_bootstrap, wilson_interval
 
 ROOT = Path(__file__).resolve().parent.parent
 
+#: The longest a test waits for another thread or process (a bound for a busy machine, never a measurement).
+WAIT_S = 300
+
 
 # ---------------------------------------------------------------- atomic writes
 
@@ -204,18 +207,18 @@ def test_two_openings_at_once_run_once_and_the_other_is_refused_naming_it(sealed
     def slow(design):
         runs.append(design)
         started.set()
-        finish.wait(20)
+        finish.wait(WAIT_S)  # set as soon as the other opening was refused
         return _table(design)
 
     first = threading.Thread(target=open_seal, args=(path, slow, {"k": 3}), kwargs=files)
     first.start()
     try:
-        assert started.wait(20)
+        assert started.wait(WAIT_S)
         with pytest.raises(BlockingIOError, match=r"opening 1 .*in progress"):
             open_seal(path, slow, {"k": 5}, **files, new_opening=True)
     finally:
         finish.set()
-        first.join(20)
+        first.join(WAIT_S)
     assert runs == [{"k": 3}]
     assert show_seal(path).number == 1 and show_seal(path).times_opened == 1
 
@@ -233,9 +236,10 @@ def test_an_opening_whose_process_died_counts_and_frees_the_seal(sealed):
     child = multiprocessing.get_context("spawn").Process(target=_open_and_hang, args=(path, files))
     child.start()
     try:
-        for _ in range(600):  # until the opening is on record, running
-            if json.loads(path.read_text(encoding="utf-8"))["openings"]:
-                break
+        deadline = time.monotonic() + WAIT_S  # a spawned child imports pandas first: slow on a busy machine
+        while not json.loads(path.read_text(encoding="utf-8"))["openings"]:  # until the opening is on record
+            assert time.monotonic() < deadline, f"the child did not start its opening within {WAIT_S} s"
+            assert child.is_alive(), f"the child exited ({child.exitcode}) before its opening was on record"
             time.sleep(0.1)
     finally:
         child.kill()

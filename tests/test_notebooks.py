@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 
 import pytest
+from outputs import cell_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
@@ -108,7 +109,7 @@ def _text_output(nb) -> str:
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
-        for out in cell.get("outputs", []):
+        for out in cell_outputs(cell):
             if out.output_type == "stream":
                 parts.append(out.text)
             elif out.output_type in ("execute_result", "display_data"):
@@ -273,7 +274,7 @@ def answers_shown_early(nb, heading: re.Pattern) -> list[tuple[str, str]]:
                 shown += [(eid, form) for form in _answer_forms(exercise, exercise.expected())
                           if form in earlier and (eid, form) not in SHOWN_ON_PURPOSE]
             continue
-        for out in cell.get("outputs", []):
+        for out in cell_outputs(cell):
             if out.output_type == "stream":
                 seen.append(out.text)
             elif out.output_type in ("execute_result", "display_data"):
@@ -300,7 +301,7 @@ def _shown_text(nb) -> str:
     for cell in nb.cells:
         if cell.cell_type == "markdown":
             parts.append(cell.source)
-        for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
+        for out in cell_outputs(cell) if cell.cell_type == "code" else []:
             parts.append(str(out.get("data", {}).get("text/markdown", "")))
     return "\n".join(parts)
 

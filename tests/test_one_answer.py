@@ -131,7 +131,7 @@ def test_exact_fractions_equal_the_floats_in_every_form(tmp_path, case):
 
 
 @settings(max_examples=40, derandomize=True, database=None, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.lists(cases(), min_size=1, max_size=3), st.sampled_from([60, 1, 0.5]),
        st.sampled_from([None, 1, 3]))
 def test_every_form_of_the_runs_gets_the_same_fusion(tmp_path, many, k, window):

@@ -13,6 +13,7 @@ from pathlib import Path
 import nbformat
 import pandas as pd
 import pytest
+from outputs import plain_texts
 
 from ragmath import compare, evaluate, grouped_split
 from ragmath.comparison import pool
@@ -157,8 +158,7 @@ def test_notebook_08_runs_top_to_bottom_on_foreign_files(my_files, tmp_path, lan
         judged.setdefault(q, {})[d] = g
     write_qrels(judged, work / "judgements.csv")
     NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
-    text = "\n".join(out.get("text", "") + str(out.get("data", {}).get("text/plain", ""))
-                     for c in nb.cells if c.cell_type == "code" for out in c.get("outputs", []))
+    text = "\n".join(text for c in nb.cells if c.cell_type == "code" for text in plain_texts(c))
     assert not (tmp_path / "own_system_work" / "workbook").exists()  # the stand-in was not written
     if language == "en":
         assert "files: yours; 6 questions; versions: base, new (baseline base); 12 chunk texts" in text

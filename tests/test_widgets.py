@@ -16,6 +16,7 @@ import matplotlib.pyplot as plt
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from outputs import printed
 
 from ragmath import rrf
 from ragmath.lab.notebook.widgets import (
@@ -388,7 +389,7 @@ def test_slider_callback_in_a_kernel_moves_k_from_60_to_1():
         store_widget_state=True,
         resources={"metadata": {"path": str(path.parent)}},
     ).execute()
-    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
+    text = printed(nb.cells[-1])
     before = re.search(r"^BEFORE (.*)$", text, flags=re.M).group(1)
     after = re.search(r"^AFTER (.*)$", text, flags=re.M).group(1)
     k60 = [s for _, s in _shown(ARTICLE_K60)]

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from outputs import cell_outputs, joined
+from outputs import printed as printed_by
 from test_notebooks import DIGEST_NUMBERS, _num, _text_output, answers_shown_early
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,7 +92,7 @@ def _markdown_output(nb) -> str:
     """Any Markdown a code cell displays (the readings are markdown cells now: tools/zh_notebooks.py checks
     that each is translated)."""
     return "\n".join(str(out.get("data", {}).get("text/markdown", ""))
-                     for cell in nb.cells if cell.cell_type == "code" for out in cell.get("outputs", []))
+                     for cell in nb.cells if cell.cell_type == "code" for out in cell_outputs(cell))
 
 
 def _readings(nb) -> str:
@@ -145,9 +147,7 @@ def test_chinese_notebook_prints_and_reads_in_chinese(path, executed):
     every self-check verdict is a Chinese one. Tables are not read here: their headers keep the code's
     English name beside the Chinese word by design, and tests/test_messages_columns.py checks them."""
     nb = executed(path)
-    # a cell's printed text as one string: a busy kernel may send one print() as several stream outputs
-    printed = ["".join(out.text for out in c.get("outputs", []) if out.output_type == "stream")
-               for c in nb.cells if c.cell_type == "code"]
+    printed = [printed_by(c) for c in nb.cells if c.cell_type == "code"]
     english = _english_runs("\n".join(printed) + "\n" + _markdown_output(nb))
     assert not english, f"zh/{_id(path)}: English in what it shows: {english[:5]}"
     verdicts = [line for text in printed for line in text.splitlines() if re.match(r"\x1b\[\d+m[✓≈✗○]", line)]
@@ -274,7 +274,7 @@ def test_chinese_08_shows_no_english_word(executed):
     nb = executed(ZH_DIR / "08_your_own_system.ipynb")
     shown = []
     for cell in nb.cells:
-        for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
+        for out in cell_outputs(cell) if cell.cell_type == "code" else []:
             shown.append(out.get("text", ""))
             shown.append(str(out.get("data", {}).get("text/plain", "")))
     report = (ZH_DIR / "own_system_work" / "workbook" / "compare_report.md").read_text(encoding="utf-8")
@@ -290,8 +290,8 @@ def test_what_the_chinese_notebook_shows_holds_no_english_word(path, executed):
     """Every output a reader sees (printed text, tables' HTML, drawings, the explorer widget's words; a
     table's plain text only where it has no HTML) holds no English word but the code names above."""
     glossary = _load_glossary_tool()
-    nb = executed(path)
-    words = sorted(set(english_words(_without_the_drawings_english_terms(glossary.notebook_outputs(nb)))))
+    shown = glossary.notebook_outputs(joined(executed(path)))
+    words = sorted(set(english_words(_without_the_drawings_english_terms(shown))))
     assert not words, f"zh/{_id(path)}: English words in what it shows: {words}"
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from outputs import cell_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
 ZH_DIR = ROOT / "notebooks" / "zh"
@@ -92,7 +93,7 @@ def output_texts(nb) -> list[tuple[int, str]]:
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
             continue
-        for out in cell.get("outputs", []):
+        for out in cell_outputs(cell):
             if out.get("output_type") == "stream":
                 found.append((index, out.get("text", "")))
                 continue

@@ -234,8 +234,13 @@ def to_html(nb: nbformat.NotebookNode, static_url: str = STATIC, explorer_url: s
     the note above the explorer's snapshot.
     """
     from nbconvert import HTMLExporter  # imported here: slow to import, and only this step needs it
+    from traitlets.config import Config
 
     exporter = HTMLExporter(
+        # a busy kernel may send one printed line as several stream messages: the page shows them as one
+        # text, as JupyterLab does (consecutive messages only, so text stays between the displays it was
+        # printed between; nbclient's coalesce_streams would move it all to the cell's first stream)
+        config=Config({"CoalesceStreamsPreprocessor": {"enabled": True}}),
         template_name="lab",
         mathjax_url=f"{static_url}/mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full,Safe",
         require_js_url=NO_REQUIRE_JS,

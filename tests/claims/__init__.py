@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import nbformat
+from outputs import plain_texts
 
 
 @dataclass(frozen=True)
@@ -45,13 +46,7 @@ class Shown:
 
     def output(self, cell_id: str) -> str:
         """The text a code cell shows: what it prints and the plain-text form of what it displays."""
-        parts = []
-        for out in self._cells[cell_id].get("outputs", []):
-            if out.output_type == "stream":
-                parts.append(out.text)
-            elif out.output_type in ("execute_result", "display_data"):
-                parts.append(str(out.get("data", {}).get("text/plain", "")))
-        return "\n".join(parts)
+        return "\n".join(plain_texts(self._cells[cell_id]))
 
     def section_of(self, cell_id: str) -> int:
         """The number of the section (``## N.`` heading) a cell stands in."""
