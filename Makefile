@@ -1,6 +1,6 @@
 # RAG Lab: two commands do all the set-up. `make lab` to study, `make test` to check.
 PYTHON ?= python3
-VENV   := .venv
+VENV   ?= .venv
 BIN    := $(VENV)/bin
 HOST   := 127.0.0.1
 PORT   ?= 8888

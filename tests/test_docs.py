@@ -171,3 +171,100 @@ def test_the_notebooks_links_into_the_readmes_and_docs_resolve():
             if not resolved.exists() or (anchor and anchor not in anchors(resolved)):
                 wrong.append(f"{notebook.relative_to(ROOT)}: {target}")
     assert wrong == []
+
+
+# ---------------------------------------------------------------- the front door, for a newcomer
+
+README = ROOT / "README.md"
+README_ZH = ROOT / "README.zh.md"
+#: At most this many English words in README.md: a front door, the rest is in docs/.
+README_WORDS = 900
+#: A table row of either README longer than this no longer reads as one line.
+ROW_CHARS = 120
+
+
+def words(text):
+    """The words a reader reads in Markdown ``text``: fenced code blocks and HTML comments dropped, a link
+    counted by its text (not its target), table rules and other punctuation-only tokens not counted.
+
+    >>> words("Run `make lab` [now](docs/x.md).\\n\\n```bash\\nmake lab\\n```\\n| a | b |\\n|---|---|\\n")
+    6
+    """
+    text = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    text = re.sub(r"\]\([^)\s]*\)", "]", text)
+    return sum(1 for token in text.split() if re.search(r"\w", token))
+
+
+def test_the_english_readme_has_at_most_900_words_outside_code():
+    count = words(README.read_text(encoding="utf-8"))
+    assert count <= README_WORDS, f"README.md has {count} words outside code blocks (at most {README_WORDS})"
+
+
+def _cjk(char):
+    """An ideograph or full-width punctuation mark, or the quotes Chinese prose uses (“” ‘’)."""
+    return unicodedata.east_asian_width(char) in "WF" or char in "“”‘’"
+
+
+def cjk_line_breaks(text):
+    """The lines of ``text`` that end in a CJK character when the paragraph goes on, on the next line, with
+    another: a browser shows that break as a space inside Chinese text. Code blocks and HTML comments are
+    left out; a table row, heading, list item, quote or blank line starts a new block.
+
+    >>> cjk_line_breaks("一行\\n接着\\n\\n- 列表，\\n  续行\\n| 表 |\\n| 格 |\\nEnglish\\n字")
+    ['一行', '- 列表，']
+    """
+    text = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    lines = text.splitlines()
+    new_block = re.compile(r"\s*(?:$|[|#>]|[-*+] |\d+\. )")
+    return [line for line, after in zip(lines, lines[1:], strict=False)
+            if line.strip() and not line.lstrip().startswith(("|", "#")) and not new_block.match(after)
+            and _cjk(line.rstrip()[-1]) and _cjk(after.lstrip()[0])]
+
+
+def test_the_chinese_readme_never_breaks_a_line_between_two_cjk_characters():
+    assert cjk_line_breaks(README_ZH.read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.parametrize("page", [README, README_ZH], ids=lambda p: p.name)
+def test_every_table_row_of_the_readmes_fits_one_line(page):
+    long = [line[:60] + "…" for line in page.read_text(encoding="utf-8").splitlines()
+            if line.startswith("|") and len(line) > ROW_CHARS]
+    assert long == [], f"rows over {ROW_CHARS} characters"
+
+
+def _stated_minutes(notebook):
+    """The time a notebook's header states: "**Time:** about N minutes" in English, "**用时：** 约 N 分钟" in
+    Chinese."""
+    import json
+
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    header = "".join("".join(c["source"]) for c in cells[:3] if c["cell_type"] == "markdown")
+    found = re.search(r"\*\*Time:\*\* about (\d+) minutes|\*\*用时：\*\* 约 (\d+) 分钟", header)
+    return int(found[1] or found[2]) if found else None
+
+
+@pytest.mark.parametrize(("page", "folder", "row_time", "total"), [
+    (README, "notebooks", "| {} min |", "{} minutes in all"),
+    (README_ZH, "notebooks/zh", "| 约 {} 分钟 |", "共 {} 分钟"),
+], ids=["README.md", "README.zh.md"])
+def test_the_notebook_map_gives_each_notebooks_stated_time_and_their_total(page, folder, row_time, total):
+    text = page.read_text(encoding="utf-8")
+    minutes = {}
+    for notebook in sorted((ROOT / folder).glob("0*.ipynb")):
+        minutes[notebook.name] = _stated_minutes(notebook)
+        assert minutes[notebook.name], f"{notebook.name} states no time in its header"
+        row = next(line for line in text.splitlines() if f"({folder}/{notebook.name})" in line)
+        assert row_time.format(minutes[notebook.name]) in row, (notebook.name, minutes[notebook.name])
+    assert total.format(sum(minutes.values())) in text, sum(minutes.values())
+
+
+def test_the_variables_the_readmes_say_can_be_set_can_be_set():
+    """A variable the README's table offers (`NAME` in its first column) is `?=` in the Makefile: set on the
+    command line or in the environment, it wins."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    settable = set(re.findall(r"^([A-Z_]+)\s*\?=", makefile, flags=re.M))
+    for page in (README, README_ZH):
+        offered = set(re.findall(r"^\| `([A-Z_]+)` \|", page.read_text(encoding="utf-8"), flags=re.M))
+        assert {"PYTHON", "VENV", "PORT"} <= offered <= settable, (page.name, offered, settable)
