@@ -432,7 +432,7 @@
       head.append(element("th", { scope: "col" }, message("explorer.table.rank", { name })));
       head.append(element("th", { scope: "col" }, message("explorer.table.contribution", { name })));
     }
-    head.append(element("th", { scope: "col" }, message("explorer.table.score")),
+    head.append(element("th", { scope: "col", class: "score" }, message("explorer.table.score")),
       element("th", { scope: "col" }, message("explorer.table.gap")));
     const thead = element("thead");
     thead.append(head);
@@ -468,6 +468,22 @@
 
   function measureChartWidth() {
     return Math.round(Math.max(320, Math.min(520, $("chart").clientWidth || 520)));
+  }
+
+  // The hint "swipe the table sideways" shows only while the table is wider than its box (a phone):
+  // checked when the box or a new table changes size, after the browser has laid them out.
+  const tableWidths = typeof ResizeObserver === "function" ? new ResizeObserver(() => {
+    const box = $("table");
+    const scrolls = box.scrollWidth > box.clientWidth + 1;
+    box.dataset.scrolls = scrolls ? "1" : "0";
+    $("table-hint").hidden = !scrolls;
+  }) : null;
+
+  function watchTableWidth(table) {
+    if (tableWidths === null) return;
+    tableWidths.disconnect();
+    tableWidths.observe($("table"));
+    tableWidths.observe(table);
   }
 
   // Left chart: each list's share of the fused score (stacked grey bars) for the top items at this k.
@@ -599,8 +615,10 @@
     $("note").textContent = "";
     $("lead").textContent = "";
     const box = $("table");
-    box.replaceChildren(element("p", { class: "rrf-table", "data-k": String(state.k), "data-error": "1" },
-      message("explorer.error.fix_input")));
+    const explained = element("p", { class: "rrf-table", "data-k": String(state.k), "data-error": "1" },
+      message("explorer.error.fix_input"));
+    box.replaceChildren(explained);
+    watchTableWidth(explained);
     $("chart").replaceChildren();
   }
 
@@ -632,7 +650,9 @@
     const names = parsed.map(([name]) => name);
     const colours = itemColours(parsed);
     $("lead").textContent = leadSentence(rows, scan);
-    $("table").replaceChildren(renderTable(rows, names));
+    const table = renderTable(rows, names);
+    $("table").replaceChildren(table);
+    watchTableWidth(table);
     const chart = $("chart");
     chart.replaceChildren(barsChart(rows, names, colours), curvesChart(scan, colours));
     if (rows.length > SETTINGS.topDrawn) {

@@ -496,6 +496,64 @@ def test_a_400_pixel_wide_screen_needs_no_sideways_scrolling(built, offline):
     assert _screenshot(page, "k1_zh_400px").stat().st_size > 20_000
 
 
+def _score_cells_and_box(page) -> tuple[list[list[float]], list[float]]:
+    """[left, right] of the RRF score's heading and every score cell, and of the table's box."""
+    return page.evaluate("""() => {
+        const side = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.right]; };
+        const cells = [...document.querySelectorAll('.rrf-table td.score')];
+        const heading = document.querySelector('.rrf-table thead tr').cells[cells[0].cellIndex];
+        return [[heading, ...cells].map(side), side(document.getElementById('table'))];
+    }""")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [400, 360])
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_on_a_phone_every_rrf_score_is_on_screen_and_the_wide_table_says_it_scrolls(
+    built, offline, width, language
+):
+    page = offline(width=width, height=900).open(built, "?lang=zh" if language == "zh" else "")
+    page.locator('.rrf-table[data-k="60"]').wait_for()
+    lists = {**ARTICLE, "L3": ["3.5", "9.9"]}
+    for step in ("article", "three lists"):
+        if step == "three lists":
+            # forget the last measurement: the page sets it again once the new table is laid out
+            page.evaluate("delete document.getElementById('table').dataset.scrolls")
+            page.locator("#add-list").click()
+            page.locator("#list-2").fill(", ".join(lists["L3"]))
+            page.locator("#list-2").press("Enter")
+            page.locator('.rrf-table tbody tr[data-id="9.9"]').wait_for()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, step
+        for scrolled in ("left", "right"):  # the box scrolled to either end
+            page.evaluate("end => { document.getElementById('table').scrollLeft = end ? 1e6 : 0; }",
+                          scrolled == "right")
+            scores, (box_left, box_right) = _score_cells_and_box(page)
+            assert len(scores) == 1 + len(_table_rows(page, 60))
+            seen = (max(0, box_left), min(width, box_right))  # what of the box is on the screen
+            outside = [cell for cell in scores if not (seen[0] <= cell[0] and cell[1] <= seen[1])]
+            assert outside == [], (step, scrolled, box_left, box_right, outside)
+        # what still scrolls sideways says so
+        page.locator(".table-box[data-scrolls]").wait_for(state="attached")
+        if page.locator(".table-box").get_attribute("data-scrolls") == "1":
+            use_language(language)
+            try:
+                hint = message("explorer.page.table_scrolls")
+            finally:
+                use_language("en")
+            assert page.locator("#table-hint").is_visible(), step
+            assert page.locator("#table-hint").text_content() == hint
+    page.evaluate("document.getElementById('table').scrollLeft = 0")
+    name = str(width) if language == "en" else f"{width}_{language}"
+    assert _screenshot(page, name).stat().st_size > 20_000
+
+
+@pytest.mark.browser
+def test_a_table_that_fits_shows_no_scroll_hint(built, offline):
+    page = offline().open(built)
+    page.locator('.table-box[data-scrolls="0"]').wait_for(state="attached")
+    assert not page.locator("#table-hint").is_visible()
+
+
 @pytest.mark.browser
 def test_a_score_halfway_between_two_shown_values_rounds_as_the_notebook_rounds_it(built, offline):
     """1/32 = 0.03125 exactly: Python's format (the notebook's) shows 0.0312, JavaScript's toFixed 0.0313."""

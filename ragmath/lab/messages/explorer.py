@@ -171,6 +171,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "explorer.page.remove_list": {"en": "Remove list {name}", "zh": "删除列表 {name}"},
     "explorer.page.lists": {"en": "Ranked lists", "zh": "排序列表"},
     "explorer.page.table": {"en": "Fused table", "zh": "融合结果表"},
+    "explorer.page.table_scrolls": {  # shown only when the fused table is wider than the screen
+        "en": "↔ Swipe the table sideways for each list's rank; the RRF score stays at the right.",
+        "zh": "↔ 左右滑动表格可看各列表的名次；RRF 得分固定在右侧。",
+    },
     "explorer.page.noscript": {
         "en": "This page computes RRF with JavaScript: turn JavaScript on to use it.",
         "zh": "本页面用 JavaScript 计算 RRF：请启用 JavaScript 后再使用。",

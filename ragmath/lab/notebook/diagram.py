@@ -3,7 +3,9 @@
 Offline, documents are parsed, cut into chunks and indexed. Online, a question is answered in five
 steps: permission filter, hybrid recall (BM25 and vector lists fused by RRF), rerank, generation and a
 citation check. The drawing is plain SVG text built here, so it needs no font or plotting library at
-build time; the browser draws the Chinese labels.
+build time; the browser draws the Chinese labels. The "you are here" notes are placed from a generous
+estimate of their width (:func:`_text_width`), each under its box where it meets no box, word, arrow or
+other note; tests/test_diagram_layout.py measures the drawing in Chromium.
 
 Every word comes from the message catalogue (``notebook.diagram.*``). In the English edition each box
 shows its stage's Chinese term with the English one beneath (the English terms are the ones the code
@@ -18,7 +20,9 @@ True
 
 from __future__ import annotations
 
+import math
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,7 +75,84 @@ _BOXES = [
     ("generate", 820, 220, 100),
     ("cite", 950, 220, 100),
 ]
-_RECALL_FRAME = (325, 166, 320, 148)  # x, y, width, height
+_RECALL_FRAME = (312, 166, 343, 148)  # x, y, width, height; the frame grows down to hold its notes
+_LABEL_SIZE = 12  # font size of the "you are here" note
+_GAP = 4  # between a box and its note, between two notes, and around an arrow
+
+Extent = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def _text_width(text: str, size: float, bold: bool = False) -> float:
+    """A width no common sans-serif font exceeds: a Chinese character (and ▲) is one em wide, a Latin
+    letter 0.62 em bold on average (DejaVu Sans Bold, the widest of the usual fonts, sets the note's
+    Latin part at 0.61 em, Arial and Helvetica near 0.55).
+
+    >>> _text_width("本节位置", 12)
+    48.0
+    """
+    em = 0.0
+    for char in text:
+        if unicodedata.east_asian_width(char) in "WFA" and char != "\u00b7":
+            em += 1.0
+        elif char == " ":
+            em += 0.35
+        elif char == "\u00b7":  # the middle dot
+            em += 0.4
+        elif char.isupper() or char.isdigit():
+            em += 0.78 if bold else 0.72
+        else:
+            em += 0.62 if bold else 0.58
+    return em * size
+
+
+def _text_extent(text: str, x: float, baseline: float, size: float, *, bold: bool = False,
+                 anchor: str = "start") -> Extent:
+    """The box a line of text can fill: 1.1 em above the baseline, 0.3 em below (CJK fonts reach lower
+    and higher than Latin ones)."""
+    width = _text_width(text, size, bold)
+    left = x - width / 2 if anchor == "middle" else x
+    return left, baseline - 1.1 * size, left + width, baseline + 0.3 * size
+
+
+def _overlaps(a: Extent, b: Extent, pad: float = 0.0) -> bool:
+    return a[0] < b[2] + pad and b[0] < a[2] + pad and a[1] < b[3] + pad and b[1] < a[3] + pad
+
+
+def _meets_segment(extent: Extent, segment: tuple[float, float, float, float], pad: float) -> bool:
+    """Whether the segment passes within ``pad`` of the extent (sampled every half unit)."""
+    x1, y1, x2, y2 = segment
+    steps = max(1, int(2 * max(abs(x2 - x1), abs(y2 - y1))))
+    left, top, right, bottom = extent
+    return any(left - pad <= x1 + (x2 - x1) * i / steps <= right + pad
+               and top - pad <= y1 + (y2 - y1) * i / steps <= bottom + pad for i in range(steps + 1))
+
+
+def _place_note(box: Extent, width: float, taken: list[Extent], arrows: list, bounds: Extent) -> Extent:
+    """The extent of a note ``width`` wide under ``box``: the first place, row by row downwards and from
+    the centre outwards, that stays inside ``bounds``, clear of every extent in ``taken`` and every
+    arrow, and still reaches at least 40 % of the narrower of note and box across the box's width.
+    A note goes to a lower row only where nothing stands between it and its box, unless no such place
+    is free."""
+    height = 1.4 * _LABEL_SIZE
+    reach = 0.4 * min(width, box[2] - box[0])
+    limit = (width + box[2] - box[0]) / 2 - reach
+    shifts = [0.0] + [sign * step for step in range(2, int(limit) + 1, 2) for sign in (-1, 1)]
+    for direct in (True, False):
+        for row in range(6):
+            top = box[3] + _GAP + row * (height + _GAP)
+            for shift in shifts:
+                left = (box[0] + box[2] - width) / 2 + shift
+                note = (left, top, left + width, top + height)
+                # the note and, when it must stand directly under the box, the way up to the box
+                clear = (left, box[3] + _GAP, left + width, top + height) if direct else note
+                if (bounds[0] <= note[0] and note[2] <= bounds[2] and bounds[1] <= note[1]
+                        and note[3] <= bounds[3]
+                        and not any(_overlaps(clear, other, _GAP / 2) for other in taken)
+                        and not any(_meets_segment(note, arrow, _GAP) for arrow in arrows)):
+                    return note
+    # nowhere free (a drawing this module does not make): centred under the box
+    left = (box[0] + box[2] - width) / 2
+    return left, box[3] + _GAP, left + width, box[3] + _GAP + height
 
 
 @dataclass(frozen=True)
@@ -163,15 +244,64 @@ def pipeline_diagram(
     Raises ``ValueError`` naming an unknown stage and listing the known ones.
     """
     marked = _check_highlight(highlight)
+    frame_x, frame_y, frame_w, frame_h = _RECALL_FRAME
+    positions = {key: (x, y, width) for key, x, y, width in _BOXES}
+    boxes = {key: (x, y, x + width, y + _BOX_H) for key, x, y, width in _BOXES}
+    inside_frame = ("bm25", "vector", "rrf")  # the boxes the hybrid-recall frame holds
+    parse_x, parse_y, parse_w = positions["parse"]
+    mid = parse_y + _BOX_H / 2
+    index_x, _, index_w = positions["index"]
+    online_mid = 220 + _BOX_H / 2
+    arrows = [
+        (parse_x + parse_w, mid, positions["chunk"][0] - 2, mid),
+        (positions["chunk"][0] + parse_w, mid, positions["index"][0] - 2, mid),
+        # the index feeds both retrievers of the online stage
+        (index_x + index_w / 2, parse_y + _BOX_H, index_x + index_w / 2, frame_y - 20),
+        (120, online_mid, 148, online_mid),
+        (290, online_mid, 338, 180 + _BOX_H / 2),
+        (290, online_mid, 338, 256 + _BOX_H / 2),
+        (460, 180 + _BOX_H / 2, 498, online_mid - 6),
+        (460, 256 + _BOX_H / 2, 498, online_mid + 6),
+        (frame_x + frame_w, online_mid, 688, online_mid),
+        (790, online_mid, 818, online_mid),
+        (920, online_mid, 948, online_mid),
+    ]
+    headings = [  # (text, x, baseline, size, bold, anchor)
+        (message("notebook.diagram.offline"), 20, 80, 14, True, "start"),
+        (message("notebook.diagram.online"), 20, 160, 14, True, "start"),
+        (message("notebook.diagram.recall_frame"), frame_x + 8, frame_y - 6, 12, False, "start"),
+    ]
+    if title:
+        headings.append((title, _WIDTH / 2, 20, 15, False, "middle"))
+    taken = [_text_extent(text, x, y, size, bold=bold, anchor=anchor)
+             for text, x, y, size, bold, anchor in headings]
+    note_width = _text_width(message("notebook.diagram.you_are_here"), _LABEL_SIZE, bold=True)
+    notes: list[Extent] = []
+    # the notes of the boxes in the frame first, inside it; the frame then grows down to hold them
+    for key in (k for k in inside_frame if k in marked):
+        notes.append(_place_note(boxes[key], note_width, taken + list(boxes.values()) + notes, arrows,
+                                 (frame_x + 2, frame_y + 2, frame_x + frame_w - 2, float("inf"))))
+    frame_h = max(frame_h, max((note[3] for note in notes), default=0) + _GAP - frame_y)
+    frame = (frame_x, frame_y, frame_x + frame_w, frame_y + frame_h)
+    outside = [frame] + [box for key, box in boxes.items() if key not in inside_frame]
+    for key in (k for k in boxes if k in marked and k not in inside_frame):
+        notes.append(_place_note(boxes[key], note_width, taken + outside + notes, arrows,
+                                 (2, 2, _WIDTH - 2, float("inf"))))
+    if "recall" in marked:
+        notes.append(_place_note(frame, note_width, taken + outside + notes, arrows,
+                                 (2, 2, _WIDTH - 2, float("inf"))))
+    height = max(_HEIGHT, frame[3] + 2 * _GAP, *(note[3] + _GAP for note in notes))
+    height = math.ceil(height)
+
     parts = [
         # width 100 % of the cell and no fixed height: the viewBox keeps the proportions, so the
         # drawing shrinks with a narrow cell (file browser open) instead of being cut at the right
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 {_WIDTH} {_HEIGHT}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 {_WIDTH} {height}" '
         f'preserveAspectRatio="xMinYMin meet" style="max-width: {_WIDTH}px; height: auto" '
         f'font-family="sans-serif" role="img" aria-label="{escape(message("notebook.diagram.aria"))}">',
         '<defs><marker id="arrowhead" markerWidth="10" markerHeight="8" refX="9" refY="4" orient="auto">'
         '<path d="M0,0 L10,4 L0,8 z" fill="#44505a"/></marker></defs>',
-        f'<rect x="0" y="0" width="{_WIDTH}" height="{_HEIGHT}" fill="white"/>',
+        f'<rect x="0" y="0" width="{_WIDTH}" height="{height}" fill="white"/>',
     ]
     if title:
         parts.append(
@@ -181,43 +311,29 @@ def pipeline_diagram(
                  f'{escape(message("notebook.diagram.offline"))}</text>')
     parts.append('<text x="20" y="160" font-size="14" font-weight="bold">'
                  f'{escape(message("notebook.diagram.online"))}</text>')
-    frame_x, frame_y, frame_w, frame_h = _RECALL_FRAME
-    parts.append(_rect("recall", frame_x, frame_y, frame_w, frame_h, "recall" in marked, rx=12))
+    parts.append(_rect("recall", frame_x, frame_y, frame_w, _number(frame_h), "recall" in marked, rx=12))
     parts.append(
         f'<text x="{frame_x + 8}" y="{frame_y - 6}" font-size="12" fill="#44505a">'
         f'{escape(message("notebook.diagram.recall_frame"))}</text></g>'
     )
-    positions = {}
     for key, x, y, width in _BOXES:
         parts.append(_box(key, x, y, width, key in marked))
-        positions[key] = (x, y, width)
-    parse_x, parse_y, parse_w = positions["parse"]
-    mid = parse_y + _BOX_H / 2
-    parts.append(_arrow(parse_x + parse_w, mid, positions["chunk"][0] - 2, mid))
-    parts.append(_arrow(positions["chunk"][0] + parse_w, mid, positions["index"][0] - 2, mid))
-    index_x, _, index_w = positions["index"]
-    # the index feeds both retrievers of the online stage
-    parts.append(_arrow(index_x + index_w / 2, parse_y + _BOX_H, index_x + index_w / 2, frame_y - 20))
-    online_mid = 220 + _BOX_H / 2
-    parts.append(_arrow(120, online_mid, 148, online_mid))
-    parts.append(_arrow(290, online_mid, 338, 180 + _BOX_H / 2))
-    parts.append(_arrow(290, online_mid, 338, 256 + _BOX_H / 2))
-    parts.append(_arrow(460, 180 + _BOX_H / 2, 498, online_mid - 6))
-    parts.append(_arrow(460, 256 + _BOX_H / 2, 498, online_mid + 6))
-    parts.append(_arrow(645, online_mid, 688, online_mid))
-    parts.append(_arrow(790, online_mid, 818, online_mid))
-    parts.append(_arrow(920, online_mid, 948, online_mid))
-    for key, x, y, width in _BOXES:
-        if key in marked:
-            parts.append(_you_are_here(x + width / 2, y + _BOX_H + 16))
-    if "recall" in marked:
-        parts.append(_you_are_here(frame_x + frame_w / 2, frame_y + frame_h + 14))
+    parts.extend(_arrow(*arrow) for arrow in arrows)
+    parts.extend(_you_are_here(note) for note in notes)
     parts.append("</svg>")
     return PipelineDiagram("".join(parts))
 
 
-def _you_are_here(x: float, y: float) -> str:
+def _number(value: float) -> str:
+    """``value`` as SVG writes it: 148 rather than 148.0, at most one decimal."""
+    return f"{round(value, 1):g}"
+
+
+def _you_are_here(note: Extent) -> str:
+    """The note, centred in the extent :func:`_place_note` chose for it (baseline 1.1 em below its top)."""
+    left, top, right, _ = note
     return (
-        f'<text x="{x}" y="{y}" text-anchor="middle" font-size="12" font-weight="bold" fill="#b3641a" '
+        f'<text x="{_number((left + right) / 2)}" y="{_number(top + 1.1 * _LABEL_SIZE)}" '
+        'text-anchor="middle" font-size="12" font-weight="bold" fill="#b3641a" '
         f'class="you-are-here">{escape(message("notebook.diagram.you_are_here"))}</text>'
     )
