@@ -187,8 +187,11 @@ def test_z_score_of_scores_one_ulp_apart_is_finite_and_exact():
 # D2
 def test_sign_flip_p_of_tiny_differences_is_the_same_as_of_large_ones():
     # six equal non-zero differences: only all + and all - reach |sum| = 6d, so p = 2 / 2^6
-    for d in (1e-10, 1.0, 1e10):
+    for d in (1e-10, 1.0, 1e10, 1e308):
         assert sign_flip_p([d] * 6)[0] == 0.03125
+    # (1, 1e-10): of the four flips only ++ and -- reach |1 + 1e-10|, so p = 2 / 4 (an absolute 1e-9
+    # tolerance would count 1 - 1e-10 as reaching it); the tolerance must follow each difference's scale
+    assert sign_flip_p([1.0, 1e-10])[0] == 0.5
     # 0.1 + 0.2 - 0.3 is 0 in exact arithmetic (5.6e-17 in floats): every flip reaches it, p = 1
     assert sign_flip_p([0.1, 0.2, -0.3])[0] == 1.0
     assert sign_flip_p([1e-12, 2e-12, -3e-12])[0] == sign_flip_p([1.0, 2.0, -3.0])[0] == 1.0
