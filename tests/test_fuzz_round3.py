@@ -265,7 +265,8 @@ def test_seal_into_a_missing_folder_names_the_folder(tmp_path):
     lambda tmp: run_table({"q1": {"a\ud800": 1.0}}),
     lambda tmp: write_qrels({"q1": {"a\ud800": 1}}, tmp / "q.csv"),
     lambda tmp: JudgementFile(tmp / "labels.csv").set("q1", "a\ud800", 2),
-], ids=["rrf", "run_table", "write_qrels", "JudgementFile"])
+    lambda tmp: run_table(pd.DataFrame({"question": ["q1"], "id": ["a\ud800"], "score": [1.0]})),
+], ids=["rrf", "run_table", "write_qrels", "JudgementFile", "pandas DataFrame"])
 def test_a_lone_surrogate_in_an_id_is_refused_by_name(tmp_path, call):
     with pytest.raises(ValueError) as caught:
         call(tmp_path)
