@@ -241,9 +241,12 @@
   // -------------------------------------------------------------------------------- parsing
   class InputError extends Error {}
 
-  // As widgets.parse_list: IDs separated by "," or "，" only; spaces inside an ID belong to it.
+  // As widgets.parse_list: IDs separated by "," or "，" only; spaces inside an ID belong to it. The ends
+  // are trimmed of what Python's str.strip() trims (str.isspace: U+001C..U+001F and U+0085 too), not of
+  // what JavaScript's trim() does (it also takes U+FEFF): parse_list is the reference.
   function parseList(text, name) {
-    const parts = text.split(/[,，]/).map((part) => part.trim());
+    const parts = text.split(/[,，]/).map((part) => part.replace(
+      /^[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g, ""));
     if (parts.length > 1 && parts[parts.length - 1] === "") parts.pop();
     if (parts.length === 1 && parts[0] === "") throw new InputError(message("explorer.error.empty_list", { name }));
     const firstSeen = new Map();
@@ -661,9 +664,12 @@
     }
   }
 
+  // A box left empty, blank or not a number puts the last valid k back (Number("") is 0, which would
+  // have been held at k = 1); a number out of range is held at kMin or kMax.
   function setK(value) {
-    const k = Math.min(SETTINGS.kMax, Math.max(SETTINGS.kMin, Math.round(Number(value))));
-    if (!Number.isFinite(k)) return;
+    const number = String(value).trim() === "" ? NaN : Number(value);
+    const k = Number.isFinite(number) ? Math.min(SETTINGS.kMax, Math.max(SETTINGS.kMin, Math.round(number)))
+      : state.k;
     $("k-range").value = String(k);
     $("k-number").value = String(k);
     if (k !== state.k) {

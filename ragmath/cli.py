@@ -200,6 +200,7 @@ def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ragmath.comparison import at_units, compare, markdown, name_runs
     from ragmath.evaluation import evaluate, json_numbers
     from ragmath.io import read_qrels
+    from ragmath.units import check_unit_map
 
     comparing = args.command == "compare"
     if comparing and args.resamples < 10_000:
@@ -211,6 +212,7 @@ def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     runs, qrels = {name: Path(path) for name, path in named.items()}, Path(args.qrels)
     if args.unit_map:
         unit_of, labels = _read_pairs(args.unit_map, "id", "unit"), read_qrels(qrels)
+        check_unit_map(unit_of, args.unit_map)
         runs = {name: at_units(run, labels, unit_of)[0] for name, run in runs.items()}
         qrels = at_units({}, labels, unit_of)[1]
     metrics = args.metrics or DEFAULT_METRICS

@@ -21,7 +21,7 @@ from ragmath.evaluation import by_group, evaluate, json_numbers, mapping_questio
 from ragmath.ranking import order_run_table
 from ragmath.registry import METRICS, parse_metrics
 from ragmath.stats import EXACT_UP_TO, bootstrap_interval, holm, paired_bootstrap, plan_questions, sign_flip_p
-from ragmath.units import lift_labels, to_units
+from ragmath.units import check_unit_map, lift_labels, to_units
 from ragmath.validation import check_k, is_source
 
 __all__ = ["compare", "Comparison", "pool", "sign_flip_p", "holm", "plan_questions", "name_runs", "at_units",
@@ -90,8 +90,11 @@ def at_units(run: Any, qrels: Any, unit_of: Mapping[Hashable, Hashable]) -> tupl
     >>> at_units({"q1": ["a1", "a2", "b1"]}, {"q1": {"a2": 2, "b1": 0}}, {"a1": "A", "a2": "A", "b1": "B"})
     ({'q1': ['A', 'B']}, {'q1': {'A': 2, 'B': 0}})
 
-    Raises ``ValueError`` for an ID the unit map lacks (as :func:`ragmath.units.to_units` does).
+    Raises ``ValueError`` for an ID the unit map lacks (as :func:`ragmath.units.to_units` does) and for
+    a chain in the map, an ID mapped to a unit that is itself mapped on
+    (:func:`ragmath.units.check_unit_map`).
     """
+    check_unit_map(unit_of)
     runs = {q: to_units(r, unit_of) for q, r in _ranked(run).items()}
     return runs, {q: lift_labels(g, unit_of) for q, g in _labels(qrels).items()}
 

@@ -35,28 +35,42 @@ __all__ = ["NORMS", "fuse_scores", "fuse_score_tables", "check_norm"]
 NORMS = ("min-max", "z-score", "l2")
 
 
-def _normalised(norm: str) -> pl.Expr:
-    """One list's scores on a common scale, within each question.
+def _normalised(table: pl.DataFrame, norm: str) -> pl.Series:
+    """One list's scores on a common scale, within each question: a column beside ``table``'s rows.
 
-    - min-max:  (s − min) / (max − min)
-    - z-score:  (s − mean) / σ, σ the population standard deviation (ranx's zmuv)
-    - l2:       s / sqrt(Σ s²)
+    - min-max:  m = (s − min) / (max − min)
+    - z-score:  (m − mean) / σ, σ the population standard deviation (ranx's zmuv); the same as
+                (s − mean) / σ of the raw scores, since z-scores do not change when the scores are
+                shifted and scaled
+    - l2:       t / sqrt(Σ t²) with t = s / max |s|, the same as s / sqrt(Σ s²)
 
     where min, max, mean, σ and Σ run over the question's scores in this list (after the window);
-    0 for every item of a list with no spread (equal scores, or all 0 for l2).
+    0 for every item of a list with no spread (equal scores, or all 0 for l2). Any finite scores give
+    finite values in the scores' order, and a list times a positive constant gives the same values:
+    max − min is taken as max/2 − min/2 where it would overflow (min-max on [1e308, −1e308]), the
+    z-score is taken of m, whose spread is 1 (raw scores one ulp apart have a σ that rounds to 0 or
+    below the deviations), and l2 divides by max |s| before squaring (squares of 1e200 overflow, of
+    1e-200 underflow).
     """
     import polars as pl
 
     score = pl.col("score")
-    spread = score.max().over("question") > score.min().over("question")
+    low, high = score.min().over("question"), score.max().over("question")
+    width = high - low
+    unit = pl.when(width.is_finite()).then((score - low) / width).otherwise(
+        (score / 2 - low / 2) / (high / 2 - low / 2))
+    spread = high > low
     if norm == "min-max":
-        low = score.min().over("question")
-        return pl.when(spread).then((score - low) / (score.max().over("question") - low)).otherwise(0.0)
+        return table.select(pl.when(spread).then(unit).otherwise(0.0)).to_series()
     if norm == "z-score":
-        return pl.when(spread).then(
-            (score - score.mean().over("question")) / score.std(ddof=0).over("question")).otherwise(0.0)
-    length = (score * score).sum().sqrt().over("question")  # l2 (the norm is checked: check_norm)
-    return pl.when(length > 0).then(score / length).otherwise(0.0)
+        m = table.select("question", pl.when(spread).then(unit).alias("m"))
+        centred = pl.col("m") - pl.col("m").mean().over("question")
+        return m.select(pl.when(pl.col("m").is_not_null()).then(
+            centred / pl.col("m").std(ddof=0).over("question")).otherwise(0.0)).to_series()
+    largest = score.abs().max().over("question")  # l2 (the norm is checked: check_norm)
+    t = table.select("question", pl.when(largest > 0).then(score / largest).alias("t"))
+    length = (pl.col("t") * pl.col("t")).sum().sqrt().over("question")
+    return t.select(pl.when(pl.col("t").is_not_null()).then(pl.col("t") / length).otherwise(0.0)).to_series()
 
 
 def fuse_score_tables(tables: Iterable[pl.DataFrame], norm: str, weights: Sequence[float] | None = None,
@@ -87,7 +101,7 @@ def fuse_score_tables(tables: Iterable[pl.DataFrame], norm: str, weights: Sequen
         top = order_run_table(table, top=window).join(
             table.select("question", "id", "score"), on=["question", "id"], how="left", maintain_order="left")
         weight = 1.0 if weights is None else weights[j]
-        parts.append(top.select("question", "id", (weight * _normalised(norm)).alias("part")))
+        parts.append(top.select("question", "id", part=weight * _normalised(top, norm)))
     summed = pl.concat(parts).group_by("question", "id", maintain_order=True).agg(score=pl.col("part").sum())
     ordered = order_run_table(summed.with_columns(rank=pl.lit(None, pl.Int64)))
     return ordered.rename({"position": "rank"}).join(

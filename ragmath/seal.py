@@ -98,7 +98,11 @@ def _stamp(path: Path) -> dict:
 def _read(path: Path) -> dict:
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no seal here; seal the questions and labels first (seal())")
-    record = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        record = json.loads(path.read_bytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:  # cut short, or not a seal at all
+        raise ValueError(f"{path}: not a readable seal record ({error}); it was cut short or replaced: "
+                         "restore it (git checkout)") from None
     if not (isinstance(record, dict) and isinstance(record.get("openings"), list) and record.get("sealed")):
         raise ValueError(f"{path}: not a seal record (needs 'sealed' and an 'openings' list)")
     stored = record.pop("record_sha256", None)  # a record written before it was added has none
@@ -123,6 +127,9 @@ def seal(path: str | os.PathLike, *, questions: Any, labels: Any, note: str = ""
     """
     target = Path(path)
     hashes = {"questions_sha256": content_sha256(questions), "labels_sha256": content_sha256(labels)}
+    if not target.parent.is_dir():  # else the error would name the lock file beside the seal
+        raise FileNotFoundError(f"{target.parent}: no such folder; create it first (the seal {target.name} "
+                                "is written there)")
     with locked(target):
         if target.exists():
             raise FileExistsError(f"{target}: already sealed; a seal is written once (choose another path)")
@@ -148,10 +155,13 @@ class Opening:
 
 
 def write_results(frame: pd.DataFrame, path: str | os.PathLike) -> str:
-    """Write a per-question table as JSON lines (a header, then one row a line); returns its SHA-256."""
+    """Write a per-question table as JSON lines (a header, then one row a line); returns its SHA-256.
+
+    Column names that are text or whole numbers are kept as they are (others as their text).
+    """
     flat = frame.reset_index()
-    header = {"index": [str(n) for n in flat.columns[:frame.index.nlevels]],
-              "columns": [str(c) for c in frame.columns],
+    header = {"index": [_label(n) for n in flat.columns[:frame.index.nlevels]],
+              "columns": [_label(c) for c in frame.columns],
               "dtypes": [str(flat[c].dtype) for c in flat.columns]}
 
     def plain(value: Any) -> Any:
@@ -164,6 +174,12 @@ def write_results(frame: pd.DataFrame, path: str | os.PathLike) -> str:
     lines += [json.dumps([plain(v) for v in row], ensure_ascii=False) for row in flat.itertuples(index=False)]
     atomic_write(path, ("\n".join(lines) + "\n").encode("utf-8"))
     return content_sha256(path)
+
+
+def _label(name: Any) -> str | int:
+    """A column's name as JSON: text, or a whole number kept a number (so 0 comes back 0, not '0')."""
+    name = name.item() if isinstance(name, np.generic) else name
+    return name if isinstance(name, (str, int)) and not isinstance(name, bool) else str(name)
 
 
 def read_results(path: str | os.PathLike, sha256: str) -> pd.DataFrame:

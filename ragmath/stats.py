@@ -104,16 +104,37 @@ def _bootstrap(values: np.ndarray, n_resamples: Any, confidence: Any, seed: int)
     """The means of resamples with replacement (``default_rng(seed)``) and their percentile interval.
 
     Drawn a block of resamples at a time from one generator: the same numbers as one draw of
-    ``(n_resamples, n)`` picks, in memory that does not grow with resamples × questions.
+    ``(n_resamples, n)`` picks, in memory that does not grow with resamples × questions. The means
+    returned are those of ``values / 2^p`` (:func:`_power`: no overflow); low and high are in the
+    values' own scale.
     """
     level = _fraction(confidence, "confidence", "0.95")
     total = check_resamples(n_resamples)
+    power = _power(values)
+    values = np.ldexp(values, -power)
     rng, means, step = np.random.default_rng(seed), np.empty(total), max(1, _BLOCK // values.size)
     for start in range(0, total, step):
         picks = rng.integers(0, values.size, size=(min(step, total - start), values.size))
         means[start:start + len(picks)] = values[picks].mean(axis=1)
-    low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
+    low, high = np.ldexp(np.quantile(means, [(1 - level) / 2, (1 + level) / 2]), power)
     return means, float(low), float(high)
+
+
+def _power(values: np.ndarray) -> int:
+    """The power of two p with max |v| / 2^p in [0.5, 1) (0 for all zeros).
+
+    Means, quantiles and sums of ``values / 2^p`` cannot overflow (a mean of 1e308 and 1e308 is inf
+    in float64), and scaling by a power of two is exact: for any values that did not overflow before,
+    the results times 2^p are the same numbers, bit for bit.
+    """
+    largest = float(np.max(np.abs(values))) if values.size else 0.0
+    return math.frexp(largest)[1]
+
+
+def _mean(values: np.ndarray) -> float:
+    """The mean of finite values, itself finite (computed on values / 2^p, see :func:`_power`)."""
+    power = _power(values)
+    return math.ldexp(float(np.ldexp(values, -power).mean()), power)
 
 
 def bootstrap_interval(
@@ -137,7 +158,7 @@ def bootstrap_interval(
     """
     array = _as_values(values, "values")
     _, low, high = _bootstrap(array, n_resamples, confidence, seed)
-    return float(array.mean()), low, high
+    return _mean(array), low, high
 
 
 @dataclass(frozen=True)
@@ -194,7 +215,7 @@ def paired_bootstrap(
     means, low, high = _bootstrap(diff, n_resamples, confidence, seed)
     share = min(float(np.mean(means <= 0)), float(np.mean(means >= 0)))
     floor = min(1.0, math.ldexp(1.0, 1 - int(np.count_nonzero(diff))))
-    return PairedBootstrap(float(diff.mean()), low, high, max(floor, min(1.0, 2 * share)), int(diff.size))
+    return PairedBootstrap(_mean(diff), low, high, max(floor, min(1.0, 2 * share)), int(diff.size))
 
 
 def grouped_split(
@@ -272,7 +293,11 @@ def sign_flip_p(diffs: Sequence[float], *, n_resamples: int = 10_000, seed: int 
     """
     d = _as_values(diffs, "sign_flip_p: diffs") if len(diffs) else np.zeros(0)
     d = d[d != 0]
-    observed = abs(d.sum()) - 1e-9  # a tolerance: floating noise must not drop a sum equal to the observed
+    d = np.ldexp(d, -_power(d))  # p does not change with the scale; exact, and no sum can overflow
+    # A sum of m terms computed in floats is off by at most (m - 1)·eps·Σ|d_i|, so a flip's sum within
+    # 2·m·eps·Σ|d_i| of the observed one counts as equal to it: a tolerance relative to the differences
+    # (0.1 + 0.2 - 0.3 is 5.6e-17, not 0), never absolute (six differences of 1e-10 sum to 6e-10).
+    observed = abs(d.sum()) - 2 * d.size * np.finfo(float).eps * float(np.abs(d).sum())
     if d.size <= EXACT_UP_TO:  # sums of both halves' sign vectors, combined: 2^m totals in 2 * 2^(m/2) work
         half = d.size // 2
         parts = [_all_sums(d[:half]), _all_sums(d[half:])]
@@ -329,7 +354,9 @@ def plan_questions(diffs: Sequence[float], d: float, *, power: float = 0.8, alph
     20
 
     Raises ``ValueError`` unless d ≠ 0, 0 < alpha, power < 1 and the pilot has two or more finite
-    values that are not all equal (zero variance: the formula would answer 2 whatever d is).
+    values that are not all equal (zero variance: the formula would answer 2 whatever d is), and when d
+    is so small that n is beyond the largest float (about 1.8e308; a smaller n, however huge, is
+    returned as the whole number it is).
     """
     values = _as_values(diffs, "plan_questions: diffs")
     if values.size < 2:
@@ -344,4 +371,11 @@ def plan_questions(diffs: Sequence[float], d: float, *, power: float = 0.8, alph
             f"formula would promise any difference with 2 questions. A pilot whose versions never disagree "
             f"says nothing about how they vary; run a larger pilot or questions where they differ")
     z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
-    return max(2, math.ceil((z * spread / abs(d)) ** 2))
+    ratio = z * spread / abs(d)
+    n = ratio * ratio  # inf, not OverflowError, beyond the largest float
+    if not math.isfinite(n):
+        raise ValueError(
+            f"d={d!r} is too small beside the pilot's spread (standard deviation {spread:.3g}): the number "
+            f"of questions, ((z + z_power) · sd / d)^2, is beyond the largest float (1.8e308); no real "
+            f"set of questions detects such a difference. Plan for the smallest difference that matters")
+    return max(2, math.ceil(n))

@@ -13,7 +13,8 @@ from typing import Any
 
 from ragmath.validation import check_grades, check_ranking
 
-__all__ = ["LEVELS", "dedupe", "to_units", "lift_labels", "check_levels", "to_level", "at_level"]
+__all__ = ["LEVELS", "dedupe", "to_units", "lift_labels", "check_levels", "to_level", "at_level",
+           "check_unit_map"]
 
 #: Evaluation levels, finest first.
 LEVELS = ("chunk", "clause", "document")
@@ -33,6 +34,25 @@ def dedupe(ranking: Iterable[Hashable]) -> list[Hashable]:
     if isinstance(ranking, (str, bytes)):
         raise TypeError(f"dedupe needs a sequence of IDs, got the string {ranking!r}")
     return list(dict.fromkeys(ranking))  # a dict keeps the first insertion of each key, in order
+
+
+def check_unit_map(unit_of: Mapping[Hashable, Hashable], name: str = "unit map") -> None:
+    """Refuse a unit map with a chain: an ID mapped to a unit that is itself mapped on to another one.
+
+    IDs are mapped once, so in ``{"a1": "A", "A": "Z"}`` a1 would score as A and A's label would be
+    lifted to Z: the same clause as two units, and a silent 0. A unit mapped to itself is no chain.
+
+    >>> check_unit_map({"a1": "A", "A": "Z"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: unit map: 'a1' maps to 'A', which is itself mapped to 'Z' (a chain a1 -> A -> Z); ...
+    """
+    for item, unit in unit_of.items():
+        further = unit_of.get(unit, unit) if isinstance(unit, Hashable) else unit
+        if further != unit:
+            raise ValueError(f"{name}: {item!r} maps to {unit!r}, which is itself mapped to {further!r} "
+                             f"(a chain {item} -> {unit} -> {further}); map every ID straight to its unit "
+                             f"({item},{further} and {unit},{further}), or give the unit a name no ID has")
 
 
 def to_units(

@@ -38,6 +38,26 @@ def check_k(k: Any, name: str = "k") -> int:
     return int(k)
 
 
+#: A lone surrogate: Python text may hold one, UTF-8 (files, polars) cannot.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def surrogate_problem(text: str) -> str | None:
+    """Why ``text`` cannot be an ID because it holds a lone surrogate, or None when it holds none.
+
+    >>> surrogate_problem("a\\ud800")[:48]
+    'holds U+D800, a lone surrogate, at position 2: h'
+    >>> surrogate_problem("4.2") is None
+    True
+    """
+    lone = None if text.isascii() else _SURROGATE.search(text)
+    if lone is None:
+        return None
+    return (f"holds U+{ord(lone.group()):04X}, a lone surrogate, at position {lone.start() + 1}: half of a "
+            "UTF-16 pair, which no UTF-8 file can hold (text decoded with errors='surrogateescape' keeps "
+            "undecodable bytes so); decode the source as UTF-8, or drop the character")
+
+
 def check_ranking(ranking: Any, name: str = "ranking") -> list[Hashable]:
     """Return ``ranking`` as a new list of IDs, best first, refusing strings, sets and duplicates."""
     if isinstance(ranking, (str, bytes)):
@@ -57,6 +77,9 @@ def check_ranking(ranking: Any, name: str = "ranking") -> list[Hashable]:
     for position, item in enumerate(items, start=1):
         if not isinstance(item, Hashable) or isinstance(item, (list, dict, set)):
             raise TypeError(f"{name} holds an unhashable ID {item!r} at rank {position}; IDs are str or int")
+        problem = surrogate_problem(item) if isinstance(item, str) else None
+        if problem:
+            raise ValueError(f"{name}: the ID {item!r} at rank {position} {problem}")
         if item in seen:
             raise ValueError(
                 f"{name} holds the ID {item!r} twice (again at rank {position}); list each ID once, e.g. "

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ragmath.io._checks import _FORBIDDEN_CHARS, _INTEGER, MAX_GRADE, SCHEMAS
+from ragmath.io._checks import _FORBIDDEN_CHARS, _INTEGER, MAX_GRADE, SCHEMAS, _Where
 from ragmath.io._lines import _check_header, _line_reader
 from ragmath.io._sources import _format_of, _Source
 from ragmath.ranking import order_run_table
@@ -126,6 +126,11 @@ def _bulk_trec_split(src: _Source, types: dict[str, pl.DataType]) -> pl.DataFram
 
 def _bulk_csv(src: _Source, kind: str) -> pl.DataFrame | None:
     first = next(src.lines(), (1, ""))[1]
+    if "\r" in first.removesuffix("\r"):  # csv would raise its own error, which names no file
+        raise _Where(src.name, "line", 1).fail(
+            None, "a carriage return (\\r) inside the first line: the lines end in \\r alone (old Mac line "
+                  "endings), which ragmath does not read; save the file with \\n (Unix) or \\r\\n (Windows) "
+                  "line endings, e.g. from a spreadsheet as 'CSV UTF-8'")
     header = [name.strip() for name in next(csv.reader([first]), [])]
     _check_header(header, src.name, kind)  # a repeated or missing column is refused by name here
     try:

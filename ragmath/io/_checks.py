@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ragmath.validation import DECIMAL
+from ragmath.validation import DECIMAL, surrogate_problem
 
 #: The largest grade accepted. nDCG's gain 2^g - 1 is then below 2^30, and sums of up to 2^23
 #: such gains stay exact in float64 (53-bit mantissa); trec_eval itself keeps grades below 128.
@@ -69,6 +69,9 @@ def _check_id(value: Any, where: _Where, field: str) -> str:
         raise where.fail(field, f"{_quote(repr(value))} ({type(value).__name__}) is not an ID; IDs are text")
     if value == "":
         raise where.fail(field, "empty ID; every row needs a question and an ID")
+    problem = surrogate_problem(value)
+    if problem:
+        raise where.fail(field, f"ID {_quote(value)} {problem}")
     bad = _FORBIDDEN_RE.search(value)
     if bad:
         what = ("a line break, e.g. inside a quoted CSV field" if bad.group() in "\r\n"

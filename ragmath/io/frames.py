@@ -38,6 +38,8 @@ def _pandas_ids(column: pd.Series, name: str) -> pl.Series | None:
     some value is neither (the row checker then names it)."""
     try:  # text: polars refuses (TypeError) any value that is not a string
         return pl.Series(name, np.asarray(column, dtype=object), dtype=pl.String, strict=True)
+    except UnicodeEncodeError:  # a lone surrogate, which UTF-8 cannot hold: the row checker names it
+        return None
     except (TypeError, pl.exceptions.PolarsError):
         pass
     codes, uniques = pd.factorize(column, use_na_sentinel=True)  # each distinct value once

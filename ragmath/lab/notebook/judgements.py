@@ -1,10 +1,12 @@
 """Judgements on disk: a qrels CSV written whole after every judgement, and a pool as a spreadsheet template.
 
 The labelling widget (:mod:`ragmath.lab.notebook.labelling`) keeps its judgements in a
-:class:`JudgementFile`: every change re-reads the file and rewrites it atomically with
-:func:`ragmath.io.write_qrels` (a temporary file renamed over the old one) under the file's lock
-(:func:`ragmath.io.writers.locked`), so a kernel restart, a crash or a closed laptop loses nothing, never
-leaves half a file, and two widgets or two processes labelling into one file keep each other's judgements.
+:class:`JudgementFile`: every change re-reads the file and rewrites it atomically (a temporary file
+renamed over the old one) under the file's lock (:func:`ragmath.io.writers.locked`), so a kernel restart,
+a crash or a closed laptop loses nothing, never leaves half a file, and two widgets or two processes
+labelling into one file keep each other's judgements. An existing file is rewritten row for row: only
+the grade cells of the pairs judged change, new pairs are added at the end, and everything else (a
+filled-in template's blank rows and text columns, an ID's protective apostrophe) stays as written.
 
 The same pool can go out to a spreadsheet: :func:`write_template` writes one row per pool item with an
 empty ``grade`` column and the texts to read; :func:`read_labels` reads it back with ragmath's qrels
@@ -90,15 +92,85 @@ class JudgementFile:
 
     def set_many(self, pairs: list[tuple[str, str]], grade: int) -> None:
         """Give every pair the same grade: under the file's lock, read it, add them, write it once."""
-        if isinstance(grade, bool) or grade not in GRADES:
-            raise ValueError(message("notebook.judgements.bad_grade", grade=repr(grade)))
-        new = {pair: int(grade) for pair in pairs}
-        qrels_table(_table(new))  # the IDs checked as the file's writer checks them, before anything changes
+        _check(pairs, grade)
+        self._change(lambda grades: {pair: int(grade) for pair in pairs})
+
+    def set_unjudged(self, pairs: list[tuple[str, str]], grade: int) -> bool:
+        """Give ``grade`` to those of ``pairs`` the file holds no grade for, unless one is graded above 0.
+
+        Decided on the file as it is under the lock, not on :attr:`grades`: a grade another widget or
+        process wrote since is kept, and counts. Returns False (nothing written) when a pair is
+        graded above 0.
+        """
+        _check(pairs, grade)
+
+        def unjudged(grades: dict[tuple[str, str], int]) -> dict[tuple[str, str], int] | None:
+            if any(grades.get(pair, 0) > 0 for pair in pairs):
+                return None
+            return {pair: int(grade) for pair in pairs if pair not in grades}
+
+        return self._change(unjudged)
+
+    def _change(self, decide: Any) -> bool:
+        """Under the lock: read the file, ``decide`` the new grades from it, write them; False if refused.
+
+        An existing file is rewritten row for row (:func:`_rewrite`): a template's blank rows and
+        text columns, and each cell as it was written, stay; a new file is a plain qrels CSV.
+        """
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with locked(self.path):
-            grades = self._read() | new
-            write_qrels(_table(grades), self.path, "csv")
-        self.grades = grades
+            grades = self._read()
+            new = decide(grades)
+            if new is None:
+                self.grades = grades
+                return False
+            if new:
+                if self.path.exists() and self.path.stat().st_size:
+                    _rewrite(self.path, new)
+                else:
+                    write_qrels(_table({(_text(q), _text(i)): g for (q, i), g in new.items()}), self.path,
+                                "csv")
+            self.grades = grades | new
+        return True
+
+
+def _check(pairs: list[tuple[str, str]], grade: Any) -> None:
+    """Refuse a grade outside 0, 1, 2 or an ID the file's writer refuses, before anything changes."""
+    if isinstance(grade, bool) or grade not in GRADES:
+        raise ValueError(message("notebook.judgements.bad_grade", grade=repr(grade)))
+    labels: dict[str, dict[str, int]] = {}
+    for question, item in pairs:
+        labels.setdefault(question, {})[item] = 0
+    qrels_table(labels)  # each ID checked as the file's writer checks it (a mapping: errors name the ID)
+
+
+def _rewrite(path: Path, new: Mapping[tuple[str, str], int]) -> None:
+    """Write ``new`` grades into the CSV at ``path``, keeping every other row, column and cell as it is.
+
+    A pair the file holds gets its grade cell changed; a new pair is a row at the end (its question
+    and ID escaped as :func:`write_template` escapes them, other cells blank). The byte-order mark and
+    the line ends (``\\r\\n`` or ``\\n``) stay as they were. The file was read whole just before
+    (:func:`read_labels`), so its header names question, id and grade and each pair is on one row.
+    """
+    data = path.read_bytes()
+    text = data.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    header = [name.strip() for name in rows[0]]
+    at = {name: header.index(name) for name in ("question", "id", "grade")}
+    row_of = {(_untext(row[at["question"]]), _untext(row[at["id"]])): row
+              for row in rows[1:] if len(row) > max(at["question"], at["id"])}
+    for (question, item), grade in new.items():
+        row = row_of.get((question, item))
+        if row is None:
+            row = [""] * len(header)
+            row[at["question"]], row[at["id"]] = _text(question), _text(item)
+            rows.append(row)
+        row.extend([""] * (at["grade"] + 1 - len(row)))
+        row[at["grade"]] = str(grade)
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\r\n" if "\r\n" in text else "\n").writerows(rows)
+    bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
+    atomic_write(path, bom + buffer.getvalue().encode("utf-8"))
 
 
 def _table(grades: Mapping[tuple[str, str], int]) -> pl.DataFrame:
@@ -175,7 +247,12 @@ def read_labels(path: Any) -> dict[str, dict[str, int]]:
     (everything the qrels reader refuses).
     """
     path = Path(os.fspath(path))
-    text = path.read_bytes().decode("utf-8-sig")
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); a judgement file is a "
+                         "CSV saved as UTF-8 (question,id,grade): point to that file, or save it as UTF-8 "
+                         "CSV") from None
     lines = text.split("\n")
     reader = csv.reader(io.StringIO(text, newline=""))
     header = next(reader, None)

@@ -133,15 +133,16 @@ class LabellingWidget(anywidget.AnyWidget):
     def no_answer(self) -> None:
         """Grade 0 every item of the current question not yet judged: it has no answer in the pool.
 
-        Refused (a message in the widget) when an item of the question is already graded above 0.
+        Refused (a message in the widget) when an item of the question is already graded above 0, in
+        the file as it is now: a grade another widget or process saved since this one loaded counts,
+        and is kept.
         """
         question = self.items[self.position][0]
         pairs = [p for p in self.items if p[0] == question]
-        if any(self.store.grades.get(p, 0) > 0 for p in pairs):
+        if not self.store.set_unjudged(pairs, 0):  # decided on the file as it is now, under its lock
             self._message = self.text["none_refused"]
             self._show()
             return
-        self.store.set_many([p for p in pairs if p not in self.store.grades], 0)
         self._advance()
 
     # ----------------------------------------------------------------- state
