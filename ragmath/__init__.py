@@ -2,8 +2,9 @@
 
 Modules: metrics (each metric once, for one question or a whole run), fusion (RRF), evaluation,
 units, stats, comparison, seal (a sealed holdout), ranking (the tie rule), registry (METRICS), io
-(the file formats), cli (``python -m ragmath``). The workbook (``ragmath.lab``,
-``ragmath.lab.notebook``; the ``[lab]`` extra) imports the core; the core never imports it.
+(the file formats), cli (``python -m ragmath``), release_gate (a release gate), agreement (of two label sets).
+The workbook (``ragmath.lab``, ``ragmath.lab.notebook``; the ``[lab]`` extra) imports the core; the core
+never imports it.
 
 ``import ragmath`` loads numpy alone: the names that need pandas or polars (runs and tables) are
 imported on first use.
@@ -24,6 +25,7 @@ __all__ = [
     "METRICS", "Comparison", "Evaluation", "bootstrap_interval", "compare", "dcg_at_k", "evaluate",
     "fuse_runs", "grouped_split", "hit_at_k", "judged_at_k", "ndcg_at_k", "paired_bootstrap",
     "recall_at_k", "reciprocal_rank", "rrf", "units", "wilson_interval",
+    "gate", "GateResult", "label_agreement", "Agreement",
 ]
 
 
@@ -35,6 +37,10 @@ def __getattr__(name: str) -> Any:
         from ragmath import comparison as module
     elif name in ("bootstrap_interval", "grouped_split", "paired_bootstrap", "wilson_interval"):
         from ragmath import stats as module
+    elif name in ("gate", "GateResult"):
+        from ragmath import release_gate as module
+    elif name in ("label_agreement", "Agreement"):
+        from ragmath import agreement as module
     else:
         raise AttributeError(f"module 'ragmath' has no attribute {name!r}")
     return getattr(module, name)

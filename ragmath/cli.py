@@ -1,4 +1,5 @@
-"""Command line: ``python -m ragmath evaluate RUN QRELS``, ``compare BASELINE RUN ...``, ``fuse RUN ...``."""
+"""Command line: ``python -m ragmath evaluate RUN QRELS``, ``compare BASELINE RUN ...``, ``fuse RUN ...``,
+``gate BASELINE CANDIDATE``."""
 
 from __future__ import annotations
 
@@ -80,12 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
     raw = argparse.RawDescriptionHelpFormatter
     parser = _Parser(prog="python -m ragmath", epilog=CONVENTIONS, formatter_class=raw,
                      description="Score a RAG retriever's run against labels, or fuse runs with RRF.")
-    sub = parser.add_subparsers(dest="command", metavar="{evaluate,compare,fuse}", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="{evaluate,compare,fuse,gate}", parser_class=_Parser)
 
     def command(name: str, summary: str, example: str, epilog: str = CONVENTIONS) -> argparse.ArgumentParser:
         return sub.add_parser(name, help=summary, description=example, epilog=epilog, formatter_class=raw)
 
-    ev = command("evaluate", "means (and per-question values) of Recall/Hit/MRR/nDCG@K",
+    ev = command("evaluate", "means and per-question values of Recall/Hit/MRR/nDCG@K",
                  "Score RUN against QRELS. Example: python -m ragmath evaluate run.trec "
                  "qrels.trec -m Recall@10 -m nDCG@10")
     ev.add_argument("run", metavar="RUN", help="run file (TREC, .csv or .jsonl; - for standard input)")
@@ -127,7 +128,39 @@ def build_parser() -> argparse.ArgumentParser:
                     help="run tag written in the TREC file (default: rrf, or the --norm used)")
     fu.add_argument("--format", choices=("trec", "csv", "jsonl"), default=None,
                     help="output format (default: from OUT's extension, else trec)")
+    _add_gate(command("gate", "non-inferiority release gate: PASS (0) or FAIL (1)",
+                      "Non-inferiority of CANDIDATE to BASELINE: PASS (exit 0) or FAIL (exit 1), and why. "
+                      "Example: python -m ragmath gate bm25.trec hybrid.trec --qrels qrels.trec "
+                      "--metric nDCG@10 --margin 0.02", GATE_NOTES + "\n\n" + CONVENTIONS))
     return parser
+
+
+def _add_gate(ga: argparse.ArgumentParser) -> None:
+    """gate's options: compare's, with one metric, a margin and alpha."""
+    ga.add_argument("baseline", metavar="BASELINE", help="the baseline run file (or NAME=PATH)")
+    ga.add_argument("candidate", metavar="CANDIDATE", help="the candidate run file (or NAME=PATH)")
+    ga.add_argument("--qrels", required=True, metavar="QRELS", help="labels file (TREC qrels, .csv, .jsonl)")
+    ga.add_argument("--margin", required=True, type=_number("margin"), metavar="DELTA",
+                    help="the loss allowed, in the metric's units (0 < DELTA < 1), e.g. 0.02")
+    ga.add_argument("--alpha", type=_number("alpha"), default=0.05,
+                    help="the interval is two-sided 1 - alpha (default 0.05: 95%%, as compare reports)")
+    ga.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    ga.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
+    _add_scoring(ga, ("table", "json", "markdown"))
+    for action in ga._actions:  # one metric here, and no default: a gate states what it decides on
+        if action.dest == "metrics":
+            action.help, action.required = f"the one metric decided on, one of {known_names()}", True
+
+
+def _number(name: str):
+    """An argparse type: a decimal number (its range is checked by :func:`ragmath.release_gate.gate`)."""
+    def parse(text: str) -> float:
+        from ragmath.validation import DECIMAL
+
+        if not re.fullmatch(DECIMAL, text.strip()):
+            raise argparse.ArgumentTypeError(f"--{name} must be a number such as 0.02, got {text!r}")
+        return float(text)
+    return parse
 
 
 def _weights(text: str) -> list[float]:
@@ -167,6 +200,16 @@ COMPARE_NOTES = """what compare reports (questions are the unit of sampling):
   Judged@K      labelled share of each top K (no-answer questions included); a warning when a
                 run's is below 0.9 x the baseline's: its score rests on unlabelled items
   Runs are named by their file stem; two equal stems are refused (name them NAME=PATH)."""
+
+
+GATE_NOTES = """how gate decides (questions are the unit of sampling; the interval is compare's diff [ci]):
+  PASS    (exit 0) the two-sided 1 - alpha percentile bootstrap interval of CANDIDATE - BASELINE has
+          its lower end above -margin: a one-sided non-inferiority test at level alpha/2
+  FAIL    (exit 1) worse by more than the margin: the mean difference, or the whole interval, lies
+          below -margin; or too few questions to tell: the interval straddles -margin, and the
+          report gives n = ceil(((z_{1-alpha/2} + z_0.8) * sd_d / (margin + diff))^2), the
+          questions a pilot like this one needs (power 0.8)
+  An internal error also exits 1, with one line on standard error and no report."""
 
 
 def _read_pairs(path: str, key: str, value: str) -> dict[str, str]:
@@ -281,6 +324,50 @@ def _emit(out: TextIO | None, text: str) -> None:
         out.write(text)
 
 
+def _gate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """gate: read as compare does (--unit-map, --groups), decide (:func:`ragmath.release_gate.gate`)."""
+    from ragmath.comparison import at_units, markdown, name_runs
+    from ragmath.evaluation import json_numbers
+    from ragmath.io import read_qrels
+    from ragmath.release_gate import gate
+
+    if args.resamples < 10_000:
+        raise ValueError(f"--resamples must be at least 10000 (got {args.resamples}): fewer make the "
+                         "interval's ends loose")
+    if args.metrics and len(args.metrics) > 1:
+        raise ValueError(f"gate decides on one metric, got {len(args.metrics)} ({', '.join(args.metrics)}); "
+                         "give --metric once and run gate once per metric")
+    named = name_runs([args.baseline, args.candidate])
+    check_paths([*named.values(), args.qrels])
+    if "-" in named.values() or args.qrels == "-":
+        raise ValueError("gate reads every file more than once; give files, not '-' (standard input)")
+    runs, qrels = {name: Path(path) for name, path in named.items()}, Path(args.qrels)
+    if args.unit_map:
+        unit_of, labels = _read_pairs(args.unit_map, "id", "unit"), read_qrels(qrels)
+        runs = {name: at_units(run, labels, unit_of)[0] for name, run in runs.items()}
+        qrels = at_units({}, labels, unit_of)[1]
+    base, cand = named
+    result = gate(runs[base], runs[cand], qrels, args.metrics[0], args.margin, alpha=args.alpha,
+                  seed=args.seed, n_resamples=args.resamples, gain=args.gain, names=(base, cand))
+    groups = None
+    if args.groups:
+        groups = result.by_group(_read_pairs(args.groups, "question", "group"))
+        small = [str(g) for g, n in groups["questions"].items() if n < 10]
+        if small:
+            err.write(f"warning: fewer than 10 questions in group(s) {', '.join(small)}: "
+                      "their means are loose\n")
+    if args.format == "json":
+        payload = result.to_dict()
+        if groups is not None:
+            payload["groups"] = {str(g): json_numbers(row) for g, row in groups.to_dict("index").items()}
+        _emit(out, json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+    elif args.format == "markdown":
+        _emit(out, result.to_markdown() + ("" if groups is None else "\n" + markdown(groups.reset_index())))
+    else:
+        _emit(out, result.report() + ("" if groups is None else _text_table("per group", groups)))
+    return result.exit_status
+
+
 def _fuse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ragmath import fuse_runs
     from ragmath.io import write_run
@@ -336,6 +423,8 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None,
             _emit(out, parser.format_help())
             return 2
         command = args.command
+        if args.command == "gate":
+            return _gate(args, out, err)
         return _fuse(args, out, err) if args.command == "fuse" else _score(args, out, err)
     except BrokenPipeError:  # the reader of our output went away (| head): stop quietly, as Unix tools do
         with contextlib.suppress(OSError, ValueError):  # further writes and the final flush must not fail
