@@ -337,3 +337,25 @@ process.stdin.on("end", () => {
     assert got["seen"] == [[60, "60", "60"], [60, "60", "60"], [60, "60", "60"], [7, "7", "7"],
                            [7, "7", "7"], [200, "200", "200"]]
     assert got["updates"] == 2
+
+
+# E1, the other side: what the widget writes, the command line reads as the widget meant it
+def test_a_formula_like_id_judged_in_the_widget_scores_as_judged_in_evaluate(tmp_path):
+    judged = tmp_path / "judgements.csv"
+    JudgementFile(judged).set("q1", "=x", 2)
+    assert judged.read_text(encoding="utf-8").splitlines()[1] == "q1,'=x,2"  # a spreadsheet shows text
+    run = tmp_path / "run.trec"
+    run.write_text("q1 Q0 =x 1 0.9 t\nq1 Q0 b 2 0.5 t\n", encoding="utf-8")
+    code, out, err = _cli("evaluate", run, judged, "-m", "MRR@10")
+    assert code == 0, err
+    assert "MRR@10     1.0000" in out  # =x, relevant, is first: 1/1
+
+
+@pytest.mark.parametrize("ids", [["=x", "'=x", "''+y", "-1", "a-1", "@d", "'quoted", "plain"]])
+def test_labels_csv_round_trips_ids_a_spreadsheet_would_run(tmp_path, ids):
+    path = tmp_path / "labels.csv"
+    labels = {"q1": {i: 1 for i in ids}, "=q": {"a": 2}}
+    write_qrels(labels, path)
+    cells = [line.split(",")[:2] for line in path.read_text(encoding="utf-8").splitlines()[1:]]
+    assert all(not cell.startswith(("=", "+", "-", "@")) for row in cells for cell in row)
+    assert read_qrels(path) == labels

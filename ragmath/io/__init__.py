@@ -16,6 +16,11 @@ comment lines are skipped. A TREC run line with more than six fields is refused 
 fields after the run tag; ragmath will not guess that the extra field is not a mistake): remove
 them. Files are UTF-8. A source is a path, a named pipe or ``"-"`` (standard input, read once).
 
+A CSV labels file is one a person may edit in a spreadsheet: a question or ID that begins with ``=``,
+``+``, ``-`` or ``@`` (which a spreadsheet would run as a formula) is written with an apostrophe in front,
+and reading takes one such apostrophe off (:func:`escape_formula`, :func:`unescape_formula`), so
+``'=x`` in the file is the ID ``=x`` and the ID ``'=x`` is written ``''=x``.
+
 Refused input is a ``ValueError`` naming file, line and field (the list: docs/design-notes.md,
 "Reading and writing files"); nothing is skipped silently. Writers write IDs exactly as read and
 scores at round-trip precision, so a written file reads back to the same table. Writes are atomic:
@@ -25,7 +30,7 @@ a temporary file beside the target, renamed over it when complete; ``"-"`` write
 from __future__ import annotations
 
 from ragmath.io._bulk import read_qrels_table, read_run_head, read_run_table
-from ragmath.io._checks import MAX_GRADE
+from ragmath.io._checks import MAX_GRADE, escape_formula, unescape_formula
 from ragmath.io._lines import read_jsonl
 from ragmath.io._sources import check_paths
 from ragmath.io.frames import (
@@ -49,4 +54,5 @@ __all__ = [
     "write_run", "write_qrels",  # -> files
     "read_jsonl", "check_paths",  # any JSONL file; inputs and outputs of one command
     "read_run_frame", "read_qrels_frame", "to_pandas",  # -> pandas DataFrames
+    "escape_formula", "unescape_formula",  # a labels CSV cell as a spreadsheet keeps it text, and back
 ]

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ragmath.io._checks import _FORBIDDEN_CHARS, _INTEGER, MAX_GRADE, SCHEMAS, _Where
+from ragmath.io._checks import _FORBIDDEN_CHARS, _INTEGER, MAX_GRADE, SCHEMAS, _Where, formulas_unescaped
 from ragmath.io._lines import _check_header, _line_reader
 from ragmath.io._sources import _format_of, _Source
 from ragmath.ranking import order_run_table
@@ -158,6 +158,12 @@ def _bulk_csv(src: _Source, kind: str) -> pl.DataFrame | None:
 
 
 def _read_source(src: _Source, fmt: str, kind: str) -> pl.DataFrame:
+    table = _read_as_given(src, fmt, kind)
+    # a CSV labels file may have come from a spreadsheet: an escaped formula cell ('=x) means =x
+    return formulas_unescaped(table) if fmt == "csv" and kind == "qrels" else table
+
+
+def _read_as_given(src: _Source, fmt: str, kind: str) -> pl.DataFrame:
     if fmt == "jsonl" or src.is_empty():  # JSONL: the line reader (a JSON ID may be 1 or "1")
         return _line_reader(src, fmt, kind)
     table = _bulk_trec(src, kind) if fmt == "trec" else _bulk_csv(src, kind)

@@ -37,6 +37,43 @@ _FORBIDDEN_CHARS = [chr(c) for c in (*range(0x21), *range(0x7F, 0xA1), 0x1680, *
                                      0x2028, 0x2029, 0x202F, 0x205F, 0x3000)]
 
 
+#: A CSV cell a spreadsheet would run as a formula: one that begins with ``=``, ``+``, ``-``, ``@``, a tab or
+#: a carriage return, after any apostrophes an earlier escape put in front (one rule for labels files, the
+#: templates of the labelling route included).
+FORMULA_START = r"'*[=+\-@\t\r]"
+_FORMULA_RE = re.compile(FORMULA_START)
+
+
+def escape_formula(cell: str) -> str:
+    """The cell as a spreadsheet keeps it text: an apostrophe in front of one it would run as a formula.
+
+    >>> escape_formula("=SUM(A1)"), escape_formula("'=x"), escape_formula("a-1")
+    ("'=SUM(A1)", "''=x", 'a-1')
+    """
+    return "'" + cell if _FORMULA_RE.match(cell) else cell
+
+
+def unescape_formula(cell: str) -> str:
+    """The cell as it was before :func:`escape_formula`: one apostrophe taken off an escaped formula cell.
+
+    >>> unescape_formula("'=SUM(A1)"), unescape_formula("''=x"), unescape_formula("'a")
+    ('=SUM(A1)', "'=x", "'a")
+    """
+    return cell[1:] if cell.startswith("'") and _FORMULA_RE.match(cell, 1) else cell
+
+
+def formulas_escaped(table: pl.DataFrame) -> pl.DataFrame:
+    """A qrels table with its questions and IDs as a CSV labels file writes them (:func:`escape_formula`)."""
+    return table.with_columns(
+        pl.when(pl.col(c).str.contains(f"^{FORMULA_START}")).then(pl.lit("'") + pl.col(c))
+        .otherwise(pl.col(c)).alias(c) for c in ("question", "id"))
+
+
+def formulas_unescaped(table: pl.DataFrame) -> pl.DataFrame:
+    """A qrels table read from a labels CSV, its questions and IDs as meant (:func:`unescape_formula`)."""
+    return table.with_columns(pl.col(c).str.replace(f"^'({FORMULA_START})", "$1") for c in ("question", "id"))
+
+
 def _quote(text: str) -> str:
     """``repr`` of ``text``, cut to :data:`QUOTE_LIMIT` characters."""
     if len(text) <= QUOTE_LIMIT:

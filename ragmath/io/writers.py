@@ -270,6 +270,9 @@ def write_run(run: Any, path: Any, format: str | None = None, tag: str = "ragmat
 def write_qrels(qrels: Any, path: Any, format: str | None = None) -> None:
     """Write labels (mapping, DataFrame or qrels table) as TREC qrels, CSV or JSONL, atomically.
 
+    In CSV, a question or ID that a spreadsheet would run as a formula (it begins with ``=``, ``+``, ``-``
+    or ``@``) is written with an apostrophe in front (:func:`escape_formula`); the CSV reader takes it off.
+
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "qrels.csv"
     >>> write_qrels({"q1": {"d1": 2}}, p)
@@ -279,6 +282,7 @@ def write_qrels(qrels: Any, path: Any, format: str | None = None) -> None:
     """
     import polars as pl
 
+    from ragmath.io._checks import formulas_escaped
     from ragmath.io._sources import _format_of
     from ragmath.io.frames import qrels_table
 
@@ -286,5 +290,7 @@ def write_qrels(qrels: Any, path: Any, format: str | None = None) -> None:
     table = qrels_table(qrels)
     if fmt == "trec":
         table = table.select("question", pl.lit("0").alias("iteration"), "id", "grade")
+    elif fmt == "csv":  # labels are opened in spreadsheets: no question or ID may run as a formula there
+        table = formulas_escaped(table)
     atomic_write(path, _table_bytes(table, fmt))
 

@@ -11,10 +11,11 @@ filled-in template's blank rows and text columns, an ID's protective apostrophe)
 The same pool can go out to a spreadsheet: :func:`write_template` writes one row per pool item with an
 empty ``grade`` column and the texts to read; :func:`read_labels` reads it back with ragmath's qrels
 reader, a blank grade meaning "not yet labelled". Both files are plain qrels CSV (``question,id,grade``,
-other columns ignored), so ``python -m ragmath evaluate`` reads them as they are. In the template, a
+other columns ignored), so ``python -m ragmath evaluate`` reads them as they are. In both, a
 cell that begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return (after any apostrophes) gets
-one more apostrophe in front, so a spreadsheet shows it as text, never runs it as a formula;
-:func:`read_labels` takes that apostrophe off the questions and IDs again.
+one more apostrophe in front, so a spreadsheet shows it as text, never runs it as a formula; ragmath's
+qrels reader (and so :func:`read_labels` and ``evaluate``) takes that apostrophe off the questions and IDs
+again (:func:`ragmath.io.escape_formula`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from __future__ import annotations
 import csv
 import io
 import os
-import re
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -30,7 +30,14 @@ from typing import Any
 
 import polars as pl
 
-from ragmath.io import qrels_mapping, qrels_table, read_qrels_table, write_qrels
+from ragmath.io import (
+    escape_formula,
+    qrels_mapping,
+    qrels_table,
+    read_qrels_table,
+    unescape_formula,
+    write_qrels,
+)
 from ragmath.io.writers import atomic_write, locked
 from ragmath.lab.messages import message
 
@@ -38,8 +45,6 @@ __all__ = ["JudgementFile", "pool_items", "write_template", "read_labels"]
 
 #: The grades a person gives: 0 irrelevant, 1 helps, 2 answers directly.
 GRADES = (0, 1, 2)
-#: A cell a spreadsheet would run as a formula (after any apostrophes of an earlier escape).
-_FORMULA = re.compile(r"'*[=+\-@\t\r]")
 
 
 def pool_items(pool: Any) -> list[tuple[str, str]]:
@@ -128,8 +133,7 @@ class JudgementFile:
                 if self.path.exists() and self.path.stat().st_size:
                     _rewrite(self.path, new)
                 else:
-                    write_qrels(_table({(_text(q), _text(i)): g for (q, i), g in new.items()}), self.path,
-                                "csv")
+                    write_qrels(_table(new), self.path, "csv")
             self.grades = grades | new
         return True
 
@@ -157,13 +161,13 @@ def _rewrite(path: Path, new: Mapping[tuple[str, str], int]) -> None:
     rows = list(csv.reader(io.StringIO(text, newline="")))
     header = [name.strip() for name in rows[0]]
     at = {name: header.index(name) for name in ("question", "id", "grade")}
-    row_of = {(_untext(row[at["question"]]), _untext(row[at["id"]])): row
+    row_of = {(unescape_formula(row[at["question"]]), unescape_formula(row[at["id"]])): row
               for row in rows[1:] if len(row) > max(at["question"], at["id"])}
     for (question, item), grade in new.items():
         row = row_of.get((question, item))
         if row is None:
             row = [""] * len(header)
-            row[at["question"]], row[at["id"]] = _text(question), _text(item)
+            row[at["question"]], row[at["id"]] = escape_formula(question), escape_formula(item)
             rows.append(row)
         row.extend([""] * (at["grade"] + 1 - len(row)))
         row[at["grade"]] = str(grade)
@@ -222,12 +226,8 @@ def _cell(value: Any) -> Any:
 
 
 def _text(cell: Any) -> Any:
-    """A cell a spreadsheet shows as text: an apostrophe before one that would be a formula."""
-    return "'" + cell if isinstance(cell, str) and _FORMULA.match(cell) else cell
-
-
-def _untext(cell: str) -> str:
-    return cell[1:] if _FORMULA.match(cell) and cell.startswith("'") else cell
+    """A cell a spreadsheet shows as text (:func:`ragmath.io.escape_formula`); numbers as they are."""
+    return escape_formula(cell) if isinstance(cell, str) else cell
 
 
 def read_labels(path: Any) -> dict[str, dict[str, int]]:
@@ -236,7 +236,8 @@ def read_labels(path: Any) -> dict[str, dict[str, int]]:
     The file is read by ragmath's qrels reader (:func:`ragmath.io.read_qrels_table`), with the rows whose
     grade is blank left out, so a mistake is reported with this file's name and line, as for any qrels file.
     A question or ID escaped by :func:`write_template` (an apostrophe before ``=``, ``+``, ``-``, ``@``)
-    is returned as it was, so an ID that itself begins with ``'=`` only round-trips through the template.
+    is returned as it was before, as ``python -m ragmath evaluate`` reads it
+    (:func:`ragmath.io.unescape_formula`).
 
     >>> folder = Path(tempfile.mkdtemp())
     >>> _ = (folder / "t.csv").write_text("question,id,grade,text\\nq1,a,2,x\\nq1,b,,y\\n", encoding="utf-8")
@@ -281,9 +282,8 @@ def read_labels(path: Any) -> dict[str, dict[str, int]]:
 
 
 def _read_table(source: Path, path: Path) -> dict[str, dict[str, int]]:
-    """The labels of a qrels CSV, template escapes taken off; errors name ``path``."""
+    """The labels of a qrels CSV (the reader takes a template's escapes off); errors name ``path``."""
     try:
-        labels = qrels_mapping(read_qrels_table(source, "csv"))
+        return qrels_mapping(read_qrels_table(source, "csv"))
     except ValueError as error:
         raise ValueError(str(error).replace(str(source), str(path))) from None
-    return {_untext(q): {_untext(i): g for i, g in items.items()} for q, items in labels.items()}
