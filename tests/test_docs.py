@@ -223,8 +223,9 @@ def cjk_line_breaks(text):
             and _cjk(line.rstrip()[-1]) and _cjk(after.lstrip()[0])]
 
 
-def test_the_chinese_readme_never_breaks_a_line_between_two_cjk_characters():
-    assert cjk_line_breaks(README_ZH.read_text(encoding="utf-8")) == []
+@pytest.mark.parametrize("page", [README_ZH, *sorted((ROOT / "docs").glob("*.zh.md"))], ids=lambda p: p.name)
+def test_no_chinese_page_breaks_a_line_between_two_cjk_characters(page):
+    assert cjk_line_breaks(page.read_text(encoding="utf-8")) == []
 
 
 @pytest.mark.parametrize("page", [README, README_ZH], ids=lambda p: p.name)
