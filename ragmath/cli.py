@@ -208,7 +208,8 @@ GATE_NOTES = """how gate decides (questions are the unit of sampling; the interv
   FAIL    (exit 1) worse by more than the margin: the mean difference, or the whole interval, lies
           below -margin; or too few questions to tell: the interval straddles -margin, and the
           report gives n = ceil(((z_{1-alpha/2} + z_0.8) * sd_d / (margin + diff))^2), the
-          questions a pilot like this one needs (power 0.8)
+          questions a pilot like this one needs (power 0.8); also on fewer than ceil(log2(2 / alpha))
+          questions (6 at alpha 0.05), where no paired test can decide
   An internal error also exits 1, with one line on standard error and no report."""
 
 

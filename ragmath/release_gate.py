@@ -24,7 +24,7 @@ from ragmath.registry import METRICS, parse_metric
 from ragmath.stats import plan_questions
 from ragmath.validation import is_source
 
-__all__ = ["gate", "GateResult", "POWER", "FEW_QUESTIONS"]
+__all__ = ["gate", "GateResult", "POWER", "FEW_QUESTIONS", "fewest_questions"]
 
 #: The power the question count of a "too few" FAIL is planned for (1 − β).
 POWER = 0.8
@@ -36,7 +36,25 @@ _REASONS = {
     "worse": "worse by more than the margin: {why}",
     "too few": "too few questions to tell: the interval [{low:+.4f}, {high:+.4f}] straddles -margin "
                "{neg:+.4f}",
+    "below the floor": "too few questions to tell: {n} question(s), and no paired test at alpha {alpha:g} "
+                       "can decide on fewer than {floor} (the exact sign-flip p cannot go below 2/2^n = "
+                       "{p_floor:.4f}), whatever the interval [{low:+.4f}, {high:+.4f}] says",
 }
+
+
+def fewest_questions(alpha: float) -> int:
+    """The fewest questions on which a paired test at two-sided level ``alpha`` can reject at all.
+
+    n_min = ⌈log2(2 / α)⌉
+
+    where 2/2ⁿ is the smallest two-sided p an exact sign-flip test can give on n questions (every
+    difference of one sign). Below n_min the gate passes no candidate, however narrow its bootstrap
+    interval (a percentile interval over a handful of questions is far too narrow).
+
+    >>> fewest_questions(0.05), fewest_questions(0.1), fewest_questions(0.01)
+    (6, 5, 8)
+    """
+    return math.ceil(math.log2(2 / alpha))
 
 
 @dataclass(frozen=True)
@@ -145,7 +163,8 @@ def gate(baseline: Any, candidate: Any, qrels: Any, metric: str, margin: float, 
     d̄ = (1/n) Σ_i (c_i − b_i),  [L, H] = the two-sided (1 − α) percentile bootstrap interval of d̄
     PASS  when L > −δ
     FAIL, worse by more than the margin  when L ≤ −δ and (d̄ < −δ or H < −δ)
-    FAIL, too few questions  otherwise (L ≤ −δ ≤ H and d̄ ≥ −δ), with
+    FAIL, too few questions  otherwise (L ≤ −δ ≤ H and d̄ ≥ −δ), or when n < n_min = ⌈log2(2/α)⌉
+                             (:func:`fewest_questions`) and it would pass; a "too few" FAIL reports
     n_needed = ⌈((z_{1−α/2} + z_{power}) · σ_d / (δ + d̄))²⌉
 
     where
@@ -179,9 +198,13 @@ def gate(baseline: Any, candidate: Any, qrels: Any, metric: str, margin: float, 
     >>> base = {"q1": ["x", "a"], "q2": ["b"], "q3": ["c"]}
     >>> cand = {"q1": ["a"], "q2": ["b"], "q3": ["c"]}
     >>> labels = {"q1": {"a": 1}, "q2": {"b": 1}, "q3": {"c": 1}}
-    >>> result = gate(base, cand, labels, "MRR@2", 0.02, n_resamples=2000)
-    >>> result.decision, result.reason, result.mean_diff, result.low >= 0
-    ('PASS', 'non-inferior', 0.16666666666666666, True)
+    >>> gate(base, cand, labels, "MRR@2", 0.02, n_resamples=2000).explanation[:46]
+    'too few questions to tell: 3 question(s), and '
+    >>> more = {f"q{i}": [f"d{i}"] for i in range(4, 8)}
+    >>> result = gate(base | more, cand | more, labels | {q: {r[0]: 1} for q, r in more.items()}, "MRR@2",
+    ...               0.02, n_resamples=2000)
+    >>> result.decision, result.reason, result.questions, round(result.mean_diff, 4), result.low >= 0
+    ('PASS', 'non-inferior', 7, 0.0714, True)
 
     Raises ``ValueError`` for a margin not in (0, 1) or not finite, an alpha outside (0, 1), Judged@K or
     an unknown metric, no question scored by both, and as :func:`ragmath.compare` does.
@@ -214,7 +237,11 @@ def gate(baseline: Any, candidate: Any, qrels: Any, metric: str, margin: float, 
     d, low, high = float(row["diff"]), float(row["low"]), float(row["high"])
     sd = float(diffs.std(ddof=1)) if n > 1 else math.nan
     neg = -delta
-    if low > neg:
+    floor = fewest_questions(alpha)
+    if low > neg and n < floor:
+        reason, why = "too few", _REASONS["below the floor"].format(
+            n=n, alpha=alpha, floor=floor, p_floor=min(1.0, 2 / 2**n), low=low, high=high)
+    elif low > neg:
         reason, why = "non-inferior", ""
     elif d < neg or high < neg:
         reason = "worse"
@@ -224,7 +251,8 @@ def gate(baseline: Any, candidate: Any, qrels: Any, metric: str, margin: float, 
                f"questions are not expected to show non-inferiority)")
     else:
         reason, why = "too few", ""
-    explanation = _REASONS[reason].format(low=low, high=high, neg=neg, why=why)
+    explanation = why if reason == "too few" and why else _REASONS[reason].format(
+        low=low, high=high, neg=neg, why=why)
     needed, needed_note = None, ""
     if reason == "too few":
         needed, needed_note = _needed(diffs, d, sd, delta, alpha, n)

@@ -158,11 +158,27 @@ def test_the_questions_needed_are_undefined_when_the_mean_is_exactly_minus_margi
 
 
 def test_few_questions_are_noted_and_the_markdown_report_holds_the_same_rows(files):
-    short = {q: QRELS[q] for q in QUESTIONS[:4]}
+    short = {q: QRELS[q] for q in QUESTIONS[:6]}
     result = gate(_run([2] * 10), _run([1] * 10), short, "MRR@20", 0.02)
-    assert result.passed and any("only 4 question(s)" in note for note in result.notes)
+    assert result.passed and any("only 6 question(s)" in note for note in result.notes)
     markdown = result.to_markdown()
     assert markdown.startswith("| gate | value |") and "| decision | PASS: non-inferior" in markdown
+
+
+@pytest.mark.parametrize(("n", "alpha", "passes"), [(5, 0.05, False), (6, 0.05, True), (4, 0.1, False),
+                                                     (5, 0.1, True)])
+def test_no_candidate_passes_on_fewer_questions_than_any_paired_test_can_decide(n, alpha, passes):
+    # every difference is +1/2 (rank 2 -> rank 1): the bootstrap interval is [0.5, 0.5] whatever n is, but
+    # the exact sign-flip p of n equal signs is 2/2^n: 2/32 = 0.0625 > 0.05, 2/64 = 0.03125 <= 0.05;
+    # at alpha 0.1, 2/16 = 0.125 > 0.1 and 2/32 = 0.0625 <= 0.1
+    short = {q: QRELS[q] for q in QUESTIONS[:n]}
+    result = gate(_run([2] * 10), _run([1] * 10), short, "MRR@20", 0.02, alpha=alpha)
+    assert (result.low, result.high) == (0.5, 0.5)
+    assert result.passed is passes
+    if not passes:
+        assert result.reason == "too few" and result.exit_status == 1
+        assert result.explanation.startswith(f"too few questions to tell: {n} question(s)")
+        assert f"can decide on fewer than {n + 1}" in result.explanation
 
 
 def test_groups_and_unit_map_are_taken_as_compare_takes_them(files):
