@@ -13,7 +13,7 @@ import sys
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from ragmath.io import check_paths
 from ragmath.io.writers import write_stdout
@@ -268,13 +268,7 @@ def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         result = evaluate(runs["run"], qrels, metrics, gain=args.gain)
         notes = result.groups_text()
     per_question = not comparing and args.per_question
-    groups = None
-    if args.groups:
-        groups = result.by_group(_read_pairs(args.groups, "question", "group"))
-        small = [str(g) for g, n in groups["questions"].items() if n < 10]
-        if small:
-            err.write(f"warning: fewer than 10 questions in group(s) {', '.join(small)}: "
-                      "their means are loose\n")
+    groups = _groups(args, result, err)
     if args.format == "csv" or (args.format == "json" and not comparing):  # compare's json holds its notes
         err.write(notes + "\n")
     if args.format == "json":
@@ -350,13 +344,7 @@ def _gate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     base, cand = named
     result = gate(runs[base], runs[cand], qrels, args.metrics[0], args.margin, alpha=args.alpha,
                   seed=args.seed, n_resamples=args.resamples, gain=args.gain, names=(base, cand))
-    groups = None
-    if args.groups:
-        groups = result.by_group(_read_pairs(args.groups, "question", "group"))
-        small = [str(g) for g, n in groups["questions"].items() if n < 10]
-        if small:
-            err.write(f"warning: fewer than 10 questions in group(s) {', '.join(small)}: "
-                      "their means are loose\n")
+    groups = _groups(args, result, err)
     if args.format == "json":
         payload = result.to_dict()
         if groups is not None:
@@ -391,6 +379,17 @@ def _fuse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     err.write(f"fused {len(args.runs)} run(s) by {how}{weights}{window}: {frame['question'].n_unique()} "
               f"questions, {len(frame)} results -> {args.output or 'standard output'}\n")
     return 0
+
+
+def _groups(args: argparse.Namespace, result: Any, err: TextIO) -> Any:
+    """The per-group table of ``--groups`` (None without it), warning about groups of fewer than 10."""
+    if not args.groups:
+        return None
+    groups = result.by_group(_read_pairs(args.groups, "question", "group"))
+    small = [str(g) for g, n in groups["questions"].items() if n < 10]
+    if small:
+        err.write(f"warning: fewer than 10 questions in group(s) {', '.join(small)}: their means are loose\n")
+    return groups
 
 
 def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None,

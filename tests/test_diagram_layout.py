@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_support import unavailable
+from browser_support import headless_chromium
 
 from ragmath.lab.messages import use_language
 from ragmath.lab.notebook.diagram import STAGES, pipeline_diagram
@@ -26,9 +26,6 @@ from ragmath.lab.notebook.diagram import STAGES, pipeline_diagram
 pytestmark = [pytest.mark.browser]
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 # Every element's extent, its stage (the nearest <g data-stage>), and for a line its end points.
 MEASURE = """() => [...document.querySelectorAll('svg rect, svg text, svg line')].map((el, i) => {
@@ -63,15 +60,7 @@ def test_the_notebooks_highlight_sets_are_found():
 @pytest.fixture(scope="module")
 def svg_page():
     """A Chromium page that draws an SVG string and returns its measured elements."""
-    if not CHROMIUM.is_file():
-        unavailable(f"{CHROMIUM} not found; install Debian's chromium (apt-get install -y chromium) "
-                    "or run `make browser-deps`")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        unavailable("the python package playwright is not installed; pip install -e '.[test]'")
-    with sync_playwright() as api:
-        chromium = api.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS)
+    with headless_chromium() as chromium:
         context = chromium.new_context(viewport={"width": 1200, "height": 500})
         context.route("**/*", lambda route: route.abort())
         page = context.new_page()
@@ -82,7 +71,6 @@ def svg_page():
             return page.evaluate(MEASURE)
 
         yield measure
-        chromium.close()
 
 
 def _box(element: dict) -> tuple[float, float, float, float]:

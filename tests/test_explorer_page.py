@@ -24,7 +24,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from browser_support import unavailable
+from browser_support import headless_chromium
 
 import ragmath
 from ragmath.lab.messages import CATALOGUE, message, use_language
@@ -32,9 +32,6 @@ from ragmath.lab.notebook.widgets import K_MAX, MAX_IDS, check_size, parse_list
 
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = ROOT / "build" / "screenshots"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTICLE = {"BM25": ["4.2", "6.1", "3.5"], "vector": ["5.3", "6.1", "4.2"]}
 
 _spec = importlib.util.spec_from_file_location("build_explorer", ROOT / "tools" / "build_explorer.py")
@@ -133,17 +130,8 @@ def test_make_explorer_builds_the_folder_and_serves_it_on_localhost():
 # ------------------------------------------------------------------------------------ the browser
 @pytest.fixture(scope="module")
 def browser():
-    if not CHROMIUM.is_file():
-        unavailable(f"{CHROMIUM} not found; install Debian's chromium (apt-get install -y chromium) "
-                     "or run `make browser-deps`")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        unavailable("the python package playwright is not installed; pip install -e '.[test]'")
-    with sync_playwright() as api:
-        chromium = api.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS)
+    with headless_chromium() as chromium:
         yield chromium
-        chromium.close()
 
 
 class OfflinePage:

@@ -13,20 +13,15 @@ blocked, so the pages are judged as they render offline. Without the browser the
 from __future__ import annotations
 
 import importlib.util
-import os
 from pathlib import Path
 
 import pytest
+from browser_support import headless_chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
 SCREENSHOTS = ROOT / "build" / "screenshots"
-CHROMIUM = Path("/usr/bin/chromium")
 WIDTH = 1280
-CHROMIUM_FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("0[1-5]_*.ipynb")) + sorted((NOTEBOOK_DIR / "zh").glob("0[1-5]_*.ipynb"))
 #: notebook -> the Chinese words of a chart title (the chart's cell spells them, in both editions), for the
 #: screenshot of that chart.
@@ -49,26 +44,10 @@ _MEASURE = """() => {
 }"""
 
 
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"CI=true but the browser tests cannot run: {reason}")
-    pytest.skip(reason)
-
-
 @pytest.fixture(scope="module")
 def browser():
-    if not CHROMIUM.is_file():
-        _unavailable(f"{CHROMIUM} not found; install Debian's chromium (apt-get install -y chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("the python package playwright is not installed; pip install -e '.[test]'")
-    with sync_playwright() as api:
-        chromium = api.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with headless_chromium() as chromium:
+        yield chromium
 
 
 #: JavaScript: the index of the first reading (a markdown cell with Chinese in it right after a cell that
