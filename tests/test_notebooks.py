@@ -147,6 +147,9 @@ def test_notebook_runs_without_error(path, executed):
     assert all(c.execution_count is not None for c in code_cells if c.source.strip()), (
         f"{_id(path)}: some non-empty code cells did not run"
     )
+    stray = [c.source.strip().splitlines()[-1] for c in code_cells[:2]
+             if any(out.output_type == "execute_result" for out in cell_outputs(c))]
+    assert not stray, f"{_id(path)}: a set-up cell shows a value (an Out[] nobody asked for): {stray}"
 
 
 @pytest.mark.notebooks

@@ -55,18 +55,18 @@ def cjk_font_path() -> Path:
     return path
 
 
-def use_cjk_font() -> str:
+def use_cjk_font() -> None:
     """Make matplotlib draw Chinese: register the packaged Noto Sans SC font and make it the default.
 
     Registers the font file from :func:`cjk_font_path` with matplotlib's font manager (once), puts
     its family first in ``font.sans-serif`` (DejaVu Sans second, for the few glyphs it lacks), sets
     ``font.family`` to sans-serif and ``axes.unicode_minus = False`` (draw the ASCII hyphen-minus,
     so no axis label depends on the minus sign glyph). Calling it again changes nothing further.
-    Returns the family name. Raises ``RuntimeError`` naming the package to install if the font
+    Returns nothing (a notebook's set-up cell that ends with it shows no ``Out[]``); the family is
+    ``font.sans-serif``'s first. Raises ``RuntimeError`` naming the package to install if the font
     package is missing.
 
     >>> use_cjk_font()
-    'Noto Sans SC'
     >>> import matplotlib
     >>> matplotlib.rcParams["font.sans-serif"][0], matplotlib.rcParams["axes.unicode_minus"]
     ('Noto Sans SC', False)
@@ -79,7 +79,6 @@ def use_cjk_font() -> str:
     mpl.rcParams["font.sans-serif"] = [family, _FALLBACK_FAMILY, *others]
     mpl.rcParams["font.family"] = ["sans-serif"]
     mpl.rcParams["axes.unicode_minus"] = False
-    return family
 
 
 def _entries_of(path: Path) -> list[font_manager.FontEntry]:
