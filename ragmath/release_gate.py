@@ -51,10 +51,13 @@ def fewest_questions(alpha: float) -> int:
     difference of one sign). Below n_min the gate passes no candidate, however narrow its bootstrap
     interval (a percentile interval over a handful of questions is far too narrow).
 
-    >>> fewest_questions(0.05), fewest_questions(0.1), fewest_questions(0.01)
-    (6, 5, 8)
+    >>> fewest_questions(0.05), fewest_questions(0.1), fewest_questions(0.01), fewest_questions(0.0625)
+    (6, 5, 8, 5)
     """
-    return math.ceil(math.log2(2 / alpha))
+    n = 1
+    while 2 / 2**n > alpha:  # exact in floats: 2/2**n is a power of two
+        n += 1
+    return n
 
 
 @dataclass(frozen=True)
