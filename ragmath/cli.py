@@ -241,10 +241,8 @@ def _read_pairs(path: str, key: str, value: str) -> dict[str, str]:
 
 def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """evaluate and compare: read, map to units (--unit-map), score, break down (--groups), print."""
-    from ragmath.comparison import at_units, compare, markdown, name_runs
+    from ragmath.comparison import compare, markdown, name_runs
     from ragmath.evaluation import evaluate, json_numbers
-    from ragmath.io import read_qrels
-    from ragmath.units import check_unit_map
 
     comparing = args.command == "compare"
     if comparing and args.resamples < 10_000:
@@ -255,10 +253,7 @@ def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise ValueError("compare reads every file more than once; give files, not '-' (standard input)")
     runs, qrels = {name: Path(path) for name, path in named.items()}, Path(args.qrels)
     if args.unit_map:
-        unit_of, labels = _read_pairs(args.unit_map, "id", "unit"), read_qrels(qrels)
-        check_unit_map(unit_of, args.unit_map)
-        runs = {name: at_units(run, labels, unit_of)[0] for name, run in runs.items()}
-        qrels = at_units({}, labels, unit_of)[1]
+        runs, qrels = _at_units(args.unit_map, runs, qrels)
     metrics = args.metrics or DEFAULT_METRICS
     if comparing:
         result = compare(runs, qrels, metrics, baseline=next(iter(named)), seed=args.seed,
@@ -321,9 +316,8 @@ def _emit(out: TextIO | None, text: str) -> None:
 
 def _gate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """gate: read as compare does (--unit-map, --groups), decide (:func:`ragmath.release_gate.gate`)."""
-    from ragmath.comparison import at_units, markdown, name_runs
+    from ragmath.comparison import markdown, name_runs
     from ragmath.evaluation import json_numbers
-    from ragmath.io import read_qrels
     from ragmath.release_gate import gate
 
     if args.resamples < 10_000:
@@ -338,9 +332,7 @@ def _gate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise ValueError("gate reads every file more than once; give files, not '-' (standard input)")
     runs, qrels = {name: Path(path) for name, path in named.items()}, Path(args.qrels)
     if args.unit_map:
-        unit_of, labels = _read_pairs(args.unit_map, "id", "unit"), read_qrels(qrels)
-        runs = {name: at_units(run, labels, unit_of)[0] for name, run in runs.items()}
-        qrels = at_units({}, labels, unit_of)[1]
+        runs, qrels = _at_units(args.unit_map, runs, qrels)
     base, cand = named
     result = gate(runs[base], runs[cand], qrels, args.metrics[0], args.margin, alpha=args.alpha,
                   seed=args.seed, n_resamples=args.resamples, gain=args.gain, names=(base, cand))
@@ -379,6 +371,18 @@ def _fuse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     err.write(f"fused {len(args.runs)} run(s) by {how}{weights}{window}: {frame['question'].n_unique()} "
               f"questions, {len(frame)} results -> {args.output or 'standard output'}\n")
     return 0
+
+
+def _at_units(unit_map: str, runs: dict[str, Path], qrels: Path) -> tuple[dict[str, Any], Any]:
+    """``--unit-map``: the runs and labels mapped to units (a chain in the map refused, naming its file)."""
+    from ragmath.comparison import at_units
+    from ragmath.io import read_qrels
+    from ragmath.units import check_unit_map
+
+    unit_of, labels = _read_pairs(unit_map, "id", "unit"), read_qrels(qrels)
+    check_unit_map(unit_of, unit_map)
+    mapped = {name: at_units(run, labels, unit_of)[0] for name, run in runs.items()}
+    return mapped, at_units({}, labels, unit_of)[1]
 
 
 def _groups(args: argparse.Namespace, result: Any, err: TextIO) -> Any:

@@ -240,22 +240,19 @@ def gate(baseline: Any, candidate: Any, qrels: Any, metric: str, margin: float, 
     d, low, high = float(row["diff"]), float(row["low"]), float(row["high"])
     sd = float(diffs.std(ddof=1)) if n > 1 else math.nan
     neg = -delta
-    floor = fewest_questions(alpha)
-    if low > neg and n < floor:
-        reason, why = "too few", _REASONS["below the floor"].format(
-            n=n, alpha=alpha, floor=floor, p_floor=min(1.0, 2 / 2**n), low=low, high=high)
-    elif low > neg:
-        reason, why = "non-inferior", ""
+    floor, why = fewest_questions(alpha), ""
+    if low > neg:
+        reason, wording = ("too few", "below the floor") if n < floor else ("non-inferior", "non-inferior")
     elif d < neg or high < neg:
-        reason = "worse"
+        reason = wording = "worse"
         why = (f"the whole interval [{low:+.4f}, {high:+.4f}] lies below -margin {neg:+.4f}"
                if high < neg else f"the mean difference {d:+.4f} lies below -margin {neg:+.4f} (the "
                f"interval's upper end {high:+.4f} reaches above it: the loss may be smaller, but more "
                f"questions are not expected to show non-inferiority)")
     else:
-        reason, why = "too few", ""
-    explanation = why if reason == "too few" and why else _REASONS[reason].format(
-        low=low, high=high, neg=neg, why=why)
+        reason = wording = "too few"
+    explanation = _REASONS[wording].format(low=low, high=high, neg=neg, why=why, n=n, alpha=alpha,
+                                           floor=floor, p_floor=min(1.0, 2 / 2**n))
     needed, needed_note = None, ""
     if reason == "too few":
         needed, needed_note = _needed(diffs, d, sd, delta, alpha, n)
