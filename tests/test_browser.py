@@ -31,23 +31,13 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from browser_support import unavailable
+from browser_support import CHROMIUM, CHROMIUM_FLAGS, unavailable
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 SCREENSHOTS = ROOT / "build" / "screenshots"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 VIEWPORT = {"width": 1280, "height": 1100}
 #: The longest a test waits for the page, the server or the kernel: a bound for a busy machine, not a
 #: measurement (each wait ends as soon as what it waits for is there).
