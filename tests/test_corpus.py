@@ -36,8 +36,8 @@ from ragmath.lab.corpus import (
     split_manifest,
     split_problems,
 )
-from ragmath.lab.index import build_index, permission_filter, readable_by, roles_of
 from ragmath.lab.paths import DATA_DIR
+from ragmath.lab.workbook import in_index, permission_filter, readable_by, roles_of
 
 DATA = Path(DATA_DIR)
 
@@ -571,10 +571,14 @@ def test_bad_config_is_refused(tmp_path, field, value):
 # ------------------------------------------------------------------ index as of a date, permissions
 
 
+def _ids_in_index(corpus, day, editions="live") -> list[str]:
+    return list(corpus.loc[in_index(corpus, day, editions), "chunk_id"])
+
+
 def test_live_index_holds_only_editions_in_force():
     corpus = load_corpus()
-    live = build_index(corpus, "2026-06-30", editions="live")
-    published = build_index(corpus, "2026-06-30", editions="published")
+    live = _ids_in_index(corpus, "2026-06-30", "live")
+    published = _ids_in_index(corpus, "2026-06-30", "published")
     assert "TRV26-4.2-a" in live and "TRV25-4.2-a" not in live
     assert "TRV25-4.2-a" in published and "TRV26-4.2-a" in published
     # MTG-2026 is published on 2026-06-20 but takes effect on 2026-07-01
@@ -584,63 +588,55 @@ def test_live_index_holds_only_editions_in_force():
         if chunk["effective_from"] <= "2026-06-30"
         and (chunk["effective_to"] is None or "2026-06-30" < chunk["effective_to"])
     ]
-    assert list(live.chunk_ids) == in_force_by_hand
-    assert list(published.chunk_ids) == [c for c, ch in CHUNKS.items()
-                                         if ch.get("published_on", ch["effective_from"]) <= "2026-06-30"]
+    assert live == in_force_by_hand
+    assert published == [c for c, ch in CHUNKS.items()
+                         if ch.get("published_on", ch["effective_from"]) <= "2026-06-30"]
 
 
 def test_effective_to_is_exclusive():
     corpus = load_corpus()
-    assert "TRV25-4.2-a" in build_index(corpus, "2025-12-31")
-    assert "TRV26-4.2-a" not in build_index(corpus, "2025-12-31")
-    assert "TRV25-4.2-a" not in build_index(corpus, date(2026, 1, 1))
-    assert "TRV26-4.2-a" in build_index(corpus, date(2026, 1, 1))
-    on_july_first = build_index(corpus, "2026-07-01")
+    assert "TRV25-4.2-a" in _ids_in_index(corpus, "2025-12-31")
+    assert "TRV26-4.2-a" not in _ids_in_index(corpus, "2025-12-31")
+    assert "TRV25-4.2-a" not in _ids_in_index(corpus, date(2026, 1, 1))
+    assert "TRV26-4.2-a" in _ids_in_index(corpus, date(2026, 1, 1))
+    on_july_first = _ids_in_index(corpus, "2026-07-01")
     assert "MTG26-2" in on_july_first and "MTG24-2" not in on_july_first
 
 
-def test_build_index_defaults_to_the_configured_snapshot_and_leaves_the_corpus_alone():
+def test_in_index_leaves_the_corpus_alone():
     corpus = load_corpus()
     before = corpus.copy(deep=True)
-    snap = build_index(corpus)
-    assert snap.as_of == date(2026, 6, 30) and snap.editions == "live"
+    in_index(corpus, "2026-06-30", "published")
     assert corpus.equals(before)
-    frame = snap.chunks
-    frame.loc[0, "text"] = "changed"  # a copy: the snapshot keeps its own rows
-    assert snap.chunks.loc[0, "text"] != "changed"
 
 
-def test_build_index_refuses_bad_arguments():
+def test_in_index_refuses_bad_arguments():
     corpus = load_corpus()
     with pytest.raises(ValueError, match="editions"):
-        build_index(corpus, "2026-06-30", editions="latest")
+        in_index(corpus, "2026-06-30", editions="latest")
     with pytest.raises(ValueError, match="as_of"):
-        build_index(corpus, "June 30")
-    with pytest.raises(ValueError, match="no chunk"):
-        build_index(corpus, "2000-01-01")
+        in_index(corpus, "June 30")
+    with pytest.raises(ValueError, match="effective_to"):
+        in_index(corpus.drop(columns="effective_to"), "2026-06-30")
 
 
 def test_permission_view_holds_no_chunk_the_identity_cannot_read():
-    snap = build_index(load_corpus(), "2026-06-30")
+    corpus = load_corpus()
+    live = corpus[in_index(corpus, "2026-06-30")]
     roles = raw_roles()
     for identity, own in roles.items():
-        view = snap.for_identity(identity)
-        assert view.identity == identity and view.roles == frozenset(own)
-        for chunk_id in view.chunk_ids:
+        view = list(permission_filter(live, identity)["chunk_id"])
+        for chunk_id in view:
             assert set(CHUNKS[chunk_id]["readers"]) & own, (identity, chunk_id)
         # and nothing readable is dropped
-        readable = [c for c in snap.chunk_ids if set(CHUNKS[c]["readers"]) & own]
-        assert list(view.chunk_ids) == readable
-    p6 = snap.for_identity("p6_employee")
+        assert view == [c for c in live["chunk_id"] if set(CHUNKS[c]["readers"]) & own]
+    p6 = list(permission_filter(live, "p6_employee")["chunk_id"])
     assert "APR26-2" not in p6 and "INV-126" not in p6 and "INV-102" in p6
 
 
-def test_for_identity_refuses_a_second_filter_and_unknown_identities():
-    snap = build_index(load_corpus(), "2026-06-30")
-    with pytest.raises(ValueError, match="already filtered"):
-        snap.for_identity("p6_employee").for_identity("finance_officer")
+def test_permission_filter_refuses_unknown_identities():
     with pytest.raises(ValueError, match="known identities"):
-        snap.for_identity("ceo")
+        permission_filter(load_corpus(), "ceo")
 
 
 def test_permission_filter_on_ids_keeps_order_and_on_frames_keeps_rows():
@@ -671,6 +667,6 @@ def test_index_accepts_a_hand_made_corpus_with_string_dates():
         "effective_to": ["2026-01-01", None, None],
         "published_on": [None, "2025-12-01", "2026-06-20"],
     })
-    assert build_index(corpus, "2026-06-30").chunk_ids == ("new",)
-    assert build_index(corpus, "2026-06-30", editions="published").chunk_ids == ("old", "new", "future")
-    assert build_index(corpus, "2025-06-30", editions="published").chunk_ids == ("old",)
+    assert _ids_in_index(corpus, "2026-06-30") == ["new"]
+    assert _ids_in_index(corpus, "2026-06-30", "published") == ["old", "new", "future"]
+    assert _ids_in_index(corpus, "2025-06-30", "published") == ["old"]

@@ -16,10 +16,10 @@ from test_corpus import copy_data  # tests/ is on the path (conftest.py)
 from ragmath.lab.ablation import AblationConfig, keep_default_rule, leakage_experiment
 from ragmath.lab.corpus import load_corpus, load_qrels, parse_date, qrels_for
 from ragmath.lab.generate import ExtractiveAnswerer, question_bigrams
-from ragmath.lab.index import in_index, permission_filter, roles_of
 from ragmath.lab.messages import use_language
 from ragmath.lab.rerank import LinearReranker
-from ragmath.lab.retrieval import BM25Retriever, CharNgramSVDEmbedder, HybridRetriever, VectorRetriever
+from ragmath.lab.retrieval import CharNgramSVDEmbedder, HybridRetriever, VectorRetriever
+from ragmath.lab.workbook import BM25Retriever, in_index, permission_filter, roles_of
 
 
 def in_both(call: Callable[[], object], error: type[Exception]) -> tuple[str, str]:

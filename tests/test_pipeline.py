@@ -19,14 +19,9 @@ from ragmath.lab.generate import (
     support,
 )
 from ragmath.lab.rerank import FEATURES, FeatureExtractor, LinearReranker
-from ragmath.lab.retrieval import (
-    BM25Retriever,
-    CharNgramSVDEmbedder,
-    HybridRetriever,
-    VectorRetriever,
-    as_chunk_records,
-)
+from ragmath.lab.retrieval import CharNgramSVDEmbedder, HybridRetriever, VectorRetriever
 from ragmath.lab.tokenize import available_tokenizers, get_tokenizer
+from ragmath.lab.workbook import BM25Retriever, as_chunk_records
 
 TINY = [
     {"chunk_id": "INV-102", "title": "单据 INV-102", "text": "INV-102 可报销金额 1300 元"},

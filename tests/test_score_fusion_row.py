@@ -71,15 +71,15 @@ _RETRIEVERS: dict[str, tuple] = {}
 
 def _lists_by_hand(qid: str) -> dict[str, list[tuple[str, float]]]:
     """The question's BM25 and vector lists, from retrievers built here over what its identity may read."""
-    from ragmath.lab.index import build_index, permission_filter
-    from ragmath.lab.retrieval import BM25Retriever, VectorRetriever
+    from ragmath.lab.retrieval import VectorRetriever
+    from ragmath.lab.workbook import BM25Retriever, in_index, permission_filter
 
     ds = load_dataset()
     question = ds.questions.set_index("question_id").loc[qid]
     identity = question["identity"]
     if identity not in _RETRIEVERS:
-        snap = build_index(ds.corpus, as_of=ds.config["snapshot_date"], editions="live")
-        view = permission_filter(snap.chunks, tuple(ds.identities.loc[identity, "roles"]))
+        live = ds.corpus[in_index(ds.corpus, ds.config["snapshot_date"], "live")]
+        view = permission_filter(live, tuple(ds.identities.loc[identity, "roles"]))
         _RETRIEVERS[identity] = (BM25Retriever(view, "jieba"), VectorRetriever(view))
     bm25, vector = _RETRIEVERS[identity]
     return {"bm25": bm25.retrieve(question["text"], LIVE.window),

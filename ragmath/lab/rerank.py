@@ -36,8 +36,9 @@ import pandas as pd
 
 from ragmath.lab.generate import QUESTION_WORDS, is_live, support
 from ragmath.lab.messages import message
-from ragmath.lab.retrieval import BM25Retriever, VectorRetriever, as_chunk_records, rank_scores
+from ragmath.lab.retrieval import VectorRetriever
 from ragmath.lab.tokenize import ID_PATTERN, find_ids
+from ragmath.lab.workbook import BM25Retriever, as_chunk_records, rank_scores
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 

@@ -1,7 +1,7 @@
-"""Retrievers: BM25 over jieba tokens, an offline vector retriever, and RRF hybrid fusion.
+"""Retrievers: an offline vector retriever and RRF hybrid fusion (BM25: notebook 01, in workbook.py).
 
 Every retriever is built over the chunks it is given and nothing else. Build it on the
-permission-filtered snapshot of one identity (``ragmath.lab.index.build_index(...).for_identity(...)``)
+permission-filtered chunks of one identity (``ragmath.lab.workbook.permission_filter``)
 and no unreadable chunk can ever reach a ranking: the filter runs before any scoring.
 
 All rankings are lists of ``(chunk_id, score)``, best first. Tie rule everywhere: score descending
@@ -20,22 +20,17 @@ import numpy as np
 
 from ragmath.fusion import rrf
 from ragmath.lab.messages import message
-from ragmath.lab.tokenize import Tokenizer, get_tokenizer
+from ragmath.lab.workbook import as_chunk_records, check_depth, check_query, chunk_text, rank_scores
 from ragmath.validation import check_k, check_rrf_k
 
 __all__ = [
     "Retriever",
     "Embedder",
-    "as_chunk_records",
-    "chunk_text",
-    "rank_scores",
-    "BM25Retriever",
     "CharNgramSVDEmbedder",
     "VectorRetriever",
     "HybridRetriever",
 ]
 
-_ROUND = 12
 
 
 @runtime_checkable
@@ -57,155 +52,6 @@ class Embedder(Protocol):
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts``."""
         ...
-
-
-def as_chunk_records(chunks: Any, *, argument: str = "chunks") -> tuple[dict, ...]:
-    """Return chunks (DataFrame or iterable of mappings) as a tuple of fresh dicts.
-
-    Each chunk needs ``chunk_id`` and ``text``; duplicate IDs raise ValueError naming the ID.
-
-    >>> as_chunk_records([{"chunk_id": "a", "text": "x"}])
-    ({'chunk_id': 'a', 'text': 'x'},)
-    """
-    if hasattr(chunks, "to_dict") and hasattr(chunks, "columns"):
-        rows = chunks.to_dict("records")
-    elif isinstance(chunks, (str, bytes)) or not isinstance(chunks, Iterable):
-        raise TypeError(message("pipeline.retrieval.bad_chunks", argument=argument,
-                                kind=type(chunks).__name__))
-    else:
-        rows = list(chunks)
-    out: list[dict] = []
-    seen: set[str] = set()
-    for i, row in enumerate(rows):
-        if not isinstance(row, Mapping):
-            raise TypeError(message("pipeline.retrieval.chunk_not_mapping", argument=argument, i=i,
-                                    kind=type(row).__name__))
-        for field in ("chunk_id", "text"):
-            if field not in row or not isinstance(row[field], str):
-                raise ValueError(message("pipeline.retrieval.chunk_needs_field", argument=argument, i=i,
-                                         field=repr(field), value=repr(row.get(field))))
-        cid = row["chunk_id"]
-        if cid in seen:
-            raise ValueError(message("pipeline.retrieval.duplicate_chunk", argument=argument,
-                                     chunk=repr(cid)))
-        seen.add(cid)
-        out.append(dict(row))
-    return tuple(out)
-
-
-def chunk_text(chunk: Mapping[str, Any]) -> str:
-    """Return the text a retriever indexes: document title, clause title and text, one per line.
-
-    >>> chunk_text({"chunk_id": "c", "doc_title": "办法", "title": "4.2 市内交通", "text": "80 元"})
-    '办法\\n4.2 市内交通\\n80 元'
-    """
-    parts = [chunk.get("doc_title"), chunk.get("title"), chunk.get("text")]
-    return "\n".join(p for p in parts if isinstance(p, str) and p)
-
-
-def rank_scores(scores: Mapping[str, float], depth: int | None = None) -> list[tuple[str, float]]:
-    """Sort ``{chunk_id: score}`` by score descending, then chunk ID ascending; cut to ``depth``.
-
-    >>> rank_scores({"b": 1.0, "a": 1.0, "c": 2.0})
-    [('c', 2.0), ('a', 1.0), ('b', 1.0)]
-    """
-    _check_depth(depth)
-    items = sorted(scores.items(), key=lambda kv: (-round(float(kv[1]), _ROUND), kv[0]))
-    return items if depth is None else items[:depth]
-
-
-def _check_depth(depth: int | None) -> None:
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
-        raise ValueError(message("pipeline.retrieval.bad_depth", value=repr(depth)))
-
-
-def _check_query(query: Any) -> None:
-    if not isinstance(query, str):
-        raise TypeError(message("pipeline.retrieval.bad_query", kind=type(query).__name__, value=repr(query)))
-
-
-class BM25Retriever:
-    """BM25 (rank-bm25's ``BM25Okapi``) over a named tokenizer.
-
-    Only chunks that share at least one token with the query are returned (a chunk with no
-    shared token has no lexical evidence at all, and ranking it would only pad the list).
-
-    Negative-IDF pitfall: BM25Okapi's IDF, ``log(N - n + 0.5) - log(n + 0.5)``, is negative for a
-    term found in more than half of the chunks; rank-bm25 replaces such values by
-    ``epsilon * mean IDF``, and on a tiny corpus that mean can itself be negative, so a matching
-    chunk may score below zero and below a non-matching one. ``idf_table()`` shows the values in use.
-    Returning only matching chunks, ranked by score, keeps the order meaningful either way.
-
-    >>> r = BM25Retriever([{"chunk_id": "a", "text": "INV-102 金额 300 元"},
-    ...                    {"chunk_id": "b", "text": "INV-103 金额 120 元"},
-    ...                    {"chunk_id": "c", "text": "年假 5 天"}])
-    >>> [cid for cid, _ in r.retrieve("INV-102 能报多少")]
-    ['a']
-    """
-
-    def __init__(
-        self,
-        chunks: Any,
-        tokenizer: str | Tokenizer = "jieba",
-        *,
-        k1: float = 1.5,
-        b: float = 0.75,
-        epsilon: float = 0.25,
-        name: str = "bm25",
-    ) -> None:
-        from rank_bm25 import BM25Okapi
-
-        records = as_chunk_records(chunks)
-        if not records:
-            raise ValueError(message("pipeline.retrieval.bm25_no_chunks"))
-        self.name = name
-        self.tokenizer = get_tokenizer(tokenizer)
-        self.chunk_ids: tuple[str, ...] = tuple(r["chunk_id"] for r in records)
-        self._pos = {cid: i for i, cid in enumerate(self.chunk_ids)}
-        self._tokens = [self.tokenizer(chunk_text(r)) for r in records]
-        # rank-bm25 divides by the mean length: give an empty chunk one placeholder token
-        self._bm25 = BM25Okapi([t or ["\x00"] for t in self._tokens], k1=k1, b=b, epsilon=epsilon)
-        self._token_sets = [set(t) for t in self._tokens]
-        self.params = {"k1": k1, "b": b, "epsilon": epsilon, "tokenizer": self.tokenizer.name}
-
-    def tokens(self, chunk_id: str) -> list[str]:
-        """Return the tokens indexed for ``chunk_id`` (a copy)."""
-        return list(self._tokens[self._index(chunk_id)])
-
-    def _index(self, chunk_id: str) -> int:
-        try:
-            return self._pos[chunk_id]
-        except KeyError:
-            raise ValueError(message("pipeline.retrieval.not_in_index", chunk=repr(chunk_id))) from None
-
-    def idf_table(self) -> dict[str, float]:
-        """Return ``{term: idf}`` as rank-bm25 uses it (after its epsilon floor)."""
-        return dict(self._bm25.idf)
-
-    def score_ids(self, query: str, chunk_ids: Sequence[str]) -> dict[str, float]:
-        """Return the BM25 score of each given chunk (all of them, matching or not)."""
-        _check_query(query)
-        idx = [self._index(c) for c in chunk_ids]
-        if not idx:
-            return {}
-        scores = self._bm25.get_batch_scores(self.tokenizer(query), idx)
-        return {c: float(s) for c, s in zip(chunk_ids, scores, strict=True)}
-
-    def retrieve(self, query: str, depth: int | None = None) -> list[tuple[str, float]]:
-        """Rank the chunks sharing a token with ``query``: score desc, then chunk ID asc."""
-        _check_query(query)
-        _check_depth(depth)
-        q = self.tokenizer(query)
-        qset = set(q)
-        if not qset:
-            return []
-        scores = self._bm25.get_scores(q)
-        matched = {
-            cid: float(scores[i])
-            for i, cid in enumerate(self.chunk_ids)
-            if self._token_sets[i] & qset
-        }
-        return rank_scores(matched, depth)
 
 
 class CharNgramSVDEmbedder:
@@ -350,7 +196,7 @@ class VectorRetriever:
         return np.divide(m, norms, out=np.zeros_like(m), where=norms > 0)
 
     def _cosines(self, query: str) -> np.ndarray:
-        _check_query(query)
+        check_query(query)
         q = self._unit(np.asarray(self.embedder([query]), dtype=float), 1)[0]
         return self._matrix @ q
 
@@ -366,7 +212,7 @@ class VectorRetriever:
 
     def retrieve(self, query: str, depth: int | None = None) -> list[tuple[str, float]]:
         """Rank every chunk by cosine: descending, then chunk ID ascending."""
-        _check_depth(depth)
+        check_depth(depth)
         cos = self._cosines(query)
         return rank_scores(dict(zip(self.chunk_ids, cos.tolist(), strict=True)), depth)
 
@@ -379,6 +225,7 @@ class HybridRetriever:
 
     >>> chunks = [{"chunk_id": "INV-102", "text": "INV-102 可报销 1300 元"},
     ...           {"chunk_id": "T-4.2", "text": "市内交通每次 80 元"}]
+    >>> from ragmath.lab.workbook import BM25Retriever
     >>> h = HybridRetriever({"bm25": BM25Retriever(chunks), "vector": VectorRetriever(chunks)},
     ...                     k=60, window=2)
     >>> h.retrieve("INV-102 能报多少")[0][0]
@@ -433,6 +280,7 @@ class HybridRetriever:
     def fused_ids(self, lists: Mapping[str, Sequence[str]]) -> list[str]:
         """The fused order alone: the IDs of ``ragmath.rrf``'s table, best first.
 
+        >>> from ragmath.lab.workbook import BM25Retriever
         >>> h = HybridRetriever({"a": BM25Retriever([{"chunk_id": "x", "text": "x"}])}, k=1, window=2)
         >>> h.fused_ids({"bm25": ["4.2", "6.1"], "vector": ["6.1", "4.2"]})
         ['4.2', '6.1']
@@ -444,8 +292,8 @@ class HybridRetriever:
         self, query: str, depth: int | None = None, *, lists: Mapping[str, list[str]] | None = None
     ) -> list[tuple[str, float]]:
         """Return the fused ranking ``[(chunk_id, rrf_score)]``; pass ``lists`` to reuse inputs."""
-        _check_query(query)
-        _check_depth(depth)
+        check_query(query)
+        check_depth(depth)
         df = self.explain(query, lists)
         out = [(str(i), float(s)) for i, s in zip(df["id"], df["rrf_score"], strict=True)]
         return out if depth is None else out[:depth]

@@ -30,7 +30,7 @@ def check_userdict(shown: Shown) -> dict[str, str]:
 def check_three_chunk_ranks(shown: Shown) -> dict[str, str]:
     """BM25's rank of TRV26-4.2-a among the three chunks under each tokenizer: lowest under the ones named,
     first under jieba."""
-    from ragmath.lab.retrieval import BM25Retriever
+    from ragmath.lab.workbook import BM25Retriever
 
     texts = dataset().corpus.set_index("chunk_id").loc[THREE, "text"]
     chunks = [{"chunk_id": c, "text": texts[c]} for c in THREE]

@@ -63,7 +63,8 @@ from ragmath.lab.ablation.tables import by_type_table, caveats_of, metric_names,
 from ragmath.lab.generate import Answer, ExtractiveAnswerer, answer_is_correct
 from ragmath.lab.messages import message
 from ragmath.lab.rerank import FEATURES, FeatureExtractor, LinearReranker
-from ragmath.lab.retrieval import BM25Retriever, HybridRetriever, VectorRetriever, as_chunk_records
+from ragmath.lab.retrieval import HybridRetriever, VectorRetriever
+from ragmath.lab.workbook import BM25Retriever, as_chunk_records
 
 
 def _records(frame: Any) -> list[dict]:
@@ -174,10 +175,13 @@ def _pipeline(dataset: Any, identity: str, as_of: Any, cfg: AblationConfig, corp
     key = (corpus_key, str(as_of), cfg.editions, identity, _roles(dataset, identity), cfg.tokenizer)
     pipe = _PIPELINES.get(key)
     if pipe is None:
-        from ragmath.lab.index import build_index, permission_filter
+        from ragmath.lab.workbook import in_index, permission_filter
 
-        snap = build_index(dataset.corpus, as_of=as_of, editions=cfg.editions)
-        view = permission_filter(snap.chunks, _roles(dataset, identity))
+        index = dataset.corpus[in_index(dataset.corpus, as_of, cfg.editions)]
+        if index.empty:
+            raise ValueError(f"no chunk is in the index on {as_of} with editions={cfg.editions!r}; "
+                             f"the corpus starts on {min(dataset.corpus['effective_from'])}")
+        view = permission_filter(index, _roles(dataset, identity))
         pipe = IdentityPipeline(view, identity=identity, as_of=as_of, tokenizer=cfg.tokenizer)
         _PIPELINES[key] = pipe
     return pipe

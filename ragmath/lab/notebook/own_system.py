@@ -35,11 +35,11 @@ import pandas as pd
 from ragmath import evaluate
 from ragmath.comparison import Comparison, plan_questions, pool
 from ragmath.io import read_run
-from ragmath.lab.index import build_index
 from ragmath.lab.messages import message
 from ragmath.lab.notebook.record import record
 from ragmath.lab.paths import DATA_DIR
-from ragmath.lab.retrieval import BM25Retriever, HybridRetriever, VectorRetriever
+from ragmath.lab.retrieval import HybridRetriever, VectorRetriever
+from ragmath.lab.workbook import BM25Retriever, in_index, permission_filter
 
 
 class _Words(Mapping[str, str]):
@@ -156,12 +156,12 @@ def workbook_systems(dataset: Any, *, k: float = 60, window: int = 40,
 
     Raises ``ValueError`` (from the index) for an identity the dataset does not know.
     """
-    snapshot = build_index(dataset.corpus, as_of=dataset.config["snapshot_date"], editions="published")
+    published = dataset.corpus[in_index(dataset.corpus, dataset.config["snapshot_date"], "published")]
     built: dict[str, dict[str, Any]] = {}
 
     def retrievers(identity: str) -> dict[str, Any]:
         if identity not in built:
-            chunks = snapshot.for_identity(identity, dataset.identities).chunks
+            chunks = permission_filter(published, identity, identities=dataset.identities)
             bm25, vector = BM25Retriever(chunks, "jieba"), VectorRetriever(chunks)
             built[identity] = {
                 "bm25": bm25, "vector": vector, "bm25-bigram": BM25Retriever(chunks, "bigram"),

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from ragmath import hit_at_k, recall_at_k, units
 from ragmath.lab.corpus import load_corpus, load_questions, qrels_for
-from ragmath.lab.index import in_index, permission_filter
 from ragmath.lab.notebook.exercises import register
-from ragmath.lab.retrieval import BM25Retriever
+from ragmath.lab.workbook import BM25Retriever, in_index, permission_filter
 
 # 01.1 — Recall@3 at clause level for Q07 (its chunk labels lifted to clauses).
 EX1_QUESTION = "Q07"
