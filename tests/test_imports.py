@@ -67,7 +67,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 def test_the_graph_is_read_from_the_source():
     graph = import_graph()
     assert "ragmath.metrics" in graph["ragmath.evaluation"]
-    assert "ragmath.fusion" in graph["ragmath.lab.retrieval"]
+    assert "ragmath.lab.corpus" in graph["ragmath.lab.workbook"]
 
 
 def test_no_import_cycle():

@@ -69,13 +69,28 @@ def test_version_is_0_2():
 
 
 #: The longest a module of ragmath may be, in lines; past it, split the module by what its parts do
-#: (as ragmath/lab/ablation/ and the explorer's modules in ragmath/lab/notebook/ were).
+#: (as ragmath/lab/ablation/ and the explorer's modules in ragmath/lab/notebook/ were). The module
+#: generated from the notebooks' #@save cells is one module by design; it and the holdout's module
+#: share a budget of their own.
 MAX_MODULE_LINES = 800
+GENERATED = "lab/workbook.py"
+MAX_GENERATED_AND_HOLDOUT_LINES = 2_500
+
+
+def _lines(path: Path) -> int:
+    return len(path.read_text(encoding="utf-8").splitlines())
 
 
 def test_no_module_over_800_lines():
     package = Path(ragmath.__file__).parent
     modules = sorted(package.rglob("*.py"))
     too_long = {str(path.relative_to(package)): lines for path in modules
-                if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
+                if (lines := _lines(path)) > MAX_MODULE_LINES
+                and path.relative_to(package).as_posix() != GENERATED}
     assert len(modules) > 40 and too_long == {}
+
+
+def test_generated_module_and_holdout_module_within_their_budget():
+    package = Path(ragmath.__file__).parent
+    total = _lines(package / GENERATED) + _lines(package / "lab" / "holdout.py")
+    assert total <= MAX_GENERATED_AND_HOLDOUT_LINES

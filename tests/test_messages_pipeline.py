@@ -17,9 +17,16 @@ from ragmath.lab.ablation import AblationConfig, keep_default_rule, leakage_expe
 from ragmath.lab.corpus import load_corpus, load_qrels, parse_date, qrels_for
 from ragmath.lab.generate import ExtractiveAnswerer, question_bigrams
 from ragmath.lab.messages import use_language
-from ragmath.lab.rerank import LinearReranker
-from ragmath.lab.retrieval import CharNgramSVDEmbedder, HybridRetriever, VectorRetriever
-from ragmath.lab.workbook import BM25Retriever, in_index, permission_filter, roles_of
+from ragmath.lab.workbook import (
+    BM25Retriever,
+    CharNgramSVDEmbedder,
+    HybridRetriever,
+    LinearReranker,
+    VectorRetriever,
+    in_index,
+    permission_filter,
+    roles_of,
+)
 
 
 def in_both(call: Callable[[], object], error: type[Exception]) -> tuple[str, str]:

@@ -18,10 +18,17 @@ from ragmath.lab.generate import (
     answer_is_correct,
     support,
 )
-from ragmath.lab.rerank import FEATURES, FeatureExtractor, LinearReranker
-from ragmath.lab.retrieval import CharNgramSVDEmbedder, HybridRetriever, VectorRetriever
 from ragmath.lab.tokenize import available_tokenizers, get_tokenizer
-from ragmath.lab.workbook import BM25Retriever, as_chunk_records
+from ragmath.lab.workbook import (
+    FEATURES,
+    BM25Retriever,
+    CharNgramSVDEmbedder,
+    FeatureExtractor,
+    HybridRetriever,
+    LinearReranker,
+    VectorRetriever,
+    as_chunk_records,
+)
 
 TINY = [
     {"chunk_id": "INV-102", "title": "单据 INV-102", "text": "INV-102 可报销金额 1300 元"},
@@ -233,7 +240,7 @@ def test_jieba_cache_is_not_written_into_the_repository():
 
 
 def test_label_memory_by_hand_never_remembers_the_question_itself():
-    from ragmath.lab.rerank import label_memory
+    from ragmath.lab.workbook import label_memory
 
     sims = {"q": {"q": 1.0, "f": 0.6, "g": 0.2}}
     qrels = {"q": {"a": 2}, "f": {"a": 1}, "g": {"b": 2}}
@@ -243,7 +250,7 @@ def test_label_memory_by_hand_never_remembers_the_question_itself():
 
 
 def test_question_similarity_by_hand():
-    from ragmath.lab.rerank import question_similarity
+    from ragmath.lab.workbook import question_similarity
 
     # 打车超标 vs 出租车超标: characters {打, 车, 超, 标} and {出, 租, 车, 超, 标}: 3 shared of 6
     assert question_similarity("打车超标", "出租车超标") == pytest.approx(3 / 6)
@@ -264,7 +271,7 @@ def test_feature_matrix_equals_the_table_and_memory_fills_its_column():
 
 def test_fused_ids_agree_with_ragmath_rrf():
     from ragmath import rrf
-    from ragmath.lab.retrieval import HybridRetriever
+    from ragmath.lab.workbook import HybridRetriever
 
     lists = {"bm25": ["a", "b", "c", "d"], "vector": ["c", "a", "e", "b"]}
     for k in (0.5, 1, 3, 60):

@@ -71,8 +71,7 @@ _RETRIEVERS: dict[str, tuple] = {}
 
 def _lists_by_hand(qid: str) -> dict[str, list[tuple[str, float]]]:
     """The question's BM25 and vector lists, from retrievers built here over what its identity may read."""
-    from ragmath.lab.retrieval import VectorRetriever
-    from ragmath.lab.workbook import BM25Retriever, in_index, permission_filter
+    from ragmath.lab.workbook import BM25Retriever, VectorRetriever, in_index, permission_filter
 
     ds = load_dataset()
     question = ds.questions.set_index("question_id").loc[qid]

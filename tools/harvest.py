@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
 MODULE = ROOT / "ragmath" / "lab" / "workbook.py"
 MARK = "#@save"
+MODULE_NAME = "ragmath.lab.workbook"
 ALLOWED = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign)
 
 HEADER = '''"""The workbook's pipeline as the notebooks teach it: generated from their ``#@save`` cells.
@@ -90,7 +91,14 @@ def harvest(notebook_dir: Path = NOTEBOOK_DIR) -> str:
             kept: list[str] = []
             taken = set()
             for node in tree.body:
-                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                if isinstance(node, ast.ImportFrom) and node.module == MODULE_NAME:
+                    # a later notebook imports what an earlier one saved: here it is defined above
+                    missing = [a.name for a in node.names if a.name not in defined]
+                    if missing:
+                        raise ValueError(f"{where}: imports {missing} from {MODULE_NAME}, but no earlier "
+                                         "#@save cell defines them")
+                    taken.update(range(node.lineno - 1, node.end_lineno))
+                elif isinstance(node, (ast.Import, ast.ImportFrom)):
                     text = ast.unparse(node)
                     if text not in imports:
                         imports.append(text)

@@ -5,22 +5,41 @@ this file and a fresh harvest differ). Each section below is one notebook cell, 
 the notebook's markdown around it explains the code.
 """
 
+import math
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+
+import numpy as np
 import pandas as pd
 from rank_bm25 import BM25Okapi
 
+from ragmath import rrf
 from ragmath.lab.corpus import load_corpus, load_identities, parse_date
-from ragmath.lab.tokenize import get_tokenizer
+from ragmath.lab.generate import QUESTION_WORDS, is_live, support
+from ragmath.lab.tokenize import ID_PATTERN, find_ids, get_tokenizer
+from ragmath.validation import check_k, check_rrf_k
 
 __all__ = [
     "BM25Retriever",
+    "CharNgramSVDEmbedder",
     "EDITION_MODES",
+    "FEATURES",
+    "FeatureExtractor",
+    "HybridRetriever",
+    "LinearReranker",
+    "VectorRetriever",
     "as_chunk_records",
     "can_read",
     "check_depth",
     "check_query",
+    "check_texts",
     "chunk_text",
+    "evidence_chars",
     "in_index",
+    "label_memory",
     "permission_filter",
+    "question_similarity",
     "rank_scores",
     "readable_by",
     "readable_rows",
@@ -226,3 +245,563 @@ def permission_filter(chunks, identity, *, corpus=None, identities=None):
         if chunk_id not in readers:
             raise ValueError(f"chunks: unknown chunk ID {chunk_id!r}; it is not in the corpus")
     return [chunk_id for chunk_id in ids if can_read(readers[chunk_id], roles)]
+
+
+# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-features [9]
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+FEATURES = (
+    "bm25", "cosine", "rrf", "exact_id", "title_overlap", "text_overlap", "live", "memory",
+)
+
+
+def question_similarity(a, b):
+    """Jaccard similarity of two questions' evidence characters (invoice IDs kept whole).
+
+    J(a, b) = |G(a) ∩ G(b)| / |G(a) ∪ G(b)|
+
+    where G(x) is the set of Chinese characters of question x after removing question words
+    (``generate.QUESTION_WORDS``: 多少, 怎么, 吗 ...), plus its invoice IDs. Characters rather than
+    words, so that 打车 and 出租车 still share 车. Two questions naming different IDs score 0.
+
+    >>> question_similarity("住宿标准是多少", "住宿标准怎么定")
+    0.8
+    >>> question_similarity("INV-102 能报多少", "INV-103 能报多少")
+    0.0
+    """
+    ida, idb = set(find_ids(a)), set(find_ids(b))
+    if ida != idb:
+        return 0.0
+    ga, gb = evidence_chars(a) | ida, evidence_chars(b) | idb
+    if not ga | gb:
+        return 0.0
+    return len(ga & gb) / len(ga | gb)
+
+
+def evidence_chars(question):
+    text = ID_PATTERN.sub(" ", question)
+    for word in QUESTION_WORDS:
+        text = text.replace(word, " ")
+    return set(_CJK.findall(text))
+
+
+def label_memory(
+    query_id,
+    candidates,
+    bank,
+    similarity,
+    qrels,
+):
+    """The ``memory`` feature: for each candidate, max similarity to a bank question labelling it.
+
+    memory(q, c) = max { sim(q, f) : f in bank, f ≠ q, grade(f, c) ≥ 1 }, or 0 if no such f
+
+    where bank is the set of training questions whose labels the reranker may remember, and sim
+    is ``similarity[q][f]`` (e.g. ``question_similarity``). The query itself is never in its own
+    memory.
+
+    >>> sims = {"q": {"f": 0.8, "g": 0.3}}
+    >>> label_memory("q", ["a", "b", "c"], ["f", "g"], sims, {"f": {"a": 2}, "g": {"a": 1, "b": 1}})
+    [0.8, 0.3, 0.0]
+    """
+    out = []
+    for c in candidates:
+        best = 0.0
+        for f in bank:
+            if f != query_id and qrels.get(f, {}).get(c, 0) >= 1:
+                best = max(best, float(similarity[query_id][f]))
+        out.append(best)
+    return out
+
+
+class FeatureExtractor:
+    """Compute the reranker's features for candidates of one identity's index.
+
+    >>> chunks = [{"chunk_id": "INV-102", "title": "单据", "text": "INV-102 可报销 1300 元"},
+    ...           {"chunk_id": "INV-103", "title": "单据", "text": "INV-103 可报销 620 元"}]
+    >>> fx = FeatureExtractor(chunks, BM25Retriever(chunks), VectorRetriever(chunks))
+    >>> fx("INV-102 能报多少", ["INV-103", "INV-102"])["exact_id"].tolist()
+    [0.0, 1.0]
+
+    Raises ValueError if a retriever holds chunks outside ``chunks`` or a candidate is unknown.
+    """
+
+    def __init__(
+        self, chunks, bm25, vector, *, as_of=None
+    ):
+        records = as_chunk_records(chunks)
+        self._chunks = {r["chunk_id"]: r for r in records}
+        self.chunk_ids = tuple(self._chunks)
+        for name, r in (("bm25", bm25), ("vector", vector)):
+            extra = set(r.chunk_ids) - set(self._chunks)
+            if extra:
+                raise ValueError(f"{name} retriever holds chunks outside chunks: {sorted(extra)[:3]}")
+        self.bm25, self.vector, self.as_of = bm25, vector, as_of
+        self._ids = {
+            cid: set(find_ids(f"{cid} {r['text']}")) for cid, r in self._chunks.items()
+        }
+        self._cache = {}
+        self._in_bm25, self._in_vector = set(bm25.chunk_ids), set(vector.chunk_ids)
+
+    def _per_chunk(self, query, candidates):
+        """Features that do not depend on the candidate list (cached per query and chunk)."""
+        if query not in self._cache:
+            ids = list(self.chunk_ids)
+            self._cache[query] = {
+                "bm25": self.bm25.score_ids(query, [c for c in ids if c in self._in_bm25]),
+                "cosine": self.vector.score_ids(query, [c for c in ids if c in self._in_vector]),
+                "ids": set(find_ids(query)),
+                "rows": {},
+            }
+        entry = self._cache[query]
+        rows = entry["rows"]
+        for c in candidates:
+            if c not in rows:
+                chunk = self._chunks[c]
+                rows[c] = (
+                    entry["bm25"].get(c, 0.0),
+                    entry["cosine"].get(c, 0.0),
+                    1.0 if entry["ids"] and entry["ids"] & self._ids[c] else 0.0,
+                    support(query, str(chunk.get("title") or "")),
+                    support(query, f"{chunk.get('title') or ''}\n{chunk['text']}"),
+                    1.0 if is_live(chunk, self.as_of) else 0.0,
+                )
+        return rows
+
+    def matrix(
+        self, query, candidates, memory=None
+    ):
+        """The features as a plain array (rows = candidates, columns = ``FEATURES``)."""
+        cands = list(candidates)
+        unknown = [c for c in cands if c not in self._chunks]
+        if unknown:
+            raise ValueError(f"candidates not in this identity's index: {unknown[:3]}")
+        if memory is not None and len(memory) != len(cands):
+            raise ValueError(f"memory has {len(memory)} values for {len(cands)} candidates")
+        out = np.zeros((len(cands), len(FEATURES)))
+        if not cands:
+            return out
+        per = self._per_chunk(query, cands)
+        top = max(per[c][0] for c in cands)
+        for i, c in enumerate(cands):
+            bm, cos, exact, title, text, live = per[c]
+            out[i, :7] = (bm / top if top > 0 else 0.0, cos, 1.0 / (i + 1), exact, title, text, live)
+        if memory is not None:
+            out[:, 7] = memory
+        return out
+
+    def __call__(
+        self, query, candidates, memory=None
+    ):
+        """Return one row per candidate (in the given order), one column per feature.
+
+        ``memory``: the ``memory`` feature of each candidate (see ``label_memory``); all 0 if None.
+        """
+        x = self.matrix(query, candidates, memory)
+        return pd.DataFrame(x, index=pd.Index(list(candidates), name="chunk_id"),
+                            columns=list(FEATURES))
+
+
+# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-reranker [12]
+
+class LinearReranker:
+    """Score = w · standardised features + bias; rerank by score desc, then chunk ID asc.
+
+    Unfitted, the weights put everything on ``rrf`` (the fused order is kept).
+
+    >>> r = LinearReranker()
+    >>> X = pd.DataFrame([[0, 0, 1.0, 0, 0, 0, 1, 0], [0, 0, 0.5, 0, 0, 0, 1, 0]],
+    ...                  index=["a", "b"], columns=FEATURES)
+    >>> [cid for cid, _ in r.rerank(X)]
+    ['a', 'b']
+    """
+
+    def __init__(
+        self,
+        weights=None,
+        *,
+        mean=None,
+        scale=None,
+        bias=0.0,
+    ):
+        w = {f: 0.0 for f in FEATURES}
+        if weights is None:
+            w["rrf"] = 1.0
+        else:
+            unknown = set(weights) - set(FEATURES)
+            if unknown:
+                raise ValueError(f"unknown feature(s) {sorted(unknown)}; features are {FEATURES}")
+            w.update({k: float(v) for k, v in weights.items()})
+        self.weights = w
+        self.mean = {f: 0.0 for f in FEATURES} | dict(mean or {})
+        self.scale = {f: 1.0 for f in FEATURES} | dict(scale or {})
+        self.bias = float(bias)
+        self.fitted_on = ()
+
+    def score(self, features):
+        """Return the linear score of each row of ``features``."""
+        missing = [f for f in FEATURES if f not in features.columns]
+        if missing:
+            raise ValueError(f"features lacks column(s) {missing}; build them with FeatureExtractor")
+        x = features[list(FEATURES)].to_numpy(dtype=float)
+        mu = np.array([self.mean[f] for f in FEATURES])
+        sd = np.array([self.scale[f] for f in FEATURES])
+        w = np.array([self.weights[f] for f in FEATURES])
+        return pd.Series((x - mu) / sd @ w + self.bias, index=features.index, name="score")
+
+    def order(self, chunk_ids, x):
+        """Reorder ``chunk_ids`` by the score of their feature rows ``x``: desc, then ID asc."""
+        mu = np.array([self.mean[f] for f in FEATURES])
+        sd = np.array([self.scale[f] for f in FEATURES])
+        w = np.array([self.weights[f] for f in FEATURES])
+        scores = (np.asarray(x, dtype=float) - mu) / sd @ w + self.bias
+        return [c for c, _ in rank_scores(dict(zip(map(str, chunk_ids), scores.tolist(), strict=True)))]
+
+    def rerank(self, features):
+        """Reorder the candidates (the rows of ``features``): score desc, then chunk ID asc."""
+        if features.index.has_duplicates:
+            raise ValueError("features has duplicate chunk IDs; dedupe candidates first")
+        s = self.score(features)
+        return rank_scores(dict(zip(map(str, s.index), s.tolist(), strict=True)))
+
+    @classmethod
+    def fit(
+        cls,
+        questions,
+        features,
+        qrels,
+        *,
+        l2=1.0,
+        iterations=50,
+    ):
+        """Fit weights on dev questions (each a mapping with question_id and split).
+
+        Raises ValueError if any question's split is not "dev" (the holdout is never used for
+        fitting), if a question has no features, or if no relevant candidate is present at all.
+        """
+        rows = questions.to_dict("records") if isinstance(questions, pd.DataFrame) else list(questions)
+        if not rows:
+            raise ValueError("questions is empty: fit the reranker on the dev questions")
+        xs, ys, qids = [], [], []
+        for row in rows:
+            qid, split = row.get("question_id"), row.get("split")
+            if split != "dev":
+                raise ValueError(f"question {qid!r} has split={split!r}: the reranker is fitted on the dev "
+                                 "split only; pass only questions with split == 'dev'")
+            if qid not in features:
+                raise ValueError(f"features has no entry for question {qid!r}")
+            table = features[qid]
+            grades = qrels.get(qid, {})
+            xs.append(table[list(FEATURES)].to_numpy(dtype=float))
+            ys.append(np.array([1.0 if grades.get(c, 0) >= 1 else 0.0 for c in table.index]))
+            qids.append(qid)
+        return cls.fit_matrix(np.vstack(xs), np.concatenate(ys), l2=l2, iterations=iterations,
+                              fitted_on=qids)
+
+    @classmethod
+    def fit_matrix(
+        cls,
+        x,
+        y,
+        *,
+        l2=1.0,
+        iterations=50,
+        fitted_on=(),
+    ):
+        """Fit on a feature matrix (rows = candidates, columns = ``FEATURES``) and 0/1 labels.
+
+        L2-regularised logistic regression on standardised features, by Newton's method:
+
+        minimise Σ_i [log(1 + e^{z_i·w}) − y_i z_i·w] + (λ/2) Σ_j w_j²   (the bias is not shrunk)
+
+        where z_i are the standardised features of candidate i plus a constant 1, y_i = 1 for a
+        relevant candidate (grade >= 1), λ = ``l2``. ``fit`` builds x and y from dev questions;
+        callers that have checked the split themselves (out-of-fold scoring) call this directly.
+
+        Raises ValueError for mismatched shapes or no relevant row.
+        """
+        x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+        if x.ndim != 2 or x.shape[1] != len(FEATURES) or len(y) != len(x):
+            raise ValueError(f"x must be (rows, {len(FEATURES)}) and y one label per row")
+        if y.sum() == 0:
+            raise ValueError("no relevant candidate among the dev features: nothing to learn from")
+        mu = x.mean(axis=0)
+        sd = x.std(axis=0)
+        sd[sd < 1e-12] = 1.0
+        z = np.hstack([(x - mu) / sd, np.ones((len(x), 1))])
+        w = np.zeros(z.shape[1])
+        penalty = np.full(z.shape[1], float(l2))
+        penalty[-1] = 0.0  # the bias is not shrunk
+        for _ in range(iterations):
+            p = 1.0 / (1.0 + np.exp(-(z @ w)))
+            grad = z.T @ (p - y) + penalty * w
+            hess = (z * (p * (1 - p))[:, None]).T @ z + np.diag(penalty) + 1e-9 * np.eye(len(w))
+            step = np.linalg.solve(hess, grad)
+            w -= step
+            if np.max(np.abs(step)) < 1e-10:
+                break
+        model = cls(
+            dict(zip(FEATURES, w[:-1].tolist(), strict=True)),
+            mean=dict(zip(FEATURES, mu.tolist(), strict=True)),
+            scale=dict(zip(FEATURES, sd.tolist(), strict=True)),
+            bias=float(w[-1]),
+        )
+        model.fitted_on = tuple(fitted_on)
+        return model
+
+    def weights_table(self):
+        """The fitted weights (on standardised features), largest magnitude first."""
+        s = pd.Series(self.weights, name="weight")
+        return s.reindex(s.abs().sort_values(ascending=False).index)
+
+
+# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-vectors [16]
+
+class CharNgramSVDEmbedder:
+    """Dense vectors from the corpus itself: character n-gram TF-IDF reduced by truncated SVD.
+
+    A latent-semantic-analysis embedder that needs no download: ``fit(texts)`` learns the n-gram
+    vocabulary, IDF weights and the top ``dim`` singular directions of the chunk matrix; calling the
+    fitted embedder maps any texts into that space. It captures shared character sequences and
+    their co-occurrence in this corpus (so 超出/超标/标准 pull toward the same clauses); it knows
+    no synonyms the corpus does not exhibit (打车 and 市内交通 share no characters and may never
+    co-occur) and has no world knowledge. Deterministic: exact SVD, each component's sign fixed so
+    its largest-magnitude loading is positive; no random numbers are drawn.
+
+    >>> e = CharNgramSVDEmbedder(dim=2).fit(["市内交通 80 元", "住宿 500 元", "市内交通超标"])
+    >>> e(["市内交通"]).shape
+    (1, 2)
+    """
+
+    def __init__(self, ngram_range=(1, 3), dim=64):
+        lo, hi = ngram_range
+        if not (isinstance(lo, int) and isinstance(hi, int) and 1 <= lo <= hi):
+            raise ValueError(f"ngram_range must be (lo, hi) with 1 <= lo <= hi, got {ngram_range!r}")
+        if isinstance(dim, bool) or not isinstance(dim, int) or dim < 1:
+            raise ValueError(f"dim must be a positive int, got {dim!r}")
+        self.ngram_range = (lo, hi)
+        self.dim = dim
+        self.vocab = None
+
+    def _ngrams(self, text):
+        t = " ".join(unicodedata.normalize("NFKC", text).lower().split())
+        counts = {}
+        lo, hi = self.ngram_range
+        for n in range(lo, hi + 1):
+            for i in range(len(t) - n + 1):
+                g = t[i : i + n]
+                if g.strip() == "":
+                    continue
+                counts[g] = counts.get(g, 0) + 1
+        return counts
+
+    def _sparse(self, text):
+        """Column indices and unit-normalised TF-IDF weights of one text (known n-grams only)."""
+        assert self.vocab is not None
+        idx, val = [], []
+        for g, c in self._ngrams(text).items():
+            j = self.vocab.get(g)
+            if j is not None:
+                idx.append(j)
+                val.append((1.0 + math.log(c)) * self.idf[j])
+        v = np.array(val, dtype=float)
+        norm = float(np.linalg.norm(v))
+        return np.array(idx, dtype=int), (v / norm if norm > 0 else v)
+
+    def fit(self, texts):
+        """Learn vocabulary, IDF and SVD directions from ``texts``; returns self."""
+        texts = check_texts(texts)
+        if not texts:
+            raise ValueError("texts is empty: fit needs at least one text")
+        grams = [self._ngrams(t) for t in texts]
+        df = {}
+        for g in grams:
+            for key in g:
+                df[key] = df.get(key, 0) + 1
+        self.vocab = {g: i for i, g in enumerate(sorted(df))}
+        n = len(texts)
+        dfv = np.array([df[g] for g in sorted(df)], dtype=float)
+        self.idf = np.log((1.0 + n) / (1.0 + dfv)) + 1.0
+        x = np.zeros((len(texts), len(self.vocab)))
+        for r, text in enumerate(texts):
+            idx, val = self._sparse(text)
+            x[r, idx] = val
+        # truncated SVD through the small Gram matrix X Xᵀ (n x n): its eigenvectors are the left
+        # singular vectors U, eigenvalues s²; the right singular vectors are Vᵀ = diag(1/s) Uᵀ X
+        evals, u = np.linalg.eigh(x @ x.T)
+        order = np.argsort(evals)[::-1]
+        evals, u = evals[order], u[:, order]
+        s = np.sqrt(np.clip(evals, 0.0, None))
+        keep = min(self.dim, int(np.sum(s > 1e-8)) or 1)
+        s, u = s[:keep], u[:, :keep]
+        vt = (u.T @ x) / s[:, None]
+        signs = np.sign(vt[np.arange(keep), np.argmax(np.abs(vt), axis=1)])
+        signs[signs == 0] = 1.0
+        self.components = vt * signs[:, None]
+        self.singular_values = s[:keep]
+        return self
+
+    def __call__(self, texts):
+        """Embed ``texts`` (after ``fit``) into the SVD space; one row per text."""
+        if self.vocab is None:
+            raise ValueError("CharNgramSVDEmbedder is not fitted: call .fit(corpus_texts) first")
+        texts = check_texts(texts)
+        out = np.zeros((len(texts), self.components.shape[0]))
+        for r, text in enumerate(texts):
+            idx, val = self._sparse(text)
+            if len(idx):
+                out[r] = self.components[:, idx] @ val
+        return out
+
+
+def check_texts(texts):
+    if isinstance(texts, str) or not isinstance(texts, Iterable):
+        raise TypeError(f"texts must be a list of str, got {type(texts).__name__}")
+    texts = list(texts)
+    for i, t in enumerate(texts):
+        if not isinstance(t, str):
+            raise TypeError(f"texts[{i}] must be a str, got {type(t).__name__}")
+    return texts
+
+
+class VectorRetriever:
+    """Cosine similarity between the query's and each chunk's embedding; every chunk is ranked.
+
+    ``embedder`` is any callable ``list[str] -> ndarray``; by default a ``CharNgramSVDEmbedder``
+    fitted on exactly these chunks (so nothing outside the permitted snapshot shapes the space).
+
+    >>> v = VectorRetriever([{"chunk_id": "a", "text": "市内交通每次 80 元"},
+    ...                      {"chunk_id": "b", "text": "年假 5 天"}])
+    >>> v.retrieve("市内交通超标", depth=1)[0][0]
+    'a'
+    """
+
+    def __init__(self, chunks, embedder=None, *, name="vector"):
+        records = as_chunk_records(chunks)
+        if not records:
+            raise ValueError("chunks is empty: the vector retriever needs at least one chunk")
+        texts = [chunk_text(r) for r in records]
+        if embedder is None:
+            embedder = CharNgramSVDEmbedder().fit(texts)
+        if not callable(embedder):
+            raise TypeError(f"embedder must be callable (list[str] -> ndarray), got {embedder!r}")
+        self.name = name
+        self.embedder = embedder
+        self.chunk_ids = tuple(r["chunk_id"] for r in records)
+        self._pos = {cid: i for i, cid in enumerate(self.chunk_ids)}
+        self._matrix = self._unit(np.asarray(embedder(texts), dtype=float), len(texts))
+
+    @staticmethod
+    def _unit(m, rows):
+        if m.ndim != 2 or m.shape[0] != rows:
+            raise ValueError(f"embedder must return a 2-D array with {rows} rows, got {m.shape}")
+        norms = np.linalg.norm(m, axis=1, keepdims=True)
+        return np.divide(m, norms, out=np.zeros_like(m), where=norms > 0)
+
+    def _cosines(self, query):
+        check_query(query)
+        q = self._unit(np.asarray(self.embedder([query]), dtype=float), 1)[0]
+        return self._matrix @ q
+
+    def score_ids(self, query, chunk_ids):
+        """Return the cosine of each given chunk with the query."""
+        cos = self._cosines(query)
+        out = {}
+        for c in chunk_ids:
+            if c not in self._pos:
+                raise ValueError(f"chunk_id {c!r} is not in this index")
+            out[c] = float(cos[self._pos[c]])
+        return out
+
+    def retrieve(self, query, depth=None):
+        """Rank every chunk by cosine: descending, then chunk ID ascending."""
+        check_depth(depth)
+        cos = self._cosines(query)
+        return rank_scores(dict(zip(self.chunk_ids, cos.tolist(), strict=True)), depth)
+
+
+# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-hybrid [17]
+
+class HybridRetriever:
+    """Reciprocal Rank Fusion (``ragmath.rrf``) of several retrievers' top ``window`` results.
+
+    Each input retriever is asked for its top ``window``; ``rrf(lists, k=k, window=window)`` fuses
+    them (ties: ID ascending). The fused score orders results; it is not a probability.
+
+    >>> chunks = [{"chunk_id": "INV-102", "text": "INV-102 可报销 1300 元"},
+    ...           {"chunk_id": "T-4.2", "text": "市内交通每次 80 元"}]
+    >>> from ragmath.lab.workbook import BM25Retriever
+    >>> h = HybridRetriever({"bm25": BM25Retriever(chunks), "vector": VectorRetriever(chunks)},
+    ...                     k=60, window=2)
+    >>> h.retrieve("INV-102 能报多少")[0][0]
+    'INV-102'
+
+    Raises ValueError for an empty mapping, k <= 0 or a window that is not a positive int.
+    """
+
+    def __init__(
+        self,
+        retrievers,
+        *,
+        k=60,
+        window=50,
+        name="hybrid",
+    ):
+        if not isinstance(retrievers, Mapping) or not retrievers:
+            raise ValueError("retrievers must be a non-empty mapping name -> Retriever")
+        for key, r in retrievers.items():
+            if not hasattr(r, "retrieve"):
+                raise TypeError(f"retrievers[{key!r}] has no retrieve(query, depth) method")
+        try:  # the core's checks decide (one rule per argument); the words are the workbook's
+            check_rrf_k(k)
+        except (TypeError, ValueError):
+            raise ValueError(f"k must be a number > 0 (RRF constant), got {k!r}") from None
+        try:
+            check_k(window, "window")
+        except (TypeError, ValueError):
+            raise ValueError(f"window must be a positive int (each retriever's top results fused), "
+                             f"got {window!r}") from None
+        self.retrievers = dict(retrievers)
+        self.k = k
+        self.window = window
+        self.name = name
+        ids = []
+        for r in self.retrievers.values():
+            ids.extend(c for c in r.chunk_ids if c not in ids)
+        self.chunk_ids = tuple(ids)
+
+    def lists(self, query):
+        """Return each input retriever's top ``window`` chunk IDs."""
+        return {
+            name: [cid for cid, _ in r.retrieve(query, depth=self.window)]
+            for name, r in self.retrievers.items()
+        }
+
+    def explain(self, query, lists=None):
+        """Return ``ragmath.rrf``'s DataFrame for ``query`` (per-list ranks and contributions)."""
+        if lists is None:
+            lists = self.lists(query)
+        return rrf(dict(lists), k=self.k, window=self.window)
+
+    def fused_ids(self, lists):
+        """The fused order alone: the IDs of ``ragmath.rrf``'s table, best first.
+
+        >>> from ragmath.lab.workbook import BM25Retriever
+        >>> h = HybridRetriever({"a": BM25Retriever([{"chunk_id": "x", "text": "x"}])}, k=1, window=2)
+        >>> h.fused_ids({"bm25": ["4.2", "6.1"], "vector": ["6.1", "4.2"]})
+        ['4.2', '6.1']
+        """
+        return rrf({name: list(ranking) for name, ranking in lists.items()}, k=self.k,
+                   window=self.window)["id"].tolist()
+
+    def retrieve(
+        self, query, depth=None, *, lists=None
+    ):
+        """Return the fused ranking ``[(chunk_id, rrf_score)]``; pass ``lists`` to reuse inputs."""
+        check_query(query)
+        check_depth(depth)
+        df = self.explain(query, lists)
+        out = [(str(i), float(s)) for i, s in zip(df["id"], df["rrf_score"], strict=True)]
+        return out if depth is None else out[:depth]

@@ -11,7 +11,7 @@ QUERIES = ["打车超标怎么报", "住宿费超标怎么办"]
 
 
 def embedder(dim: int):
-    from ragmath.lab.retrieval import CharNgramSVDEmbedder
+    from ragmath.lab.workbook import CharNgramSVDEmbedder
 
     return CharNgramSVDEmbedder(ngram_range=(1, 3), dim=dim).fit(TEXTS)
 

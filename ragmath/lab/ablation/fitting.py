@@ -16,7 +16,7 @@ import pandas as pd
 
 from ragmath.lab.ablation.config import FOLDS
 from ragmath.lab.messages import message
-from ragmath.lab.rerank import FEATURES, LinearReranker, question_similarity
+from ragmath.lab.workbook import FEATURES, LinearReranker, question_similarity
 
 
 def fit_refusal_threshold(rows: Sequence[Mapping[str, Any]]) -> float:

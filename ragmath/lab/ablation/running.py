@@ -62,9 +62,15 @@ from ragmath.lab.ablation.fitting import RerankStage, fit_refusal_threshold
 from ragmath.lab.ablation.tables import by_type_table, caveats_of, metric_names, summary_table
 from ragmath.lab.generate import Answer, ExtractiveAnswerer, answer_is_correct
 from ragmath.lab.messages import message
-from ragmath.lab.rerank import FEATURES, FeatureExtractor, LinearReranker
-from ragmath.lab.retrieval import HybridRetriever, VectorRetriever
-from ragmath.lab.workbook import BM25Retriever, as_chunk_records
+from ragmath.lab.workbook import (
+    FEATURES,
+    BM25Retriever,
+    FeatureExtractor,
+    HybridRetriever,
+    LinearReranker,
+    VectorRetriever,
+    as_chunk_records,
+)
 
 
 def _records(frame: Any) -> list[dict]:

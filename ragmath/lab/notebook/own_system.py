@@ -38,8 +38,7 @@ from ragmath.io import read_run
 from ragmath.lab.messages import message
 from ragmath.lab.notebook.record import record
 from ragmath.lab.paths import DATA_DIR
-from ragmath.lab.retrieval import HybridRetriever, VectorRetriever
-from ragmath.lab.workbook import BM25Retriever, in_index, permission_filter
+from ragmath.lab.workbook import BM25Retriever, HybridRetriever, VectorRetriever, in_index, permission_filter
 
 
 class _Words(Mapping[str, str]):
