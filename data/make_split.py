@@ -17,37 +17,13 @@ This script reads the split's envelope only (IDs, types, groups, sides: no text,
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pandas as pd
 
-from ragmath.lab.corpus import sealing_commit, split_manifest, split_problems
-
-
-def _sealed_ids(data: Path) -> set[str] | None:
-    """Question IDs the sealing commit added to questions.jsonl, or None without git."""
-    def git(*args: str) -> str | None:
-        try:
-            out = subprocess.run(["git", "-C", str(data), *args], capture_output=True, text=True,
-                                 timeout=20, check=False)
-        except (OSError, subprocess.SubprocessError):
-            return None
-        return out.stdout if out.returncode == 0 else None
-
-    found = sealing_commit(data)
-    if found is None:
-        return None
-    commit = found["commit"]
-    ids = {}
-    for rev in (f"{commit}^", commit):
-        text = git("show", f"{rev}:data/questions.jsonl")
-        if text is None:
-            return None
-        ids[rev] = {json.loads(line)["question_id"] for line in text.splitlines() if line.strip()}
-    return ids[commit] - ids[f"{commit}^"]
+from ragmath.lab.corpus import split_manifest, split_problems
+from ragmath.lab.holdout import added_with_holdout
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,7 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     manifest = split_manifest(args.data, with_answerable=False)
     problems = split_problems(manifest)
     holdout = set(manifest.loc[manifest["split"] == "holdout", "question_id"])
-    sealed = _sealed_ids(args.data) if args.data.resolve() == Path(__file__).resolve().parent else None
+    added = (added_with_holdout("questions.jsonl", "question_id", args.data)
+             if args.data.resolve() == Path(__file__).resolve().parent else None)
+    sealed = None if added is None else set(added)
     if sealed is not None and sealed != holdout:
         problems.append(f"the holdout differs from the questions the sealing commit added: "
                         f"{sorted(holdout ^ sealed)[:5]}")

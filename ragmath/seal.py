@@ -30,7 +30,8 @@ from ragmath.io.writers import atomic_write, locked
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["seal", "open_seal", "show_seal", "Opening", "content_sha256", "write_results", "read_results"]
+__all__ = ["seal", "open_seal", "show_seal", "Opening", "content_sha256", "write_results", "read_results",
+           "git_output"]
 
 
 def content_sha256(source: Any) -> str:
@@ -84,14 +85,25 @@ def _plain(value: Any) -> Any:
                     "(text, numbers, lists, dicts), sets, numpy values, dates or a DataFrame, or a file path")
 
 
+def git_output(folder: str | os.PathLike, *args: str, timeout: float = 20) -> str | None:
+    """The output of ``git -C folder ARGS``, or None without git, outside a repository or when it fails.
+
+    The one place in ragmath that runs git (a test holds it). Gives up after ``timeout`` seconds (None).
+
+    >>> git_output("/nonexistent", "rev-parse", "HEAD") is None
+    True
+    """
+    try:
+        out = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True,
+                             timeout=timeout, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout if out.returncode == 0 else None
+
+
 def _stamp(path: Path) -> dict:
     """The date (UTC) and the commit checked out where ``path`` lives."""
-    try:
-        out = subprocess.run(["git", "-C", str(path.resolve().parent), "rev-parse", "HEAD"],
-                             capture_output=True, text=True, timeout=20, check=False)
-    except (OSError, subprocess.SubprocessError):
-        out = None
-    commit = out.stdout.strip() if out and out.returncode == 0 else "unknown (no git)"
+    commit = (git_output(path.resolve().parent, "rev-parse", "HEAD") or "").strip() or "unknown (no git)"
     return {"date": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(), "commit": commit}
 
 

@@ -12,6 +12,7 @@ import csv
 import json
 import re
 import shutil
+import subprocess
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,6 +23,7 @@ import ragmath.lab.holdout as holdout_module
 from ragmath.lab.ablation import AblationConfig
 from ragmath.lab.holdout import (
     OPENINGS_FILE,
+    added_with_holdout,
     design_fingerprint,
     design_of,
     frozen_design,
@@ -30,6 +32,7 @@ from ragmath.lab.holdout import (
     opened_design,
     openings,
     seal_holdout,
+    sealing_commit,
     sealing_record,
     show_opening,
 )
@@ -253,6 +256,46 @@ def test_sealing_record_of_the_repository_names_the_sealing_commit():
         pytest.skip("no git history and no openings record: the sealing commit cannot be shown")
     assert record["subject"].startswith("holdout: sealed")
     assert re.fullmatch(r"[0-9a-f]{40}", record["commit"])
+
+
+def test_the_sealing_commit_and_what_it_added_are_read_from_git(tmp_path):
+    """A synthetic repository: the newest ``holdout: sealed`` commit that changed the folder's questions."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-c",
+                               "commit.gpgsign=false", "-C", str(tmp_path), *args],
+                              check=True, capture_output=True, text=True).stdout
+
+    def write(folder: Path, name: str, key: str, ids: list[str]) -> None:
+        folder.mkdir(exist_ok=True)
+        (folder / name).write_text("".join(json.dumps({key: i}) + "\n" for i in ids), encoding="utf-8")
+
+    try:
+        git("init", "-q")
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("no git")
+    data = tmp_path / "data"
+    write(data, "questions.jsonl", "question_id", ["d1"])
+    write(data, "corpus.jsonl", "chunk_id", ["c1"])
+    git("add", ".")
+    git("commit", "-q", "-m", "dev questions")
+    assert sealing_commit(data) is None and added_with_holdout("corpus.jsonl", "chunk_id", data) is None
+    write(data, "questions.jsonl", "question_id", ["d1", "h2", "h1"])
+    write(data, "corpus.jsonl", "chunk_id", ["c1", "c2"])
+    git("add", ".")
+    git("commit", "-q", "-m", "holdout: sealed two questions")
+    sealed = git("rev-parse", "HEAD").strip()
+    write(tmp_path / "holdout-2", "questions.jsonl", "question_id", ["x1"])  # a set of its own folder
+    git("add", ".")
+    git("commit", "-q", "-m", "holdout: sealed another set")
+    write(data, "corpus.jsonl", "chunk_id", ["c1", "c2", "c3"])  # a later commit, not a seal
+    git("commit", "-q", "-am", "one more chunk")
+    found = sealing_commit(data)
+    assert found is not None and found["commit"] == sealed
+    assert found["subject"] == "holdout: sealed two questions"
+    assert added_with_holdout("questions.jsonl", "question_id", data) == ["h1", "h2"]
+    assert added_with_holdout("corpus.jsonl", "chunk_id", data) == ["c2"]
+    assert sealing_commit(tmp_path / "holdout-2")["subject"] == "holdout: sealed another set"
+    assert added_with_holdout("questions.jsonl", "question_id", tmp_path / "holdout-2") == ["x1"]  # new file
 
 
 def test_the_committed_opening_used_the_design_frozen_at_its_commit():

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import re
+import subprocess
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from ragmath.seal import content_sha256, open_seal, read_results, seal, show_seal, write_results
+import ragmath
+from ragmath.seal import content_sha256, git_output, open_seal, read_results, seal, show_seal, write_results
+
+PACKAGE = Path(ragmath.__file__).resolve().parent
 
 
 @pytest.fixture
@@ -115,3 +121,41 @@ def test_results_round_trip_with_their_types(tmp_path):
     assert back.loc[("A", "q1"), "score"] == 0.1 + 0.2  # floats exactly, not rounded
     with pytest.raises(ValueError, match="differs from the recorded"):
         read_results(tmp_path / "r.jsonl", "0" * 64)
+
+
+def _runs_git(source: str) -> bool:
+    """Whether a module runs git: it imports subprocess and names the program ("git", or "git ..." text)."""
+    nodes = list(ast.walk(ast.parse(source)))
+    imports = any(isinstance(n, ast.Import) and any(a.name == "subprocess" for a in n.names)
+                  or isinstance(n, ast.ImportFrom) and n.module == "subprocess" for n in nodes)
+    names_git = any(isinstance(n, ast.Constant) and isinstance(n.value, str)
+                    and n.value.split(" ")[0] == "git" for n in nodes)
+    return imports and names_git
+
+
+def test_only_the_seal_module_runs_git():
+    runners = sorted(str(p.relative_to(PACKAGE.parent)) for p in PACKAGE.rglob("*.py")
+                     if _runs_git(p.read_text(encoding="utf-8")))
+    assert runners == ["ragmath/seal.py"], f"run git through ragmath.seal.git_output, not in {runners}"
+
+
+def test_a_second_git_runner_would_be_found():
+    assert _runs_git("import subprocess\nsubprocess.run(['git', '-C', '.', 'log'])\n")
+    assert _runs_git("def f():\n    from subprocess import run\n    run('git show HEAD', shell=True)\n")
+    assert not _runs_git("import subprocess\nsubprocess.run(['python', '-V'])\n")
+    assert not _runs_git('"""Restore it (git checkout)."""\nimport json\nGIT = "git"\n')
+
+
+def test_git_output_is_the_output_or_none(tmp_path, monkeypatch):
+    assert git_output(tmp_path / "missing", "rev-parse", "HEAD") is None  # no such folder
+    head = git_output(PACKAGE, "rev-parse", "HEAD")
+    if head is None:
+        pytest.skip("no git, or ragmath is not in a git repository")
+    assert re.fullmatch(r"[0-9a-f]{40}\n", head)
+    assert git_output(PACKAGE, "rev-parse", "no-such-revision") is None  # git fails
+
+    def too_slow(*args, **kwargs):
+        raise subprocess.TimeoutExpired(args[0], kwargs["timeout"])
+
+    monkeypatch.setattr(subprocess, "run", too_slow)
+    assert git_output(PACKAGE, "rev-parse", "HEAD", timeout=0.1) is None

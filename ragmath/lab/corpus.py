@@ -644,36 +644,6 @@ def corpus_hash(path: PathLike | None = None, files: Iterable[str] = CANONICAL_F
     return digest.hexdigest()
 
 
-#: The message a sealing commit starts with.
-SEAL_PREFIX = "holdout: sealed"
-
-
-def sealing_commit(path: PathLike | None = None) -> dict[str, str] | None:
-    """The commit that sealed a data folder's holdout, from git: ``{"commit", "date", "subject"}``.
-
-    It is the newest commit whose message starts ``holdout: sealed`` and that changed the folder's
-    ``questions.jsonl``: a set sealed in a folder of its own (``holdout-2/``) is not this holdout.
-    Returns None without git, outside a repository, or when no such commit exists.
-
-    >>> sealing_commit("/nonexistent") is None
-    True
-    """
-    import subprocess
-
-    folder = data_dir() if path is None else Path(path)
-    try:
-        out = subprocess.run(["git", "-C", str(folder), "log", "-n", "1", "--format=%H%x1f%cI%x1f%s",
-                              f"--grep=^{SEAL_PREFIX}", "--", "questions.jsonl"],
-                             capture_output=True, text=True, timeout=20, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    line = out.stdout.strip()
-    if out.returncode != 0 or not line:
-        return None
-    commit, date, subject = line.split("\x1f")
-    return {"commit": commit, "date": date, "subject": subject}
-
-
 def split_manifest(path: PathLike | None = None, *, with_answerable: bool = True) -> pd.DataFrame:
     """The split's envelope: one row per question with ID, type, identity, group and side only.
 

@@ -1,12 +1,14 @@
 """The sealed holdout: when it was sealed, the frozen design, and the one counted opening.
 
 The holdout questions were written blind and committed in one sealing commit (its message starts
-``holdout: sealed``) before any code ran on them. Every loader in ``ragmath.lab.corpus`` leaves them
-out unless told ``include_holdout=True``, and only :func:`open_holdout` says so. The record,
-``data/holdout_openings.json``, is a :mod:`ragmath.seal` record: the sealing commit with the hashes of
-``questions.jsonl`` and ``qrels.csv`` as committed then, and each opening's date, commit, design (the
-frozen ``AblationConfig`` and the data files' hash; its SHA-256 is :func:`design_fingerprint`) and
-per-question results, stored beside it in ``holdout_openings.opening-1.jsonl`` with their SHA-256.
+``holdout: sealed``) before any code ran on them; :func:`sealing_commit` finds it in git and
+:func:`added_with_holdout` what it added (git runs through :func:`ragmath.seal.git_output` only).
+Every loader in ``ragmath.lab.corpus`` leaves them out unless told ``include_holdout=True``, and only
+:func:`open_holdout` says so. The record, ``data/holdout_openings.json``, is a :mod:`ragmath.seal` record:
+the sealing commit with the hashes of ``questions.jsonl`` and ``qrels.csv`` as committed then, and each
+opening's date, commit, design (the frozen ``AblationConfig`` and the data files' hash; its SHA-256 is
+:func:`design_fingerprint`) and per-question results, stored beside it in
+``holdout_openings.opening-1.jsonl`` with their SHA-256.
 
 :func:`open_holdout` with the frozen design shows the stored result of that opening (hash checked,
 nothing re-run, nothing counted): re-running notebook 07 opens nothing. A different design is refused
@@ -27,28 +29,27 @@ from typing import Any
 import pandas as pd
 
 from ragmath.evaluation import Evaluation
-from ragmath.lab.ablation import (
-    AblationConfig,
-    AblationResult,
-    by_type_table,
-    caveats_of,
-    metric_names,
-    run_ablation,
-    summary_table,
-)
+
+# from the ablation's modules, not the package: ablation/leakage.py asks this module for the chunks the
+# sealing commit added, and the package imports leakage.py
+from ragmath.lab.ablation.config import AblationConfig
+from ragmath.lab.ablation.running import AblationResult, run_ablation
+from ragmath.lab.ablation.tables import by_type_table, caveats_of, metric_names, summary_table
 from ragmath.lab.corpus import (
     corpus_hash,
     data_dir,
     load_config,
     load_dataset,
-    sealing_commit,
     split_manifest,
 )
 from ragmath.lab.messages import message
-from ragmath.seal import content_sha256, open_seal, seal, show_seal
+from ragmath.seal import content_sha256, git_output, open_seal, seal, show_seal
 
 __all__ = [
     "OPENINGS_FILE",
+    "SEAL_PREFIX",
+    "sealing_commit",
+    "added_with_holdout",
     "HoldoutRun",
     "sealing_record",
     "frozen_design",
@@ -65,9 +66,54 @@ __all__ = [
 
 OPENINGS_FILE = "holdout_openings.json"
 
+#: The message a sealing commit starts with.
+SEAL_PREFIX = "holdout: sealed"
+
 
 def _folder(data: Any) -> Path:
     return data_dir() if data is None else Path(data)
+
+
+def sealing_commit(data: Any = None) -> dict[str, str] | None:
+    """The commit that sealed a data folder's holdout, from git: ``{"commit", "date", "subject"}``.
+
+    It is the newest commit whose message starts ``holdout: sealed`` and that changed the folder's
+    ``questions.jsonl``: a set sealed in a folder of its own (``holdout-2/``) is not this holdout.
+    Returns None without git, outside a repository, or when no such commit exists.
+
+    >>> sealing_commit("/nonexistent") is None
+    True
+    """
+    line = (git_output(_folder(data), "log", "-n", "1", "--format=%H%x1f%cI%x1f%s", f"--grep=^{SEAL_PREFIX}",
+                       "--", "questions.jsonl") or "").strip()
+    if not line:
+        return None
+    commit, date, subject = line.split("\x1f")
+    return {"commit": commit, "date": date, "subject": subject}
+
+
+def added_with_holdout(file: str, key: str, data: Any = None) -> list[str] | None:
+    """The IDs the sealing commit added to a JSON-lines data file, from git; None without git or that commit.
+
+    added = {row[key] for the rows of ``file`` at the sealing commit} − {the same at its parent}, sorted
+
+    ``file`` is read in the data folder as each commit holds it (a commit without it counts as empty):
+    ``added_with_holdout("questions.jsonl", "question_id")`` is the sealed questions,
+    ``added_with_holdout("corpus.jsonl", "chunk_id")`` the chunks that came with them.
+
+    >>> added_with_holdout("corpus.jsonl", "chunk_id", "/nonexistent") is None
+    True
+    """
+    folder = _folder(data)
+    found = sealing_commit(folder)
+    if found is None:
+        return None
+
+    def ids(rev: str) -> set[str]:
+        text = git_output(folder, "show", f"{rev}:./{file}") or ""
+        return {json.loads(line)[key] for line in text.splitlines() if line.strip()}
+
+    return sorted(ids(found["commit"]) - ids(f"{found['commit']}^"))
 
 
 def _read_record(folder: Path) -> dict:

@@ -8,7 +8,6 @@ sealed holdout shares with dev, from IDs only. Dev questions only.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -213,9 +212,9 @@ def holdout_overlap(data: Any = None) -> dict[str, Any]:
     Raises the loaders' ValueError for a bad row.
     """
     import csv
-    import subprocess
 
-    from ragmath.lab.corpus import data_dir, load_corpus, sealing_commit, split_manifest
+    from ragmath.lab.corpus import data_dir, load_corpus, split_manifest
+    from ragmath.lab.holdout import added_with_holdout
 
     folder = data_dir() if data is None else Path(data)
     side = dict(zip(*(split_manifest(folder, with_answerable=False)[c] for c in ("question_id", "split")),
@@ -226,16 +225,7 @@ def holdout_overlap(data: Any = None) -> dict[str, Any]:
     dev_evidence = {c for q, c in positive if side[q] == "dev"}
     held = [(q, c) for q, c in positive if side[q] == "holdout"]
     corpus_ids = set(load_corpus(folder / "corpus.jsonl")["chunk_id"])
-    added = None
-    found = sealing_commit(folder)
-    sealing = found["commit"] if found else None
-    if sealing:
-        def ids(rev: str) -> set[str]:
-            text = subprocess.run(["git", "-C", str(folder), "show", f"{rev}:./corpus.jsonl"],
-                                  capture_output=True, text=True, check=False).stdout
-            return {json.loads(line)["chunk_id"] for line in text.splitlines() if line.strip()}
-
-        added = sorted(ids(sealing) - ids(f"{sealing}^"))
+    added = added_with_holdout("corpus.jsonl", "chunk_id", folder)
     return {
         "holdout positive labels": len(held),
         "shared with dev evidence": [(q, c) for q, c in held if c in dev_evidence],
