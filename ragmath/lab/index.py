@@ -30,7 +30,6 @@ from typing import Any
 import pandas as pd
 
 from ragmath.lab.corpus import load_config, load_corpus, load_identities, parse_date
-from ragmath.lab.messages import message
 
 __all__ = [
     "EDITION_MODES",
@@ -70,16 +69,18 @@ def roles_of(
         elif isinstance(identities, Mapping):
             table = {name: tuple(roles) for name, roles in identities.items()}
         else:
-            raise TypeError(message("pipeline.index.bad_identities", kind=type(identities).__name__))
+            raise TypeError("identities must be load_identities()'s DataFrame or a mapping name -> roles, "
+                            f"got {type(identities).__name__}")
         if identity not in table:
-            raise ValueError(message("pipeline.index.unknown_identity", name=repr(identity),
-                                     known=sorted(table)))
+            raise ValueError(f"identity {identity!r} is unknown; known identities: {sorted(table)} (or pass "
+                             "the roles themselves, e.g. {'employee'})")
         return frozenset(table[identity])
     if not isinstance(identity, Iterable):
-        raise TypeError(message("pipeline.index.bad_identity", kind=type(identity).__name__))
+        raise TypeError("identity must be an identity name (str) or a collection of role names, got "
+                        f"{type(identity).__name__}")
     roles = frozenset(identity)
     if not roles or not all(isinstance(r, str) and r for r in roles):
-        raise ValueError(message("pipeline.index.bad_roles", value=repr(identity)))
+        raise ValueError(f"identity: a collection of roles must hold role names, got {identity!r}")
     return roles
 
 
@@ -106,11 +107,10 @@ def in_index(corpus: pd.DataFrame, as_of: date | str, editions: str = "live") ->
     """
     day = parse_date(as_of, "as_of")
     if editions not in EDITION_MODES:
-        raise ValueError(message("pipeline.index.bad_editions", allowed=list(EDITION_MODES),
-                                 value=repr(editions)))
+        raise ValueError(f"editions must be one of {list(EDITION_MODES)}, got {editions!r}")
     for column in ("effective_from", "effective_to"):
         if column not in corpus.columns:
-            raise ValueError(message("pipeline.index.no_column", column=repr(column)))
+            raise ValueError(f"corpus has no {column!r} column; pass the rows of load_corpus()")
     start = corpus["effective_from"].map(lambda d: parse_date(d, "effective_from"))
     if editions == "published":
         published = corpus["published_on"] if "published_on" in corpus.columns else start
@@ -168,8 +168,8 @@ class Snapshot:
         Raises ``ValueError`` if this snapshot is already filtered for an identity.
         """
         if self.roles is not None:
-            raise ValueError(message("pipeline.index.already_filtered",
-                                     who=self.identity or sorted(self.roles)))
+            raise ValueError(f"this snapshot is already filtered for {self.identity or sorted(self.roles)}; "
+                             "call for_identity on the unfiltered snapshot from build_index")
         roles = roles_of(identity, identities)
         kept = _filter_frame(self._chunks, roles)
         name = identity if isinstance(identity, str) else None
@@ -211,15 +211,14 @@ def build_index(
     day = parse_date(load_config()["snapshot_date"] if as_of is None else as_of, "as_of")
     mask = in_index(corpus, day, editions)
     if not mask.any():
-        raise ValueError(message("pipeline.index.empty_snapshot", day=day.isoformat(),
-                                 editions=repr(editions),
-                                 start=min(corpus["effective_from"]).isoformat()))
+        raise ValueError(f"no chunk is in the index on {day.isoformat()} with editions={editions!r}; the "
+                         f"corpus starts on {min(corpus['effective_from']).isoformat()}")
     return Snapshot(day, editions, corpus.loc[mask].reset_index(drop=True).copy())
 
 
 def _filter_frame(chunks: pd.DataFrame, roles: frozenset[str]) -> pd.DataFrame:
     if "readers" not in chunks.columns:
-        raise ValueError(message("pipeline.index.no_readers"))
+        raise ValueError("chunks has no 'readers' column; pass rows of load_corpus()")
     mask = chunks["readers"].map(lambda readers: can_read(readers, roles)).astype(bool)
     return chunks.loc[mask].reset_index(drop=True).copy()
 
@@ -260,11 +259,11 @@ def permission_filter(
     if isinstance(chunks, pd.DataFrame):
         return _filter_frame(chunks, roles)
     if isinstance(chunks, str):
-        raise TypeError(message("pipeline.index.chunks_is_a_string", value=repr(chunks)))
+        raise TypeError(f"chunks must be a DataFrame or a list of chunk IDs, got the string {chunks!r}")
     corpus = load_corpus() if corpus is None else corpus
     readers = dict(zip(corpus["chunk_id"], corpus["readers"], strict=True))
     ids = list(chunks)
     for chunk_id in ids:
         if chunk_id not in readers:
-            raise ValueError(message("pipeline.index.unknown_chunk", chunk=repr(chunk_id)))
+            raise ValueError(f"chunks: unknown chunk ID {chunk_id!r}; it is not in the corpus")
     return [chunk_id for chunk_id in ids if can_read(readers[chunk_id], roles)]

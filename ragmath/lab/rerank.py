@@ -35,7 +35,6 @@ import numpy as np
 import pandas as pd
 
 from ragmath.lab.generate import QUESTION_WORDS, is_live, support
-from ragmath.lab.messages import message
 from ragmath.lab.retrieval import BM25Retriever, VectorRetriever, as_chunk_records, rank_scores
 from ragmath.lab.tokenize import ID_PATTERN, find_ids
 
@@ -128,8 +127,7 @@ class FeatureExtractor:
         for name, r in (("bm25", bm25), ("vector", vector)):
             extra = set(r.chunk_ids) - set(self._chunks)
             if extra:
-                raise ValueError(message("pipeline.rerank.retriever_outside_chunks", name=name,
-                                         extra=sorted(extra)[:3]))
+                raise ValueError(f"{name} retriever holds chunks outside chunks: {sorted(extra)[:3]}")
         self.bm25, self.vector, self.as_of = bm25, vector, as_of
         self._ids = {
             cid: set(find_ids(f"{cid} {r['text']}")) for cid, r in self._chunks.items()
@@ -169,10 +167,9 @@ class FeatureExtractor:
         cands = list(candidates)
         unknown = [c for c in cands if c not in self._chunks]
         if unknown:
-            raise ValueError(message("pipeline.rerank.unknown_candidates", unknown=unknown[:3]))
+            raise ValueError(f"candidates not in this identity's index: {unknown[:3]}")
         if memory is not None and len(memory) != len(cands):
-            raise ValueError(message("pipeline.rerank.memory_length", values=len(memory),
-                                     candidates=len(cands)))
+            raise ValueError(f"memory has {len(memory)} values for {len(cands)} candidates")
         out = np.zeros((len(cands), len(FEATURES)))
         if not cands:
             return out
@@ -223,8 +220,7 @@ class LinearReranker:
         else:
             unknown = set(weights) - set(FEATURES)
             if unknown:
-                raise ValueError(message("pipeline.rerank.unknown_features", unknown=sorted(unknown),
-                                         features=FEATURES))
+                raise ValueError(f"unknown feature(s) {sorted(unknown)}; features are {FEATURES}")
             w.update({k: float(v) for k, v in weights.items()})
         self.weights = w
         self.mean = {f: 0.0 for f in FEATURES} | dict(mean or {})
@@ -236,7 +232,7 @@ class LinearReranker:
         """Return the linear score of each row of ``features``."""
         missing = [f for f in FEATURES if f not in features.columns]
         if missing:
-            raise ValueError(message("pipeline.rerank.missing_features", missing=missing))
+            raise ValueError(f"features lacks column(s) {missing}; build them with FeatureExtractor")
         x = features[list(FEATURES)].to_numpy(dtype=float)
         mu = np.array([self.mean[f] for f in FEATURES])
         sd = np.array([self.scale[f] for f in FEATURES])
@@ -254,7 +250,7 @@ class LinearReranker:
     def rerank(self, features: pd.DataFrame) -> list[tuple[str, float]]:
         """Reorder the candidates (the rows of ``features``): score desc, then chunk ID asc."""
         if features.index.has_duplicates:
-            raise ValueError(message("pipeline.rerank.duplicate_candidates"))
+            raise ValueError("features has duplicate chunk IDs; dedupe candidates first")
         s = self.score(features)
         return rank_scores(dict(zip(map(str, s.index), s.tolist(), strict=True)))
 
@@ -275,14 +271,15 @@ class LinearReranker:
         """
         rows = questions.to_dict("records") if isinstance(questions, pd.DataFrame) else list(questions)
         if not rows:
-            raise ValueError(message("pipeline.rerank.no_questions"))
+            raise ValueError("questions is empty: fit the reranker on the dev questions")
         xs, ys, qids = [], [], []
         for row in rows:
             qid, split = row.get("question_id"), row.get("split")
             if split != "dev":
-                raise ValueError(message("pipeline.rerank.not_dev", question=repr(qid), split=repr(split)))
+                raise ValueError(f"question {qid!r} has split={split!r}: the reranker is fitted on the dev "
+                                 "split only; pass only questions with split == 'dev'")
             if qid not in features:
-                raise ValueError(message("pipeline.rerank.no_features_for", question=repr(qid)))
+                raise ValueError(f"features has no entry for question {qid!r}")
             table = features[qid]
             grades = qrels.get(qid, {})
             xs.append(table[list(FEATURES)].to_numpy(dtype=float))
@@ -315,9 +312,9 @@ class LinearReranker:
         """
         x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
         if x.ndim != 2 or x.shape[1] != len(FEATURES) or len(y) != len(x):
-            raise ValueError(message("pipeline.rerank.bad_shapes", columns=len(FEATURES)))
+            raise ValueError(f"x must be (rows, {len(FEATURES)}) and y one label per row")
         if y.sum() == 0:
-            raise ValueError(message("pipeline.rerank.nothing_relevant"))
+            raise ValueError("no relevant candidate among the dev features: nothing to learn from")
         mu = x.mean(axis=0)
         sd = x.std(axis=0)
         sd[sd < 1e-12] = 1.0

@@ -19,7 +19,6 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from ragmath.fusion import rrf
-from ragmath.lab.messages import message
 from ragmath.lab.tokenize import Tokenizer, get_tokenizer
 from ragmath.validation import check_k, check_rrf_k
 
@@ -70,24 +69,21 @@ def as_chunk_records(chunks: Any, *, argument: str = "chunks") -> tuple[dict, ..
     if hasattr(chunks, "to_dict") and hasattr(chunks, "columns"):
         rows = chunks.to_dict("records")
     elif isinstance(chunks, (str, bytes)) or not isinstance(chunks, Iterable):
-        raise TypeError(message("pipeline.retrieval.bad_chunks", argument=argument,
-                                kind=type(chunks).__name__))
+        raise TypeError(f"{argument} must be a DataFrame or an iterable of mappings with chunk_id and text, "
+                        f"got {type(chunks).__name__}")
     else:
         rows = list(chunks)
     out: list[dict] = []
     seen: set[str] = set()
     for i, row in enumerate(rows):
         if not isinstance(row, Mapping):
-            raise TypeError(message("pipeline.retrieval.chunk_not_mapping", argument=argument, i=i,
-                                    kind=type(row).__name__))
+            raise TypeError(f"{argument}[{i}] must be a mapping, got {type(row).__name__}")
         for field in ("chunk_id", "text"):
             if field not in row or not isinstance(row[field], str):
-                raise ValueError(message("pipeline.retrieval.chunk_needs_field", argument=argument, i=i,
-                                         field=repr(field), value=repr(row.get(field))))
+                raise ValueError(f"{argument}[{i}] needs a string field {field!r}; got {row.get(field)!r}")
         cid = row["chunk_id"]
         if cid in seen:
-            raise ValueError(message("pipeline.retrieval.duplicate_chunk", argument=argument,
-                                     chunk=repr(cid)))
+            raise ValueError(f"{argument}: duplicate chunk_id {cid!r}; chunk IDs must be unique")
         seen.add(cid)
         out.append(dict(row))
     return tuple(out)
@@ -116,12 +112,12 @@ def rank_scores(scores: Mapping[str, float], depth: int | None = None) -> list[t
 
 def _check_depth(depth: int | None) -> None:
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
-        raise ValueError(message("pipeline.retrieval.bad_depth", value=repr(depth)))
+        raise ValueError(f"depth must be a positive int or None, got {depth!r}")
 
 
 def _check_query(query: Any) -> None:
     if not isinstance(query, str):
-        raise TypeError(message("pipeline.retrieval.bad_query", kind=type(query).__name__, value=repr(query)))
+        raise TypeError(f"query must be a str, got {type(query).__name__}: {query!r}")
 
 
 class BM25Retriever:
@@ -157,7 +153,7 @@ class BM25Retriever:
 
         records = as_chunk_records(chunks)
         if not records:
-            raise ValueError(message("pipeline.retrieval.bm25_no_chunks"))
+            raise ValueError("chunks is empty: BM25 needs at least one chunk to index")
         self.name = name
         self.tokenizer = get_tokenizer(tokenizer)
         self.chunk_ids: tuple[str, ...] = tuple(r["chunk_id"] for r in records)
@@ -176,7 +172,7 @@ class BM25Retriever:
         try:
             return self._pos[chunk_id]
         except KeyError:
-            raise ValueError(message("pipeline.retrieval.not_in_index", chunk=repr(chunk_id))) from None
+            raise ValueError(f"chunk_id {chunk_id!r} is not in this index") from None
 
     def idf_table(self) -> dict[str, float]:
         """Return ``{term: idf}`` as rank-bm25 uses it (after its epsilon floor)."""
@@ -227,9 +223,9 @@ class CharNgramSVDEmbedder:
     def __init__(self, ngram_range: tuple[int, int] = (1, 3), dim: int = 64) -> None:
         lo, hi = ngram_range
         if not (isinstance(lo, int) and isinstance(hi, int) and 1 <= lo <= hi):
-            raise ValueError(message("pipeline.retrieval.bad_ngram_range", value=repr(ngram_range)))
+            raise ValueError(f"ngram_range must be (lo, hi) with 1 <= lo <= hi, got {ngram_range!r}")
         if isinstance(dim, bool) or not isinstance(dim, int) or dim < 1:
-            raise ValueError(message("pipeline.retrieval.bad_dim", value=repr(dim)))
+            raise ValueError(f"dim must be a positive int, got {dim!r}")
         self.ngram_range = (lo, hi)
         self.dim = dim
         self.vocab: dict[str, int] | None = None
@@ -263,7 +259,7 @@ class CharNgramSVDEmbedder:
         """Learn vocabulary, IDF and SVD directions from ``texts``; returns self."""
         texts = _check_texts(texts)
         if not texts:
-            raise ValueError(message("pipeline.retrieval.fit_no_texts"))
+            raise ValueError("texts is empty: fit needs at least one text")
         grams = [self._ngrams(t) for t in texts]
         df: dict[str, int] = {}
         for g in grams:
@@ -295,7 +291,7 @@ class CharNgramSVDEmbedder:
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts`` (after ``fit``) into the SVD space; one row per text."""
         if self.vocab is None:
-            raise ValueError(message("pipeline.retrieval.not_fitted"))
+            raise ValueError("CharNgramSVDEmbedder is not fitted: call .fit(corpus_texts) first")
         texts = _check_texts(texts)
         out = np.zeros((len(texts), self.components.shape[0]))
         for r, text in enumerate(texts):
@@ -307,11 +303,11 @@ class CharNgramSVDEmbedder:
 
 def _check_texts(texts: Any) -> list[str]:
     if isinstance(texts, str) or not isinstance(texts, Iterable):
-        raise TypeError(message("pipeline.retrieval.bad_texts", kind=type(texts).__name__))
+        raise TypeError(f"texts must be a list of str, got {type(texts).__name__}")
     texts = list(texts)
     for i, t in enumerate(texts):
         if not isinstance(t, str):
-            raise TypeError(message("pipeline.retrieval.text_not_str", i=i, kind=type(t).__name__))
+            raise TypeError(f"texts[{i}] must be a str, got {type(t).__name__}")
     return texts
 
 
@@ -330,12 +326,12 @@ class VectorRetriever:
     def __init__(self, chunks: Any, embedder: Embedder | None = None, *, name: str = "vector"):
         records = as_chunk_records(chunks)
         if not records:
-            raise ValueError(message("pipeline.retrieval.vector_no_chunks"))
+            raise ValueError("chunks is empty: the vector retriever needs at least one chunk")
         texts = [chunk_text(r) for r in records]
         if embedder is None:
             embedder = CharNgramSVDEmbedder().fit(texts)
         if not callable(embedder):
-            raise TypeError(message("pipeline.retrieval.embedder_not_callable", value=repr(embedder)))
+            raise TypeError(f"embedder must be callable (list[str] -> ndarray), got {embedder!r}")
         self.name = name
         self.embedder = embedder
         self.chunk_ids: tuple[str, ...] = tuple(r["chunk_id"] for r in records)
@@ -345,7 +341,7 @@ class VectorRetriever:
     @staticmethod
     def _unit(m: np.ndarray, rows: int) -> np.ndarray:
         if m.ndim != 2 or m.shape[0] != rows:
-            raise ValueError(message("pipeline.retrieval.bad_embedding_shape", rows=rows, shape=m.shape))
+            raise ValueError(f"embedder must return a 2-D array with {rows} rows, got {m.shape}")
         norms = np.linalg.norm(m, axis=1, keepdims=True)
         return np.divide(m, norms, out=np.zeros_like(m), where=norms > 0)
 
@@ -360,7 +356,7 @@ class VectorRetriever:
         out = {}
         for c in chunk_ids:
             if c not in self._pos:
-                raise ValueError(message("pipeline.retrieval.not_in_index", chunk=repr(c)))
+                raise ValueError(f"chunk_id {c!r} is not in this index")
             out[c] = float(cos[self._pos[c]])
         return out
 
@@ -396,18 +392,19 @@ class HybridRetriever:
         name: str = "hybrid",
     ) -> None:
         if not isinstance(retrievers, Mapping) or not retrievers:
-            raise ValueError(message("pipeline.retrieval.no_retrievers"))
+            raise ValueError("retrievers must be a non-empty mapping name -> Retriever")
         for key, r in retrievers.items():
             if not hasattr(r, "retrieve"):
-                raise TypeError(message("pipeline.retrieval.not_a_retriever", name=repr(key)))
+                raise TypeError(f"retrievers[{key!r}] has no retrieve(query, depth) method")
         try:  # the core's checks decide (one rule per argument); the words are the workbook's
             check_rrf_k(k)
         except (TypeError, ValueError):
-            raise ValueError(message("pipeline.ablation.bad_k", value=repr(k))) from None
+            raise ValueError(f"k must be a number > 0 (RRF constant), got {k!r}") from None
         try:
             check_k(window, "window")
         except (TypeError, ValueError):
-            raise ValueError(message("pipeline.retrieval.bad_window", value=repr(window))) from None
+            raise ValueError("window must be a positive int (each retriever's top results fused), got "
+                             f"{window!r}") from None
         self.retrievers = dict(retrievers)
         self.k = k
         self.window = window
