@@ -1,5 +1,6 @@
-"""The notebook helpers and the pipeline speak the chosen language: the same numbers, the same data,
-Chinese words under ``use_language("zh")`` and today's English under ``use_language("en")``."""
+"""The notebook helpers speak the chosen language: the same numbers, the same data, Chinese words under
+``use_language("zh")`` and today's English under ``use_language("en")``. (The toy pipeline's errors stay
+English, as the core's do: tests/test_pipeline_errors.py.)"""
 
 from __future__ import annotations
 
@@ -249,21 +250,3 @@ def test_complete_labels_refuses_an_unjudged_item_in_chinese(zh):
 
     with pytest.raises(ValueError, match=r"池中的项（问题 'q1'，id 'b'）没有标注结果"):
         complete_labels(pd.DataFrame({"question": ["q1"], "id": ["b"]}), {}, {})
-
-
-# ------------------------------------------------------------------------------------ the pipeline's errors
-def test_the_tokenizer_refuses_in_chinese(zh):
-    from ragmath.lab.tokenize import get_tokenizer
-
-    with pytest.raises(ValueError, match=r"没有分词器 'nope'；可选：\['bigram'"):
-        get_tokenizer("nope")
-    with pytest.raises(TypeError, match="text 必须是 str，收到的是 list：.*列表请先拼接成字符串"):
-        get_tokenizer("jieba")(["INV-102"])
-
-
-def test_a_missing_frozen_design_is_explained_in_chinese(zh, monkeypatch):
-    from ragmath.lab import holdout
-
-    monkeypatch.setattr(holdout, "load_config", lambda *a, **k: {})
-    with pytest.raises(ValueError, match="config.json 里没有 frozen_design：请先在开发集上调参"):
-        holdout.frozen_design()

@@ -49,7 +49,6 @@ from typing import Any, Union
 import pandas as pd
 
 from ragmath.io import read_jsonl
-from ragmath.lab.messages import message
 
 __all__ = [
     "CANONICAL_FILES",
@@ -131,31 +130,27 @@ def _resolve(path: PathLike | None, filename: str) -> Path:
     if path is None:
         return data_dir() / filename
     if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(message("pipeline.corpus.bad_path", filename=filename, kind=type(path).__name__))
+        raise TypeError(f"path must be a str or os.PathLike pointing to {filename} (or its directory), got "
+                        f"{type(path).__name__}")
     resolved = Path(path)
     if resolved.is_dir():
         resolved = resolved / filename
     if not resolved.is_file():
-        raise FileNotFoundError(message("pipeline.corpus.no_file", path=resolved, filename=filename))
+        raise FileNotFoundError(f"{resolved}: no such file; expected the workbook's {filename}")
     return resolved
 
 
 class _Where:
-    """A place in a data file, for error messages: the file's name, line number, ``field 'x'``
-    (in the chosen language)."""
+    """A place in a data file, for error messages: the file's name, line number, ``field 'x'``."""
 
     def __init__(self, path: Path, line: int | None = None) -> None:
         self.source, self.number = path.name, line
 
     def fail(self, field: str | None, problem: str) -> ValueError:
-        place = {"file": self.source, "line": self.number, "field": repr(field), "problem": problem}
-        if self.number is None:
-            text = message("pipeline.corpus.at_file", **place) if field is None else \
-                message("pipeline.corpus.at_file_field", **place)
-        else:
-            text = message("pipeline.corpus.at_line", **place) if field is None else \
-                message("pipeline.corpus.at_line_field", **place)
-        return ValueError(text)
+        place = self.source if self.number is None else f"{self.source}, line {self.number}"
+        if field is not None:
+            place += f", field {field!r}"
+        return ValueError(f"{place}: {problem}")
 
 
 def parse_date(value: Any, name: str = "date") -> date:
@@ -174,9 +169,9 @@ def parse_date(value: Any, name: str = "date") -> date:
                 return date.fromisoformat(value)
             except ValueError:
                 pass
-        raise ValueError(message("pipeline.corpus.bad_date_text", name=name, value=repr(value)))
-    raise TypeError(message("pipeline.corpus.bad_date_type", name=name, kind=type(value).__name__,
-                            value=repr(value)))
+        raise ValueError(f"{name} must be a date written YYYY-MM-DD, e.g. '2026-06-30', got {value!r}")
+    raise TypeError(f"{name} must be a datetime.date or a string 'YYYY-MM-DD', got {type(value).__name__} "
+                    f"{value!r}")
 
 
 def _date_field(value: Any, where: _Where, field: str, *, nullable: bool = False) -> date | None:
@@ -184,22 +179,24 @@ def _date_field(value: Any, where: _Where, field: str, *, nullable: bool = False
         return None
     if not isinstance(value, str):
         if nullable:
-            raise where.fail(field, message("pipeline.corpus.not_a_date_or_null", value=repr(value)))
-        raise where.fail(field, message("pipeline.corpus.not_a_date", value=repr(value)))
+            raise where.fail(field, f"{value!r} is not a date; write null or a string 'YYYY-MM-DD', e.g. "
+                                    "\"2026-01-01\"")
+        raise where.fail(field, f"{value!r} is not a date; write a string 'YYYY-MM-DD', e.g. \"2026-01-01\"")
     try:
         return parse_date(value, field)
     except ValueError:
-        raise where.fail(field, message("pipeline.corpus.invalid_date", value=repr(value))) from None
+        raise where.fail(field, f'{value!r} is not a valid date; write YYYY-MM-DD, e.g. '
+                                '"2026-01-01"') from None
 
 
 def _text_field(record: Mapping[str, Any], where: _Where, field: str) -> str:
     if field not in record:
-        raise where.fail(field, message("pipeline.corpus.missing_field"))
+        raise where.fail(field, "missing; every row needs it")
     value = record[field]
     if not isinstance(value, str) or not value.strip():
-        raise where.fail(field, message("pipeline.corpus.empty_text", value=repr(value)))
+        raise where.fail(field, f"must be a non-empty string, got {value!r}")
     if value != value.strip():
-        raise where.fail(field, message("pipeline.corpus.whitespace", value=repr(value)))
+        raise where.fail(field, f"{value!r} has leading or trailing whitespace; remove it")
     return value
 
 
@@ -217,30 +214,29 @@ def _csv_rows(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[str
             reader = csv.reader(handle)
             header = next(reader, None)
             if header is None:
-                raise _Where(path, 1).fail(None, message("pipeline.corpus.empty_csv",
-                                                         header=",".join(required)))
+                raise _Where(path, 1).fail(None, f"empty file; expected the header {','.join(required)}")
             header = [name.strip() for name in header]
             for name in required:
                 if name not in header:
-                    raise _Where(path, 1).fail(name, message(
-                        "pipeline.corpus.header_missing", header=header, expected=",".join(required)))
+                    raise _Where(path, 1).fail(name, f"missing from the header {header}; expected "
+                                                     f"{','.join(required)}")
             rows = []
             for cells in reader:
                 if not any(cell.strip() for cell in cells):
                     continue
                 where = _Where(path, reader.line_num)
                 if len(cells) != len(header):
-                    raise where.fail(None, message("pipeline.corpus.cell_count", cells=len(cells),
-                                                   columns=len(header)))
+                    raise where.fail(None, f"has {len(cells)} cells, the header has {len(header)}; quote "
+                                           "cells that contain commas")
                 rows.append((reader.line_num, dict(zip(header, (c.strip() for c in cells), strict=True))))
             return rows
     except UnicodeDecodeError as error:
-        raise ValueError(message("pipeline.corpus.not_utf8", file=path.name, error=error)) from None
+        raise ValueError(f"{path.name}: not UTF-8 ({error}); save the file as UTF-8") from None
 
 
 def _check_include_holdout(include_holdout: Any) -> None:
     if not isinstance(include_holdout, bool):
-        raise TypeError(message("pipeline.corpus.bad_include_holdout", value=repr(include_holdout)))
+        raise TypeError(f"include_holdout must be True or False, got {include_holdout!r}")
 
 
 # --------------------------------------------------------------------------------------------
@@ -275,47 +271,47 @@ def load_corpus(path: PathLike | None = None) -> pd.DataFrame:
             row[field] = _text_field(record, where, field)
         chunk_id = row["chunk_id"]
         if chunk_id in first_line:
-            raise where.fail("chunk_id", message("pipeline.corpus.duplicate_chunk", chunk=repr(chunk_id),
-                                                 first=first_line[chunk_id]))
+            raise where.fail("chunk_id", f"duplicate chunk ID {chunk_id!r} (first on line "
+                                         f"{first_line[chunk_id]}); chunk IDs must be unique")
         first_line[chunk_id] = number
         if record.get("kind") not in CHUNK_KINDS:
-            raise where.fail("kind", message("pipeline.corpus.not_one_of", value=repr(record.get("kind")),
-                                             allowed=list(CHUNK_KINDS)))
+            raise where.fail("kind", f"{record.get('kind')!r} is not one of {list(CHUNK_KINDS)}")
         readers = record.get("readers")
         if (not isinstance(readers, list) or not readers
                 or not all(isinstance(r, str) and r.strip() for r in readers)):
-            raise where.fail("readers", message("pipeline.corpus.bad_readers", value=repr(readers)))
+            raise where.fail("readers", 'must be a non-empty list of role names, e.g. ["employee"], got '
+                                        f'{readers!r}')
         row["readers"] = tuple(readers)
         if "effective_from" not in record:
-            raise where.fail("effective_from", message("pipeline.corpus.no_effective_from"))
+            raise where.fail("effective_from", "missing; every chunk needs the date it takes effect")
         if "effective_to" not in record:
-            raise where.fail("effective_to", message("pipeline.corpus.no_effective_to"))
+            raise where.fail("effective_to", "missing; write null when the chunk is still in force")
         row["effective_from"] = _date_field(record["effective_from"], where, "effective_from")
         row["effective_to"] = _date_field(record["effective_to"], where, "effective_to", nullable=True)
         if row["effective_to"] is not None and row["effective_to"] <= row["effective_from"]:
-            raise where.fail("effective_to", message("pipeline.corpus.dates_out_of_order",
-                                                     end=record["effective_to"],
-                                                     start=record["effective_from"]))
+            raise where.fail("effective_to", f"{record['effective_to']} is not after effective_from "
+                                             f"{record['effective_from']} (effective_to is exclusive); fix "
+                                             "one of the dates")
         if record.get("published_on") is None:
             row["published_on"] = row["effective_from"]
         else:
             row["published_on"] = _date_field(record["published_on"], where, "published_on")
         doc, clause = row["doc_id"], row["clause_id"]
         if clause in clause_doc and clause_doc[clause][0] != doc:
-            raise where.fail("clause_id", message(
-                "pipeline.corpus.clause_two_documents", clause=repr(clause), doc=repr(clause_doc[clause][0]),
-                line=clause_doc[clause][1]))
+            owner, line = clause_doc[clause]
+            raise where.fail("clause_id", f"{clause!r} already belongs to document {owner!r} (line {line}); "
+                                          "clause IDs are unique across documents")
         clause_doc.setdefault(clause, (doc, number))
         meta = (row["doc_title"], row["edition"])
         if doc in doc_meta and doc_meta[doc][:2] != meta:
             field = "doc_title" if doc_meta[doc][0] != meta[0] else "edition"
-            raise where.fail(field, message(
-                "pipeline.corpus.document_two_meta", doc=repr(doc), field=field,
-                value=repr(doc_meta[doc][0 if field == "doc_title" else 1]), line=doc_meta[doc][2]))
+            value = doc_meta[doc][0 if field == "doc_title" else 1]
+            raise where.fail(field, f"document {doc!r} has {field} {value!r} on line {doc_meta[doc][2]}; "
+                                    "one document has one title and one edition")
         doc_meta.setdefault(doc, (*meta, number))
         rows.append(row)
     if not rows:
-        raise _Where(file).fail(None, message("pipeline.corpus.no_chunks"))
+        raise _Where(file).fail(None, "no chunks; the corpus needs at least one line")
     extras = [c for c in dict.fromkeys(k for r in rows for k in r) if c not in CORPUS_FIELDS]
     return pd.DataFrame(rows, columns=[*CORPUS_FIELDS, *extras])
 
@@ -335,17 +331,17 @@ def load_identities(path: PathLike | None = None) -> pd.DataFrame:
         where = _Where(file, number)
         name = cells["identity"]
         if not name or any(ch.isspace() for ch in name):
-            raise where.fail("identity", message("pipeline.corpus.bad_identity_name", name=repr(name)))
+            raise where.fail("identity", f"{name!r} must be a non-empty name without spaces")
         if name in seen:
-            raise where.fail("identity", message("pipeline.corpus.duplicate_identity", name=repr(name),
-                                                 first=seen[name]))
+            raise where.fail("identity", f"duplicate identity {name!r} (first on line {seen[name]})")
         seen[name] = number
         roles = tuple(r.strip() for r in cells["roles"].split(";"))
         if not cells["roles"] or not all(roles):
-            raise where.fail("roles", message("pipeline.corpus.bad_roles", roles=repr(cells["roles"])))
+            raise where.fail("roles", f"{cells['roles']!r}: list one or more roles separated by ';', e.g. "
+                                      "employee;finance")
         rows.append({**cells, "roles": roles})
     if not rows:
-        raise _Where(file).fail(None, message("pipeline.corpus.no_identities"))
+        raise _Where(file).fail(None, "no identities; add at least one row")
     return pd.DataFrame(rows).set_index("identity")
 
 
@@ -356,7 +352,8 @@ def _identity_names(identities: pd.DataFrame | Mapping[str, Any] | None, sibling
         return set(identities.index if "identity" not in identities.columns else identities.identity)
     if isinstance(identities, Mapping):
         return set(identities)
-    raise TypeError(message("pipeline.corpus.bad_identities", kind=type(identities).__name__))
+    raise TypeError("identities must be the DataFrame of load_identities() or a mapping identity -> roles, "
+                    f"got {type(identities).__name__}")
 
 
 def load_questions(
@@ -389,29 +386,26 @@ def load_questions(
             row[field] = _text_field(record, where, field)
         qid = row["question_id"]
         if qid in seen:
-            raise where.fail("question_id", message("pipeline.corpus.duplicate_question", question=repr(qid),
-                                                    first=seen[qid]))
+            raise where.fail("question_id", f"duplicate question ID {qid!r} (first on line {seen[qid]})")
         seen[qid] = number
         if record.get("type") not in QUESTION_TYPES:
-            raise where.fail("type", message("pipeline.corpus.not_one_of", value=repr(record.get("type")),
-                                             allowed=list(QUESTION_TYPES)))
+            raise where.fail("type", f"{record.get('type')!r} is not one of {list(QUESTION_TYPES)}")
         if record.get("identity") not in known:
-            raise where.fail("identity", message("pipeline.corpus.unknown_identity",
-                                                 name=repr(record.get("identity")), known=sorted(known)))
+            raise where.fail("identity", f"unknown identity {record.get('identity')!r}; known: "
+                                         f"{sorted(known)} (add it to identities.csv)")
         if "answer_number" not in record:
-            raise where.fail("answer_number", message("pipeline.corpus.no_answer_number"))
+            raise where.fail("answer_number", "missing; write null when the answer is not a number")
         value = record["answer_number"]
         if value is not None:
             if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-                raise where.fail("answer_number", message("pipeline.corpus.bad_answer_number",
-                                                          value=repr(value)))
+                raise where.fail("answer_number", f"{value!r} must be a finite number or null")
             row["answer_number"] = float(value)
         if record.get("split") not in SPLITS:
-            raise where.fail("split", message("pipeline.corpus.bad_split", value=repr(record.get("split")),
-                                              allowed=list(SPLITS)))
+            raise where.fail("split", f"{record.get('split')!r} is not one of {list(SPLITS)}; run "
+                                      "data/make_split.py")
         rows.append(row)
     if not rows:
-        raise _Where(file).fail(None, message("pipeline.corpus.no_questions"))
+        raise _Where(file).fail(None, "no questions; add at least one line")
     _check_include_holdout(include_holdout)
     if not include_holdout:
         rows = [r for r in rows if r["split"] == "dev"]
@@ -471,22 +465,22 @@ def load_qrels(
         if qid in sealed:
             continue  # a sealed holdout question's label, validated when the holdout is opened
         if qid not in asker:
-            raise where.fail("question_id", message("pipeline.corpus.label_unknown_question",
-                                                    question=repr(qid)))
+            raise where.fail("question_id", f"unknown question {qid!r}; it is not in questions.jsonl")
         if cid not in readers:
-            raise where.fail("chunk_id", message("pipeline.corpus.label_missing_chunk", chunk=repr(cid)))
+            raise where.fail("chunk_id", f"label points to a missing chunk {cid!r}; it is not in "
+                                         "corpus.jsonl")
         if not _INT_RE.match(raw) or not 0 <= int(raw) <= 2:
-            raise where.fail("grade", message("pipeline.corpus.bad_grade", value=repr(raw)))
+            raise where.fail("grade", f"{raw!r} is not a grade; use the integers 2 (answers), 1 (helps) or 0 "
+                                      "(checked, irrelevant)")
         grade = int(raw)
         if (qid, cid) in seen:
-            raise where.fail("chunk_id", message("pipeline.corpus.labelled_twice", question=qid, chunk=cid,
-                                                 first=seen[qid, cid]))
+            raise where.fail("chunk_id", f"({qid}, {cid}) is labelled twice (first on line {seen[qid, cid]})")
         seen[qid, cid] = number
         identity = asker[qid]
         if grade > 0 and not set(readers[cid]) & set(roles.get(identity, ())):
-            raise where.fail("chunk_id", message("pipeline.corpus.unreadable_label", question=qid,
-                                                 identity=repr(identity), chunk=repr(cid),
-                                                 readers=list(readers[cid])))
+            raise where.fail("chunk_id", f"{qid} is asked as {identity!r}, who cannot read {cid!r} (readers "
+                                         f"{list(readers[cid])}); label it 0 or drop the row: for this "
+                                         "identity the question has no answer")
         if include_holdout or side[qid] == "dev":
             rows.append({"question_id": qid, "chunk_id": cid, "grade": grade})
     return pd.DataFrame(rows, columns=["question_id", "chunk_id", "grade"]).astype({"grade": int})
@@ -507,17 +501,16 @@ def load_config(path: PathLike | None = None) -> dict[str, Any]:
     try:
         config = json.loads(file.read_text(encoding="utf-8"))
     except json.JSONDecodeError as error:
-        raise _Where(file, error.lineno).fail(None, message("pipeline.corpus.config_not_json",
-                                                            error=error.msg)) from None
+        raise _Where(file, error.lineno).fail(None, f"not valid JSON ({error.msg})") from None
     if not isinstance(config, dict):
-        raise where.fail(None, message("pipeline.corpus.config_not_object"))
+        raise where.fail(None, "must be a JSON object with snapshot_date (and split_rule, frozen_design)")
     result = dict(config)
     if "snapshot_date" not in config:
-        raise where.fail("snapshot_date", message("pipeline.corpus.no_snapshot_date"))
+        raise where.fail("snapshot_date", 'missing; the date of the index evaluated, e.g. "2026-06-30"')
     result["snapshot_date"] = _date_field(config["snapshot_date"], where, "snapshot_date")
     if "frozen_design" in config and not isinstance(config["frozen_design"], dict):
-        raise where.fail("frozen_design", message("pipeline.corpus.bad_frozen_design",
-                                                  value=repr(config["frozen_design"])))
+        raise where.fail("frozen_design", "must be a JSON object of AblationConfig fields, got "
+                                          f"{config['frozen_design']!r}")
     return result
 
 
@@ -578,7 +571,8 @@ def qrels_for(
     question ID.
     """
     if isinstance(question_ids, str):
-        raise TypeError(message("pipeline.corpus.ids_not_list", value=repr(question_ids)))
+        raise TypeError(f"question_ids must be a list of IDs, got the string {question_ids!r}; write "
+                        f"[{question_ids!r}]")
     if questions is None:
         questions = load_questions()
     if qrels is None:
@@ -589,10 +583,9 @@ def qrels_for(
     if unknown:
         manifest = split_manifest(with_answerable=False)
         if unknown[0] in set(manifest.loc[manifest["split"] == "holdout", "question_id"]):
-            raise ValueError(message("pipeline.corpus.sealed_question", question=repr(unknown[0]),
-                                     opener="ragmath.lab.holdout.open_holdout"))
-        raise ValueError(message("pipeline.corpus.unknown_question", question=repr(unknown[0]),
-                                 example=repr(known[0])))
+            raise ValueError(f"question_ids: {unknown[0]!r} is a sealed holdout question; its labels are "
+                             "read only by ragmath.lab.holdout.open_holdout (the one final run)")
+        raise ValueError(f"question_ids: unknown question {unknown[0]!r}; known IDs look like {known[0]!r}")
     result: dict[str, dict[str, int]] = {q: {} for q in wanted}
     for qid, cid, grade in qrels[["question_id", "chunk_id", "grade"]].itertuples(index=False):
         if qid in result:
@@ -636,8 +629,7 @@ def corpus_hash(path: PathLike | None = None, files: Iterable[str] = CANONICAL_F
     for name in files:
         file = folder / name
         if not file.is_file():
-            raise FileNotFoundError(message("pipeline.corpus.hash_missing_file", file=file,
-                                            files=list(files)))
+            raise FileNotFoundError(f"{file}: missing; corpus_hash reads {list(files)}")
         content = file.read_bytes()
         digest.update(f"{name}\0{len(content)}\0".encode())
         digest.update(content)

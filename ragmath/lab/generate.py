@@ -20,7 +20,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from ragmath.lab.messages import message
 from ragmath.lab.tokenize import ID_PATTERN, find_ids
 
 __all__ = [
@@ -74,7 +73,7 @@ def question_bigrams(question: str) -> set[str]:
     ['住宿', '宿标', '标准']
     """
     if not isinstance(question, str):
-        raise TypeError(message("pipeline.generate.question_not_str", kind=type(question).__name__))
+        raise TypeError(f"question must be a str, got {type(question).__name__}")
     text = _norm(question)
     out: set[str] = set(find_ids(text))
     text = ID_PATTERN.sub(" ", text)
@@ -167,12 +166,13 @@ class Generator(Protocol):
 
 def _check_passages(passages: Any) -> list[Mapping[str, Any]]:
     if isinstance(passages, (str, bytes, Mapping)) or not isinstance(passages, Sequence):
-        raise TypeError(message("pipeline.generate.bad_passages", kind=type(passages).__name__))
+        raise TypeError("passages must be a list of mappings with chunk_id and text, got "
+                        f"{type(passages).__name__}")
     for i, p in enumerate(passages):
         if not isinstance(p, Mapping) or not isinstance(p.get("chunk_id"), str) or not isinstance(
             p.get("text"), str
         ):
-            raise ValueError(message("pipeline.generate.bad_passage", i=i, value=repr(p)))
+            raise ValueError(f"passages[{i}] must be a mapping with string chunk_id and text, got {p!r}")
     return list(passages)
 
 
@@ -238,11 +238,11 @@ class ExtractiveAnswerer:
 
     def __post_init__(self) -> None:
         if not isinstance(self.refuse_below, (int, float)) or not 0 <= self.refuse_below <= 1:
-            raise ValueError(message("pipeline.generate.bad_refuse_below", value=repr(self.refuse_below)))
+            raise ValueError(f"refuse_below must be a share in [0, 1], got {self.refuse_below!r}")
         if self.max_passages is not None and (
             not isinstance(self.max_passages, int) or self.max_passages < 1
         ):
-            raise ValueError(message("pipeline.generate.bad_max_passages", value=repr(self.max_passages)))
+            raise ValueError(f"max_passages must be a positive int or None, got {self.max_passages!r}")
 
     def _rank(self, question: str, passages: list[Mapping[str, Any]]):
         scored = []
@@ -270,7 +270,7 @@ class ExtractiveAnswerer:
     def __call__(self, question: str, passages: Sequence[Mapping[str, Any]]) -> Answer:
         """Answer from the passages or refuse; never reads beyond ``max_passages``."""
         if not isinstance(question, str):
-            raise TypeError(message("pipeline.generate.question_not_str", kind=type(question).__name__))
+            raise TypeError(f"question must be a str, got {type(question).__name__}")
         passages = _check_passages(passages)
         if self.max_passages is not None:
             passages = passages[: self.max_passages]
@@ -412,7 +412,10 @@ class LLMGeneratorAdapter:
 
     def complete(self, prompt: str) -> str:
         """Send ``prompt`` to the model; to be implemented by the reader's subclass."""
-        raise NotImplementedError(message("pipeline.generate.adapter_not_a_client"))
+        raise NotImplementedError("LLMGeneratorAdapter is an adapter example, not a client: subclass it and "
+                                  "implement complete(prompt) -> str with your LLM SDK (model, temperature "
+                                  "and prompt pinned in the run configuration). The workbook's default "
+                                  "generator is ExtractiveAnswerer.")
 
     def __call__(self, question: str, passages: Sequence[Mapping[str, Any]]) -> Answer:
         """Ask the model and parse ``[chunk_id]`` citations, a number and REFUSE from its reply."""

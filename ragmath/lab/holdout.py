@@ -42,7 +42,6 @@ from ragmath.lab.corpus import (
     load_dataset,
     split_manifest,
 )
-from ragmath.lab.messages import message
 from ragmath.seal import content_sha256, git_output, open_seal, seal, show_seal
 
 __all__ = [
@@ -122,7 +121,7 @@ def _read_record(folder: Path) -> dict:
         return {"sealed": None, "openings": []}
     record = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(record, dict) or not isinstance(record.get("openings"), list):
-        raise ValueError(message("pipeline.holdout.bad_openings", file=OPENINGS_FILE))
+        raise ValueError(f"{OPENINGS_FILE}: must be a JSON object with an 'openings' list")
     return record
 
 
@@ -156,7 +155,7 @@ def _config(fields_of_design: dict) -> AblationConfig:
     known = {f.name for f in fields(AblationConfig)}
     unknown = sorted(set(fields_of_design) - known - {"frozen_on", "note"})
     if unknown:
-        raise ValueError(message("pipeline.holdout.unknown_fields", unknown=unknown, known=sorted(known)))
+        raise ValueError(f"config.json frozen_design: unknown field(s) {unknown}; known: {sorted(known)}")
     values = {k: v for k, v in fields_of_design.items() if k in known}
     if "tuned" in values:
         values["tuned"] = tuple(values["tuned"])
@@ -171,7 +170,8 @@ def frozen_design(data: Any = None) -> AblationConfig:
     config = load_config(_folder(data))
     design = config.get("frozen_design")
     if design is None:
-        raise ValueError(message("pipeline.holdout.no_frozen_design"))
+        raise ValueError("config.json has no frozen_design: tune on dev (notebook 06b), then write the "
+                         "chosen k, window and rerank_depth there before opening the holdout")
     return _config(design)
 
 
@@ -280,7 +280,7 @@ def open_holdout(config: AblationConfig, *, data: Any = None, new_opening: bool 
     stored results from their hash, FileNotFoundError if the folder was never sealed.
     """
     if not isinstance(config, AblationConfig):
-        raise TypeError(message("pipeline.holdout.not_a_config", kind=type(config).__name__))
+        raise TypeError(f"config must be the frozen AblationConfig, got {type(config).__name__}")
     folder = _folder(data)
     live: list[AblationResult] = []
 
@@ -310,7 +310,8 @@ def _record_path(folder: Path) -> Path:
     """The folder's openings record; FileNotFoundError saying how to make one if there is none."""
     path = folder / OPENINGS_FILE
     if not path.is_file():
-        raise FileNotFoundError(message("pipeline.holdout.no_record", path=path))
+        raise FileNotFoundError(f"{path}: no holdout record here; a holdout is sealed (seal_holdout) before "
+                                "it can be opened or shown")
     return path
 
 
@@ -324,8 +325,8 @@ def opened_design(number: int, *, data: Any = None) -> AblationConfig:
     _record_path(folder)
     recorded = [o for o in openings(folder) if o["number"] == number]
     if not recorded:
-        raise ValueError(message("pipeline.holdout.no_opening", number=number,
-                                 numbers=[o["number"] for o in openings(folder)]))
+        numbers = [o["number"] for o in openings(folder)]
+        raise ValueError(f"no opening number {number} on record; openings: {numbers}")
     return replace(design_of(recorded[0]), split="dev")
 
 

@@ -11,8 +11,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ragmath.lab.messages import message
-
 __all__ = ["DATA_DIR", "data_dir"]
 
 #: The data folder: ``$RAGMATH_DATA`` if set, else ``data/`` beside the ``ragmath/`` package.
@@ -28,5 +26,8 @@ def data_dir() -> Path:
     Raises ``FileNotFoundError`` naming the folder looked at and the two ways to fix it.
     """
     if not (DATA_DIR / "corpus.jsonl").is_file():
-        raise FileNotFoundError(message("pipeline.paths.no_data", folder=DATA_DIR))
+        raise FileNotFoundError("the workbook's data (corpus.jsonl, questions.jsonl, qrels.csv, ...) was "
+                                f"not found in {DATA_DIR}. It ships with the repository, not with the "
+                                "ragmath package: run from a checkout of RAG Lab (make lab installs ragmath "
+                                "from it), or set RAGMATH_DATA to the folder that holds corpus.jsonl")
     return DATA_DIR

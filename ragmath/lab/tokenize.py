@@ -33,8 +33,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ragmath.lab.messages import message
-
 __all__ = [
     "ID_PATTERN",
     "Tokenizer",
@@ -86,7 +84,7 @@ def find_ids(text: str) -> list[str]:
     ['INV-102', 'INV-103']
     """
     if not isinstance(text, str):
-        raise TypeError(message("pipeline.tokenize.not_text", kind=type(text).__name__, text=repr(text)))
+        raise TypeError(f"text must be a str, got {type(text).__name__}: {text!r}")
     return [m.group(0).upper() for m in ID_PATTERN.finditer(_normalise(text))]
 
 
@@ -108,7 +106,9 @@ def _jieba(with_userdict: bool):
             if with_userdict:
                 path = userdict_path()
                 if not path.is_file():
-                    raise FileNotFoundError(message("pipeline.tokenize.no_user_dictionary", path=path))
+                    raise FileNotFoundError(f"jieba user dictionary not found at {path}; it ships in the "
+                                            "repository's data/ folder (set RAGMATH_DATA to the folder that "
+                                            "holds it)")
                 tk.load_userdict(str(path))
         finally:
             logger.setLevel(old_level)
@@ -163,8 +163,7 @@ class Tokenizer:
         ['inv-102', '能报', '多少']
         """
         if not isinstance(text, str):
-            raise TypeError(message("pipeline.tokenize.not_text_join", kind=type(text).__name__,
-                                    text=repr(text)))
+            raise TypeError(f"text must be a str, got {type(text).__name__}: {text!r}; join lists first")
         tokens: list[str] = []
         for piece, is_id in _split_ids(_normalise(text), self.protect_ids):
             if is_id:
@@ -227,12 +226,11 @@ def get_tokenizer(name: str | Tokenizer = "jieba") -> Tokenizer:
     if isinstance(name, Tokenizer):
         return name
     if not isinstance(name, str):
-        raise TypeError(message("pipeline.tokenize.bad_tokenizer", kind=type(name).__name__))
+        raise TypeError(f"tokenizer must be a name (str) or a Tokenizer, got {type(name).__name__}")
     try:
         return TOKENIZERS[name]
     except KeyError:
-        raise ValueError(message("pipeline.tokenize.unknown_tokenizer", name=repr(name),
-                                 known=sorted(TOKENIZERS))) from None
+        raise ValueError(f"unknown tokenizer {name!r}; choose one of {sorted(TOKENIZERS)}") from None
 
 
 # ---- the tokenizers side by side (notebook 06a, section 3: Chinese tokenization) ---------------
@@ -289,8 +287,7 @@ def userdict_entries(path: str | Path | None = None) -> list[tuple[str, int, str
         if not parts:
             continue
         if len(parts) > 3 or (len(parts) >= 2 and not parts[1].isdigit()):
-            raise ValueError(message("pipeline.tokenize.bad_dictionary_line", file=path.name, number=number,
-                                     line=repr(line)))
+            raise ValueError(f"{path.name} line {number}: expected 'word [freq] [tag]', got {line!r}")
         out.append((parts[0], int(parts[1]) if len(parts) >= 2 else 0,
                     parts[2] if len(parts) == 3 else ""))
     return out

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ragmath.lab.messages import message
 from ragmath.lab.tokenize import get_tokenizer
 from ragmath.validation import check_rrf_k
 
@@ -77,31 +76,31 @@ class AblationConfig:
         for name in ("window", "rerank_depth", "top_k", "context_k"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(message("pipeline.ablation.not_positive", name=name, value=repr(value)))
+                raise ValueError(f"{name} must be a positive int, got {value!r}")
         if self.rerank_depth < self.top_k:
-            raise ValueError(message("pipeline.ablation.depth_below_top_k", depth=self.rerank_depth,
-                                     top_k=self.top_k))
+            raise ValueError(f"rerank_depth={self.rerank_depth} is smaller than top_k={self.top_k}: keep at "
+                             "least top_k candidates")
         try:  # the core's check decides; the words are the workbook's
             check_rrf_k(self.k)
         except (TypeError, ValueError):
-            raise ValueError(message("pipeline.ablation.bad_k", value=repr(self.k))) from None
+            raise ValueError(f"k must be a number > 0 (RRF constant), got {self.k!r}") from None
         if self.split not in SPLITS:
-            raise ValueError(message("pipeline.ablation.bad_split", allowed=SPLITS, value=repr(self.split)))
+            raise ValueError(f"split must be one of {SPLITS}, got {self.split!r}")
         if self.editions not in ("live", "published"):
-            raise ValueError(message("pipeline.ablation.bad_editions", value=repr(self.editions)))
+            raise ValueError(f"editions must be 'live' or 'published', got {self.editions!r}")
         get_tokenizer(self.tokenizer)
         if self.refuse_below is not None and not 0 <= self.refuse_below <= 1:
-            raise ValueError(message("pipeline.ablation.bad_refuse_below", value=repr(self.refuse_below)))
+            raise ValueError(f"refuse_below must be in [0, 1] or None, got {self.refuse_below!r}")
         if not isinstance(self.score_fusion, bool):
-            raise ValueError(message("pipeline.ablation.bad_score_fusion", value=repr(self.score_fusion)))
+            raise ValueError(f"score_fusion (add row E) must be True or False, got {self.score_fusion!r}")
         alpha = self.alpha
         if alpha is not None and (isinstance(alpha, bool) or not isinstance(alpha, (int, float))
                                   or not 0 <= alpha <= 1):
-            raise ValueError(message("pipeline.ablation.bad_alpha", value=repr(self.alpha)))
+            raise ValueError("alpha (row E's weight on BM25) must be None (chosen on dev by the rule) or a "
+                             f"number in [0, 1], got {self.alpha!r}")
         unknown = set(self.tuned) - set(TUNED_KNOBS)
         if unknown:
-            raise ValueError(message("pipeline.ablation.unknown_knobs", unknown=sorted(unknown),
-                                     knobs=list(TUNED_KNOBS)))
+            raise ValueError(f"tuned names unknown knobs {sorted(unknown)}; knobs: {list(TUNED_KNOBS)}")
 
 
 def versions_of(cfg: AblationConfig) -> tuple[str, ...]:

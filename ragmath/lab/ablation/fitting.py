@@ -15,7 +15,6 @@ import numpy as np
 import pandas as pd
 
 from ragmath.lab.ablation.config import FOLDS
-from ragmath.lab.messages import message
 from ragmath.lab.workbook import FEATURES, LinearReranker, question_similarity
 
 
@@ -34,11 +33,11 @@ def fit_refusal_threshold(rows: Sequence[Mapping[str, Any]]) -> float:
     """
     rows = list(rows)
     if not rows:
-        raise ValueError(message("pipeline.ablation.no_rows"))
+        raise ValueError("rows is empty: fit the refusal threshold on the dev questions")
     for r in rows:
         if r.get("split") != "dev":
-            raise ValueError(message("pipeline.ablation.threshold_not_dev",
-                                     question=repr(r.get("question_id", "?")), split=repr(r.get("split"))))
+            raise ValueError(f"row {r.get('question_id', '?')!r} has split={r.get('split')!r}: the refusal "
+                             "threshold is fitted on dev questions only")
     candidates = sorted({0.0} | {round(float(r["support"]), 9) for r in rows})
     best_t, best_score = 0.0, -1
     for t in candidates:
@@ -106,7 +105,7 @@ class RerankStage:
         """Fit on ``train`` (dev only); memory from ``bank`` (default: ``train``)."""
         not_dev = [q for q in train if self.split.get(q) != "dev"]
         if not_dev:
-            raise ValueError(message("pipeline.ablation.reranker_not_dev", questions=not_dev[:3]))
+            raise ValueError(f"the reranker is fitted on dev questions only; got {not_dev[:3]}")
         bank_set = set(train if bank is None else bank)
         xs = [self._features(q, bank_set) for q in train]
         ys = [np.array([1.0 if self.labels.get(q, {}).get(c, 0) >= 1 else 0.0

@@ -21,7 +21,6 @@ from ragmath.evaluation import evaluate
 from ragmath.lab.ablation.config import FOLDS, TUNED_KNOBS, AblationConfig
 from ragmath.lab.ablation.fitting import RerankStage
 from ragmath.lab.ablation.running import dataset_or_default, require_dev_only, run_ablation
-from ragmath.lab.messages import message
 
 
 def leakage_experiment(
@@ -50,7 +49,7 @@ def leakage_experiment(
     from ragmath.stats import grouped_split
 
     if not 0 < test_fraction < 1:
-        raise ValueError(message("pipeline.ablation.bad_test_fraction", value=repr(test_fraction)))
+        raise ValueError(f"test_fraction must be strictly between 0 and 1, got {test_fraction!r}")
     cfg = replace(config or AblationConfig(), split="dev")
     ds = dataset_or_default(dataset)
     require_dev_only(ds, "leakage_experiment")
@@ -127,10 +126,9 @@ def leakage_on_fixed_questions(
     from ragmath.stats import paired_bootstrap
 
     if not 0 < test_fraction < 1:
-        raise ValueError(message("pipeline.ablation.bad_test_fraction", value=repr(test_fraction)))
+        raise ValueError(f"test_fraction must be strictly between 0 and 1, got {test_fraction!r}")
     if any(not tuple(grid.get(knob, ())) for knob in TUNED_KNOBS):
-        raise ValueError(message("pipeline.ablation.grid_knob_empty", knobs=list(TUNED_KNOBS),
-                                 grid=dict(grid)))
+        raise ValueError(f"grid needs at least one value for each of {list(TUNED_KNOBS)}, got {dict(grid)}")
     cfg = replace(config or AblationConfig(), split="dev")
     ds = dataset_or_default(dataset)
     require_dev_only(ds, "leakage_on_fixed_questions")

@@ -16,7 +16,6 @@ import numpy as np
 import pandas as pd
 
 from ragmath.lab.ablation.config import P_HOLM, P_SIGN_FLIP
-from ragmath.lab.messages import message
 
 
 def against_default(runs: Mapping[Hashable, Mapping[str, Sequence[str]]],
@@ -41,8 +40,7 @@ def against_default(runs: Mapping[Hashable, Mapping[str, Sequence[str]]],
     from ragmath import compare
 
     if default not in runs:
-        raise ValueError(message("pipeline.ablation.default_not_run", default=repr(default),
-                                 values=list(runs)))
+        raise ValueError(f"the default {default!r} must be one of the values compared, got {list(runs)}")
     found = compare(dict(runs), qrels, [metric], baseline=default, seed=seed, n_resamples=resamples)
     means = found.systems.set_index("name")["mean"]
     against = found.comparisons.set_index("system")
@@ -83,8 +81,8 @@ def intervals_against_default(per_question: Mapping[Hashable, pd.Series], knob: 
     from ragmath.stats import paired_bootstrap
 
     if default not in per_question:
-        raise ValueError(message("pipeline.ablation.default_not_run", default=repr(default),
-                                 values=list(per_question)))
+        raise ValueError(f"the default {default!r} must be one of the values compared, got "
+                         f"{list(per_question)}")
     base = per_question[default]
     rows = []
     for value, scores in per_question.items():
@@ -114,7 +112,7 @@ def keep_default_rule(table: pd.DataFrame) -> Any:
     knob = table.columns[0]
     defaults = table[table["default"].astype(bool)]
     if len(defaults) != 1:
-        raise ValueError(message("pipeline.ablation.one_default_row", count=len(defaults)))
+        raise ValueError(f"the table needs exactly one default row, got {len(defaults)}")
     better = table[~table["default"].astype(bool) & (table["low"] > 0)]
     if better.empty:
         chosen = defaults[knob].iloc[0]

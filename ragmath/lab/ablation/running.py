@@ -61,7 +61,6 @@ from ragmath.lab.ablation.convex import alphas_for, convex_rankings
 from ragmath.lab.ablation.fitting import RerankStage, fit_refusal_threshold
 from ragmath.lab.ablation.tables import by_type_table, caveats_of, metric_names, summary_table
 from ragmath.lab.generate import Answer, ExtractiveAnswerer, answer_is_correct
-from ragmath.lab.messages import message
 from ragmath.lab.workbook import (
     FEATURES,
     BM25Retriever,
@@ -148,7 +147,7 @@ def dataset_or_default(dataset: Any):
         return load_dataset()
     for name in ("corpus", "questions", "qrels", "identities", "config"):
         if not hasattr(dataset, name):
-            raise TypeError(message("pipeline.ablation.not_a_dataset", name=repr(name)))
+            raise TypeError(f"dataset must have a {name!r} attribute (see ragmath.lab.corpus.load_dataset)")
     return dataset
 
 
@@ -166,14 +165,14 @@ def require_dev_only(dataset: Any, what: str) -> None:
     questions = dataset.questions
     held = list(questions.loc[questions["split"] != "dev", "question_id"])
     if held:
-        raise ValueError(message("pipeline.ablation.dev_only", what=what, held=held[:5]))
+        raise ValueError(f"{what} works on dev questions only, but the dataset holds holdout question(s) "
+                         f"{held[:5]}; pass ragmath.lab.corpus.load_dataset() (dev only)")
 
 
 def _roles(dataset: Any, identity: str) -> tuple[str, ...]:
     ids = dataset.identities
     if identity not in ids.index:
-        raise ValueError(message("pipeline.ablation.unknown_identity", name=repr(identity),
-                                 known=sorted(ids.index)))
+        raise ValueError(f"unknown identity {identity!r}; known: {sorted(ids.index)}")
     return tuple(ids.loc[identity, "roles"])
 
 
@@ -270,7 +269,7 @@ def run_ablation_body(config, dataset, *, answers, generator, reuse, scores_only
     returns ``(runs, qrels)`` (used by ``tune``); ``corpus_key`` skips re-hashing the corpus."""
     cfg = config if config is not None else AblationConfig()
     if not isinstance(cfg, AblationConfig):
-        raise TypeError(message("pipeline.ablation.not_a_config", kind=type(cfg).__name__))
+        raise TypeError(f"config must be an AblationConfig, got {type(cfg).__name__}")
     files_hash = None
     if dataset is None and not scores_only:
         from ragmath.lab.corpus import corpus_hash
@@ -283,18 +282,20 @@ def run_ablation_body(config, dataset, *, answers, generator, reuse, scores_only
     questions = _records(ds.questions)
     for q in questions:
         if q.get("split") not in ("dev", "holdout"):
-            raise ValueError(message("pipeline.ablation.question_without_split",
-                                     question=repr(q["question_id"]), split=repr(q.get("split"))))
+            raise ValueError(f"questions: {q['question_id']!r} has split={q.get('split')!r}; every question "
+                             "needs split 'dev' or 'holdout' (see data/README.md, 'The split')")
     if cfg.identity is not None:
         _roles(ds, cfg.identity)
     wanted = [q for q in questions if cfg.split == "all" or q["split"] == cfg.split]
     dev = [q for q in questions if q["split"] == "dev"]
     if not wanted:
         if cfg.split == "holdout":
-            raise ValueError(message("pipeline.ablation.holdout_sealed"))
-        raise ValueError(message("pipeline.ablation.no_question_in_split", split=repr(cfg.split)))
+            raise ValueError("no holdout question in this dataset: the holdout is sealed; "
+                             "ragmath.lab.holdout.open_holdout, given the frozen config, runs the frozen "
+                             "design on it once")
+        raise ValueError(f"no question has split {cfg.split!r}")
     if not dev:
-        raise ValueError(message("pipeline.ablation.no_dev_question"))
+        raise ValueError("no dev question: the reranker and the refusal threshold are fitted on dev")
 
     def asked_as(q: Mapping[str, Any]) -> str:
         return cfg.identity or q["identity"]

@@ -26,7 +26,6 @@ from ragmath.lab.ablation.running import (
     run_ablation,
     run_ablation_body,
 )
-from ragmath.lab.messages import message
 
 #: The default tuning grid: wide enough that the chosen values sit inside it (see ``grid_edges``).
 DEFAULT_GRID = {
@@ -62,7 +61,7 @@ def tune(
     ds = dataset_or_default(dataset)
     require_dev_only(ds, "tune")
     if not (ks and windows and depths):
-        raise ValueError(message("pipeline.ablation.empty_grid"))
+        raise ValueError("ks, windows and depths must each hold at least one value")
     top = base.top_k
     key = content_hash(ds.corpus)
     rows = []
@@ -165,7 +164,7 @@ def knob_against_default(
     the config refuses (e.g. M below K).
     """
     if knob not in _FIELD_OF:
-        raise ValueError(message("pipeline.ablation.unknown_knob", allowed=list(_FIELD_OF), value=repr(knob)))
+        raise ValueError(f"knob must be one of {list(_FIELD_OF)}, got {knob!r}")
     field_name = _FIELD_OF[knob]
     default = ARTICLE_DEFAULTS[knob] if default is None else default
     values = list(DEFAULT_GRID[field_name] if values is None else values)

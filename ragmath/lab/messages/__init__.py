@@ -1,17 +1,19 @@
 """The workbook's message catalogue: every sentence it says to a reader, in English and in Chinese.
 
 One small mapping per message key, ``{"en": ..., "zh": ...}``, kept in one module per part of the
-workbook (``notebook``, ``explorer``, ``pipeline``, ...) and merged here. It holds what the package itself
-shows (widgets, charts drawn by helpers, table headers, errors and self-check verdicts); a notebook's code
-cells print their own words. A mapping, not the standard
+workbook (``notebook``, ``explorer``, ``columns``, ...) and merged here. It holds what the package itself
+shows (widgets, charts drawn by helpers, table headers, the notebook helpers' errors and self-check
+verdicts); a notebook's code cells print their own words. A mapping, not the standard
 library's ``gettext``: the two languages sit side by side where a reviewer reads them, nothing is
 compiled (gettext needs ``.mo`` files built by ``msgfmt`` or Babel), and a test can check each key at
 import time (both languages present, the same ``{fields}`` in each).
 
 The language is chosen once per notebook, in its first code cell (``use_language("zh")``); English is
 the default. The core (``ragmath``) never imports this package: its errors and the command line stay
-English. Its tables keep their English column names in code; in a notebook that chose Chinese, every
-table is displayed with Chinese headers beside those names (:func:`reader_headers`, words in ``columns``).
+English. So do the errors of the toy pipeline (``ragmath/lab/*.py`` and ``ragmath/lab/ablation/``),
+plain English strings written where they are raised. The core's tables keep their English column names
+in code; in a notebook that chose Chinese, every table is displayed with Chinese headers beside those
+names (:func:`reader_headers`, words in ``columns``).
 
 >>> use_language("zh"); message("common.not_available")
 '无'
@@ -36,7 +38,6 @@ from ragmath.lab.messages import (
     exercises,
     explorer,
     notebook,
-    pipeline,
     values,
 )
 
@@ -71,7 +72,7 @@ def _merge(*parts) -> dict[str, Mapping[str, str]]:
 
 #: Every message: key -> {language: template}, from the catalogue's parts (one module each).
 CATALOGUE: dict[str, Mapping[str, str]] = _merge(
-    common, notebook, exercises, explorer, pipeline, columns, values)
+    common, notebook, exercises, explorer, columns, values)
 
 
 def use_language(code: str) -> None:
