@@ -96,3 +96,34 @@ def test_chinese_code_cells_have_the_english_syntax_tree_with_strings_masked(eng
     differ = [c.get("id") for c, z in zip(en, zh, strict=True)
               if zh_notebooks.code_shape(c.source) != zh_notebooks.code_shape(z.source)]
     assert differ == []
+
+
+# ------------------------------------------------------------------------ no rename that renames nothing
+def identity_mappings(source: str) -> list[str]:
+    """The dict literals of a cell that map every key to itself, as ``line: text``: at least one key, and
+    every key a constant equal to its value (``{"meaning": "meaning"}``), a rename that renames nothing."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Dict) and node.keys and all(
+                isinstance(key, ast.Constant) and isinstance(value, ast.Constant)
+                and type(key.value) is type(value.value) and key.value == value.value
+                for key, value in zip(node.keys, node.values, strict=True)):
+            found.append(f"{node.lineno}: {ast.unparse(node)[:80]}")
+    return found
+
+
+def test_the_identity_finder_finds_what_it_looks_for():
+    source = ('t.rename(columns={"meaning": "meaning", "in the example": "in the example"})\n'
+              'u = {"a": "a", "b": "B"}\nv = {}\nw = {**u}\nx = {"n": n}\ny = {1: True}\n'
+              'z = f({"k": {"K": "K"}})\n')
+    assert identity_mappings(source) == [
+        "1: {'meaning': 'meaning', 'in the example': 'in the example'}", "7: {'K': 'K'}"]
+
+
+@pytest.mark.parametrize("path", ENGLISH, ids=_name)
+def test_no_english_code_cell_maps_names_to_themselves(path):
+    """A table is built with the names it shows (in Chinese, the Chinese names), not renamed to itself
+    so that the Chinese cell, which renames, keeps the English cell's syntax tree."""
+    found = [f"cell {cell.get('id')} line {line}" for cell in _code_cells(path)
+             for line in identity_mappings(cell.source)]
+    assert found == []
