@@ -242,14 +242,13 @@ def run_ablation(
     tuning). ``generator``: any ``Generator`` (used as given), or a factory called as
     ``factory(refuse_below=t, as_of=date, max_passages=context_k)`` with the threshold fitted on dev
     (a class such as ``MisreadLimitAnswerer``, or ``functools.partial(MisreadLimitAnswerer,
-    remembered_limit=60)``); default ``ExtractiveAnswerer`` with the fitted threshold.
-    ``reuse=True`` reuses retrieval and fusion results cached by
-    earlier runs in this process (results are identical; the latency table then measures cache
-    look-ups, so ``tune`` alone uses it).
+    remembered_limit=60)``); default ``ExtractiveAnswerer`` with the fitted threshold. ``reuse=True``
+    reuses retrieval and fusion cached by earlier runs in this process (same results; the latency
+    table then measures cache look-ups). The steps: ``_start``, ``_retrieve`` (A, B, C), ``_rerank``
+    (D), ``_score_fusion`` (E), ``_generate``; notebook 06a writes rows A to E out the same way.
 
-    The reranker and the refusal threshold are fitted on dev questions only: a dev question is
-    scored by the ones fitted on the other folds of a grouped 5-fold split; a holdout question by the
-    ones fitted on all dev questions.
+    The reranker and the refusal threshold are fitted on dev only: a dev question is scored by the
+    ones fitted on the other folds (grouped 5-fold), a holdout question by the ones fitted on all dev.
 
     >>> result = run_ablation(AblationConfig(rerank_depth=5), answers=False)
     >>> list(result.table.index)
@@ -261,219 +260,57 @@ def run_ablation(
     split (the holdout is sealed: only ``ragmath.lab.holdout.open_holdout`` loads it), or no dev
     question; TypeError for a config that is not an AblationConfig.
     """
-    return run_ablation_body(config, dataset, answers=answers, generator=generator, reuse=reuse)
+    from ragmath.lab.corpus import corpus_hash
 
-
-def run_ablation_body(config, dataset, *, answers, generator, reuse, scores_only=False, corpus_key=None):
-    """The body of ``run_ablation``; ``scores_only`` stops after retrieval and reranking and
-    returns ``(runs, qrels)`` (used by ``tune``); ``corpus_key`` skips re-hashing the corpus."""
-    cfg = config if config is not None else AblationConfig()
-    if not isinstance(cfg, AblationConfig):
-        raise TypeError(f"config must be an AblationConfig, got {type(cfg).__name__}")
-    files_hash = None
-    if dataset is None and not scores_only:
-        from ragmath.lab.corpus import corpus_hash
-
-        files_hash = corpus_hash()
-    ds = dataset_or_default(dataset)
-    as_of = cfg.snapshot_date if cfg.snapshot_date is not None else ds.config["snapshot_date"]
-    corpus_key = corpus_key or content_hash(ds.corpus)
-    labels = _grades(ds)
-    questions = _records(ds.questions)
-    for q in questions:
-        if q.get("split") not in ("dev", "holdout"):
-            raise ValueError(f"questions: {q['question_id']!r} has split={q.get('split')!r}; every question "
-                             "needs split 'dev' or 'holdout' (see data/README.md, 'The split')")
-    if cfg.identity is not None:
-        _roles(ds, cfg.identity)
-    wanted = [q for q in questions if cfg.split == "all" or q["split"] == cfg.split]
-    dev = [q for q in questions if q["split"] == "dev"]
-    if not wanted:
-        if cfg.split == "holdout":
-            raise ValueError("no holdout question in this dataset: the holdout is sealed; "
-                             "ragmath.lab.holdout.open_holdout, given the frozen config, runs the frozen "
-                             "design on it once")
-        raise ValueError(f"no question has split {cfg.split!r}")
-    if not dev:
-        raise ValueError("no dev question: the reranker and the refusal threshold are fitted on dev")
-
-    def asked_as(q: Mapping[str, Any]) -> str:
-        return cfg.identity or q["identity"]
-
-    versions = versions_of(cfg)
-    timings: dict[str, dict[str, list[float]]] = {v: {} for v in versions}
-
-    def timed(version: str, stage: str, fn, *args, pipe=None):
-        t0 = time.perf_counter()
-        if reuse and pipe is not None:
-            out = pipe.cached((stage, *[a if isinstance(a, (str, int, float)) else repr(a)
-                                        for a in args]), fn, *args)
-        else:
-            out = fn(*args)
-        timings[version].setdefault(stage, []).append((time.perf_counter() - t0) * 1000)
-        return out
-
-    # ---- retrieval for every question we need (evaluated + dev for fitting) ----------------
-    needed = {q["question_id"]: q for q in wanted + dev}
-    stage_out: dict[str, dict[str, Any]] = {}
-    trace: dict[str, dict[str, tuple[str, ...]]] = {}
-    fused_tables: dict[str, pd.DataFrame] = {}
-    scored_lists: dict[str, dict[str, list[tuple[str, float]]]] = {}
-    depth = max(cfg.window, cfg.rerank_depth)
-    m = cfg.rerank_depth
-    for qid, q in needed.items():
-        pipe = _pipeline(ds, asked_as(q), as_of, cfg, corpus_key)
-        text = q["text"]
-        bm_scored = timed("A", "bm25", pipe.bm25.retrieve, text, depth, pipe=pipe)
-        vec_scored = timed("B", "vector", pipe.vector.retrieve, text, depth, pipe=pipe)
-        bm, vec = [c for c, _ in bm_scored], [c for c, _ in vec_scored]
-        lists = {"bm25": bm[: cfg.window], "vector": vec[: cfg.window]}
-        scored_lists[qid] = {"bm25": bm_scored[: cfg.window], "vector": vec_scored[: cfg.window]}
-        def hybrid(pipe=pipe) -> HybridRetriever:
-            return HybridRetriever({"bm25": pipe.bm25, "vector": pipe.vector}, k=cfg.k,
-                                   window=cfg.window)
-
-        def fuse(text: str, k: float, window: int, hybrid=hybrid, lists=lists) -> list[str]:
-            return hybrid().fused_ids(lists)  # the fused order depends on (text, k, W) only
-
-        fused_ids = timed("C", "fusion", fuse, text, cfg.k, cfg.window, pipe=pipe if reuse else None)
-        if not scores_only:
-            fused_tables[qid] = hybrid().explain(text, lists)
-        stage_out[qid] = {"pipe": pipe, "A": bm[:m], "B": vec[:m], "C": fused_ids[:m]}
-        trace[qid] = {
-            "identity": (pipe.identity,),
-            "index[bm25]": pipe.bm25.chunk_ids,
-            "index[vector]": pipe.vector.chunk_ids,
-            "index[features]": pipe.features.chunk_ids,
-            "bm25": tuple(bm),
-            "vector": tuple(vec),
-            "fusion": tuple(fused_ids),
-        }
-
-    # ---- reranker: fitted on dev only; dev questions out of fold ----------------------------
-    visible = {qid: _visible(labels.get(qid, {}), stage_out[qid]["pipe"]) for qid in needed}
-    stage = RerankStage(
-        {qid: stage_out[qid]["C"] for qid in needed},
-        {qid: stage_out[qid]["pipe"].features.matrix(needed[qid]["text"], stage_out[qid]["C"])
-         for qid in needed},
-        {qid: needed[qid]["split"] for qid in needed},
-        {qid: needed[qid]["group"] for qid in needed},
-        {qid: needed[qid]["text"] for qid in needed},
-        {qid: visible[qid] for qid in needed if needed[qid]["split"] == "dev"},
-        cfg.l2,
-    )
-    dev_ids = [q["question_id"] for q in dev]
-    reranker = stage.fit(dev_ids)
-    out_of_fold = stage.out_of_fold()
-    for q in wanted:
-        qid = q["question_id"]
-        t0 = time.perf_counter()  # latency: scoring one question's candidates with a fitted model
-        full_rank = stage.rank(qid, reranker, dev_ids)
-        timings["D"].setdefault("rerank", []).append((time.perf_counter() - t0) * 1000)
-        d_rank = out_of_fold[qid] if q["split"] == "dev" else full_rank
-        stage_out[qid]["D"] = d_rank
-        trace[qid]["reranker"] = tuple(stage.candidates[qid])
-
-    # ---- labels as the asked identity can see them ----------------------------------------
-    qrels_eval = {q["question_id"]: visible[q["question_id"]] for q in wanted}
-    names, recall_m = metric_names(cfg)
-    runs = {v: {q["question_id"]: list(stage_out[q["question_id"]][v]) for q in wanted}
-            for v in ("A", "B", "C", "D")}
-    if scores_only:
-        return runs, qrels_eval
-
-    # ---- row E: C's two lists by the convex combination of min-max scores; α by the rule ---------
-    alphas, alpha_on_dev = {}, None
-    if cfg.score_fusion:
-        dev_visible = {qid: visible[qid] for qid in dev_ids}
-        targets = [q["question_id"] for q in wanted]
-        alphas, alpha_on_dev = alphas_for(scored_lists, cfg, targets, stage.folds(), dev_visible)
-        t0 = time.perf_counter()  # one fusion call per α for all its questions; each question its share
-        e_ranks: dict[str, list[str]] = {}
-        for alpha in sorted(set(alphas.values())):
-            e_ranks |= convex_rankings({qid: scored_lists[qid] for qid, a in alphas.items() if a == alpha},
-                                       alpha, cfg.window)
-        timings["E"]["score fusion"] = [(time.perf_counter() - t0) * 1000 / len(wanted)] * len(wanted)
-        for q in wanted:
-            qid = q["question_id"]
-            stage_out[qid]["E"] = e_ranks[qid][:m]
-            trace[qid]["score fusion"] = tuple(e_ranks[qid])
-        runs["E"] = {q["question_id"]: list(stage_out[q["question_id"]]["E"]) for q in wanted}
-    evaluations = {v: evaluate(runs[v], qrels_eval, names) for v in runs}
-
-    # ---- generation --------------------------------------------------------------------------
-    gen_input: dict[str, dict[str, list[str]]] = {v: {} for v in versions}
-    all_answers: dict[str, dict[str, Answer]] = {v: {} for v in versions}
-    threshold_note: Any = cfg.refuse_below
-    if answers:
-        thresholds: dict[str, float] = {}
-        if (generator is None or _is_factory(generator)) and cfg.refuse_below is None:
-            probe = ExtractiveAnswerer(refuse_below=0.0, as_of=as_of, max_passages=cfg.context_k)
-            rows = []
-            for q in dev:
-                qid = q["question_id"]
-                ranking = out_of_fold[qid]
-                ans = probe(q["text"], stage_out[qid]["pipe"].passages(ranking[: cfg.context_k]))
-                grades = visible[qid]
-                answerable = any(g > 0 for g in grades.values())
-                rows.append({
-                    "question_id": qid, "split": "dev", "group": q["group"], "support": ans.support,
-                    "answerable": answerable,
-                    "correct": answerable and answer_is_correct(
-                        ans, gold_number=_number(q.get("answer_number")), grades=grades),
-                })
-            final = fit_refusal_threshold(rows)
-            folds = stage.folds()
-            by_fold = {f: fit_refusal_threshold([r for r in rows if folds[r["question_id"]] != f])
-                       for f in sorted(set(folds.values()))}
-            for q in wanted:
-                thresholds[q["question_id"]] = (by_fold[folds[q["question_id"]]]
-                                                if q["split"] == "dev" else final)
-            threshold_note = (f"fitted on dev: out of fold for dev questions "
-                              f"({min(by_fold.values()):.3f}–{max(by_fold.values()):.3f}), "
-                              f"{final:.3f} on all dev")
-        generators: dict[float, Any] = {}
-        factory = generator if _is_factory(generator) else ExtractiveAnswerer
-
-        def generator_for(qid: str):
-            if generator is not None and not _is_factory(generator):
-                return generator
-            t = thresholds.get(qid, cfg.refuse_below)
-            if t not in generators:
-                generators[t] = factory(refuse_below=t, as_of=as_of, max_passages=cfg.context_k)
-            return generators[t]
-
-        for q in wanted:
-            qid = q["question_id"]
-            so = stage_out[qid]
-            pipe = so["pipe"]
-            gen = generator_for(qid)
-            for v in versions:
-                if v == "Oracle":
-                    gold = qrels_eval[qid]
-                    ids = sorted((c for c, g in gold.items() if g > 0), key=lambda c: (-gold[c], c))
-                else:
-                    ids = so[v][: cfg.context_k]
-                passages = pipe.passages(ids)
-                gen_input[v][qid] = ids
-                trace[qid][f"generator_input[{v}]"] = tuple(ids)
-                all_answers[v][qid] = timed(v, "generate", gen, q["text"], passages)
-
-    # ---- tables ------------------------------------------------------------------------------
-    per_q = _per_question(wanted, runs, evaluations, all_answers, gen_input, qrels_eval, stage_out,
+    files_hash = corpus_hash() if dataset is None else None
+    run = _start(config, dataset_or_default(dataset), None, reuse)
+    _retrieve(run, explain=True)
+    stage, reranker = _rerank(run)
+    qrels = {q["question_id"]: run.visible[q["question_id"]] for q in run.wanted}
+    runs = _runs(run, ("A", "B", "C", "D"))
+    alpha_note = None
+    if run.cfg.score_fusion:
+        alpha_note = _score_fusion(run, stage)
+        runs |= _runs(run, ("E",))
+    names, recall_m = metric_names(run.cfg)
+    evaluations = {v: evaluate(runs[v], qrels, names) for v in runs}
+    answers_of, gen_input, threshold_note = (_generate(run, stage, generator, qrels) if answers
+                                             else _no_answers(run.cfg))
+    per_q = _per_question(run.wanted, runs, evaluations, answers_of, gen_input, qrels, run.stage_out,
                           names, answers)
     table = summary_table(per_q, names, recall_m, answers)
-    table["caveat"] = pd.Series(caveats_of(cfg))
-    by_type = by_type_table(per_q, names, answers)
-    latency = _latency(timings)
-    config_out = {
-        "snapshot_date": str(as_of),
+    table["caveat"] = pd.Series(caveats_of(run.cfg))
+    return AblationResult(
+        table=table, by_type=by_type_table(per_q, names, answers), latency=_latency(run.timings),
+        per_question=per_q, runs=runs, answers=answers_of, generator_input=gen_input,
+        config=_config_record(run, files_hash, generator, threshold_note, alpha_note, reranker),
+        trace=run.trace, evaluations=evaluations, reranker=reranker, qrels=qrels, rerank_stage=stage,
+        fused=run.fused,
+    )
+
+
+def _no_answers(cfg: AblationConfig) -> tuple[dict, dict, Any]:
+    """What a run without generation records: no answers, no generator input, the threshold as set."""
+    return {v: {} for v in versions_of(cfg)}, {v: {} for v in versions_of(cfg)}, cfg.refuse_below
+
+
+_HOLDOUT_SEALED = ("no holdout question in this dataset: the holdout is sealed; "
+                   "ragmath.lab.holdout.open_holdout, given the frozen config, runs the frozen "
+                   "design on it once")
+
+
+def _config_record(run: _Run, files_hash: str | None, generator: Any, threshold_note: Any,
+                   alpha_note: str | None, reranker: LinearReranker) -> dict:
+    """The run's setting as it is shown beside its table (``AblationResult.config``)."""
+    cfg = run.cfg
+    record = {
+        "snapshot_date": str(run.as_of),
         "editions": cfg.editions,
-        "corpus_sha256": corpus_key,
+        "corpus_sha256": run.corpus_key,
         "data files hash (ragmath.lab.corpus.corpus_hash)": files_hash or "n/a (dataset passed in)",
         "identity": cfg.identity or "each question's own identity",
         "split": cfg.split,
-        "questions": len(wanted),
+        "questions": len(run.wanted),
         "k (RRF constant)": cfg.k,
         "W (recall window)": cfg.window,
         "M (rerank depth)": cfg.rerank_depth,
@@ -485,18 +322,227 @@ def run_ablation_body(config, dataset, *, answers, generator, reuse, scores_only
         "embedder": "CharNgramSVDEmbedder(ngram_range=(1, 3), dim=64)",
         "reranker": f"LinearReranker (logistic, L2={cfg.l2:g}, features {', '.join(FEATURES)}); "
         f"dev questions scored out of fold (grouped {FOLDS}-fold), others by the fit on all "
-        f"{len(dev_ids)} dev questions",
+        f"{len(run.dev)} dev questions",
         "generator": _generator_name(generator),
         "refuse_below": threshold_note,
     }
-    if cfg.score_fusion:
-        config_out["α (E: weight on BM25)"] = _alpha_note(cfg, alphas, alpha_on_dev)
-    return AblationResult(
-        table=table, by_type=by_type, latency=latency, per_question=per_q, config=config_out,
-        runs=runs, answers=all_answers, generator_input=gen_input, trace=trace,
-        evaluations=evaluations, reranker=reranker, qrels=qrels_eval, rerank_stage=stage,
-        fused=fused_tables,
+    if alpha_note is not None:
+        record["α (E: weight on BM25)"] = alpha_note
+    return record
+
+
+@dataclass
+class _Run:
+    """What the steps of one run share: the setting, its questions, and what each step adds."""
+
+    cfg: AblationConfig
+    ds: Any
+    as_of: Any
+    corpus_key: str
+    labels: dict[str, dict[str, int]]
+    wanted: list[dict]
+    dev: list[dict]
+    reuse: bool
+    timings: dict[str, dict[str, list[float]]]
+    stage_out: dict[str, dict[str, Any]] = field(default_factory=dict)
+    trace: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+    fused: dict[str, pd.DataFrame] = field(default_factory=dict)
+    scored_lists: dict[str, dict[str, list[tuple[str, float]]]] = field(default_factory=dict)
+    visible: dict[str, dict[str, int]] = field(default_factory=dict)
+    out_of_fold: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def needed(self) -> dict[str, dict]:
+        """The questions retrieved for: the ones scored, and every dev question (for fitting)."""
+        return {q["question_id"]: q for q in self.wanted + self.dev}
+
+    def timed(self, version: str, stage: str, fn, *args, pipe=None):
+        """``fn(*args)``, its milliseconds kept under (version, stage); cached per pipeline with reuse."""
+        t0 = time.perf_counter()
+        if self.reuse and pipe is not None:
+            key = (stage, *[a if isinstance(a, (str, int, float)) else repr(a) for a in args])
+            out = pipe.cached(key, fn, *args)
+        else:
+            out = fn(*args)
+        self.timings[version].setdefault(stage, []).append((time.perf_counter() - t0) * 1000)
+        return out
+
+
+def _start(config: Any, ds: Any, corpus_key: str | None, reuse: bool) -> _Run:
+    """Check the setting and the questions, and pick the questions this run scores."""
+    cfg = config if config is not None else AblationConfig()
+    if not isinstance(cfg, AblationConfig):
+        raise TypeError(f"config must be an AblationConfig, got {type(cfg).__name__}")
+    as_of = cfg.snapshot_date if cfg.snapshot_date is not None else ds.config["snapshot_date"]
+    questions = _records(ds.questions)
+    for q in questions:
+        if q.get("split") not in ("dev", "holdout"):
+            raise ValueError(f"questions: {q['question_id']!r} has split={q.get('split')!r}; every question "
+                             "needs split 'dev' or 'holdout' (see data/README.md, 'The split')")
+    if cfg.identity is not None:
+        _roles(ds, cfg.identity)
+    wanted = [q for q in questions if cfg.split == "all" or q["split"] == cfg.split]
+    dev = [q for q in questions if q["split"] == "dev"]
+    if not wanted:
+        if cfg.split == "holdout":
+            raise ValueError(_HOLDOUT_SEALED)
+        raise ValueError(f"no question has split {cfg.split!r}")
+    if not dev:
+        raise ValueError("no dev question: the reranker and the refusal threshold are fitted on dev")
+    return _Run(cfg, ds, as_of, corpus_key or content_hash(ds.corpus), _grades(ds), wanted, dev, reuse,
+                {v: {} for v in versions_of(cfg)})
+
+
+def _retrieve(run: _Run, explain: bool) -> None:
+    """Rows A, B and C for every needed question: BM25, vectors, and their RRF (each list cut to W)."""
+    cfg, m = run.cfg, run.cfg.rerank_depth
+    depth = max(cfg.window, m)
+    for qid, q in run.needed.items():
+        pipe = _pipeline(run.ds, cfg.identity or q["identity"], run.as_of, cfg, run.corpus_key)
+        text = q["text"]
+        bm_scored = run.timed("A", "bm25", pipe.bm25.retrieve, text, depth, pipe=pipe)
+        vec_scored = run.timed("B", "vector", pipe.vector.retrieve, text, depth, pipe=pipe)
+        bm, vec = [c for c, _ in bm_scored], [c for c, _ in vec_scored]
+        lists = {"bm25": bm[: cfg.window], "vector": vec[: cfg.window]}
+        run.scored_lists[qid] = {"bm25": bm_scored[: cfg.window], "vector": vec_scored[: cfg.window]}
+        hybrid = HybridRetriever({"bm25": pipe.bm25, "vector": pipe.vector}, k=cfg.k, window=cfg.window)
+
+        def fuse(text: str, k: float, window: int, hybrid=hybrid, lists=lists) -> list[str]:
+            return hybrid.fused_ids(lists)  # the fused order depends on (text, k, W) only
+
+        fused_ids = run.timed("C", "fusion", fuse, text, cfg.k, cfg.window, pipe=pipe if run.reuse else None)
+        if explain:
+            run.fused[qid] = hybrid.explain(text, lists)
+        run.stage_out[qid] = {"pipe": pipe, "A": bm[:m], "B": vec[:m], "C": fused_ids[:m]}
+        run.trace[qid] = {
+            "identity": (pipe.identity,), "index[bm25]": pipe.bm25.chunk_ids,
+            "index[vector]": pipe.vector.chunk_ids, "index[features]": pipe.features.chunk_ids,
+            "bm25": tuple(bm), "vector": tuple(vec), "fusion": tuple(fused_ids),
+        }
+        run.visible[qid] = _visible(run.labels.get(qid, {}), pipe)
+
+
+def _rerank(run: _Run) -> tuple[RerankStage, LinearReranker]:
+    """Row D: C's top M reordered by the reranker, fitted on dev only; dev questions out of fold."""
+    needed, out = run.needed, run.stage_out
+    stage = RerankStage(
+        {qid: out[qid]["C"] for qid in needed},
+        {qid: out[qid]["pipe"].features.matrix(needed[qid]["text"], out[qid]["C"]) for qid in needed},
+        {qid: needed[qid]["split"] for qid in needed},
+        {qid: needed[qid]["group"] for qid in needed},
+        {qid: needed[qid]["text"] for qid in needed},
+        {qid: run.visible[qid] for qid in needed if needed[qid]["split"] == "dev"},
+        run.cfg.l2,
     )
+    dev_ids = [q["question_id"] for q in run.dev]
+    reranker = stage.fit(dev_ids)
+    out_of_fold = run.out_of_fold = stage.out_of_fold()
+    for q in run.wanted:
+        qid = q["question_id"]
+        t0 = time.perf_counter()  # latency: scoring one question's candidates with a fitted model
+        full_rank = stage.rank(qid, reranker, dev_ids)
+        run.timings["D"].setdefault("rerank", []).append((time.perf_counter() - t0) * 1000)
+        out[qid]["D"] = out_of_fold[qid] if q["split"] == "dev" else full_rank
+        run.trace[qid]["reranker"] = tuple(stage.candidates[qid])
+    return stage, reranker
+
+
+def _runs(run: _Run, versions: Sequence[str]) -> dict[str, dict[str, list[str]]]:
+    return {v: {q["question_id"]: list(run.stage_out[q["question_id"]][v]) for q in run.wanted}
+            for v in versions}
+
+
+def ranked_runs(config: AblationConfig, dataset: Any, corpus_key: str | None = None,
+                ) -> tuple[dict[str, dict[str, list[str]]], dict[str, dict[str, int]]]:
+    """Rows A to D's rankings and the labels as each question's identity sees them; nothing else.
+
+    Used by ``tune``: retrieval and fusion are cached in this process (``reuse``), so a grid of
+    settings retrieves each question once per (k, W); ``corpus_key`` skips re-hashing the corpus.
+    """
+    run = _start(config, dataset_or_default(dataset), corpus_key, reuse=True)
+    _retrieve(run, explain=False)
+    _rerank(run)
+    return _runs(run, ("A", "B", "C", "D")), {q["question_id"]: run.visible[q["question_id"]]
+                                               for q in run.wanted}
+
+
+def _score_fusion(run: _Run, stage: RerankStage) -> float | None:
+    """Row E: C's two lists fused by the convex combination of min-max scores, α by the rule."""
+    cfg, m = run.cfg, run.cfg.rerank_depth
+    dev_ids = [q["question_id"] for q in run.dev]
+    targets = [q["question_id"] for q in run.wanted]
+    alphas, alpha_on_dev = alphas_for(run.scored_lists, cfg, targets, stage.folds(),
+                                      {qid: run.visible[qid] for qid in dev_ids})
+    t0 = time.perf_counter()  # one fusion call per α for all its questions; each question its share
+    e_ranks: dict[str, list[str]] = {}
+    for alpha in sorted(set(alphas.values())):
+        chosen = {qid: run.scored_lists[qid] for qid, a in alphas.items() if a == alpha}
+        e_ranks |= convex_rankings(chosen, alpha, cfg.window)
+    run.timings["E"]["score fusion"] = [(time.perf_counter() - t0) * 1000 / len(targets)] * len(targets)
+    for qid in targets:
+        run.stage_out[qid]["E"] = e_ranks[qid][:m]
+        run.trace[qid]["score fusion"] = tuple(e_ranks[qid])
+    return _alpha_note(cfg, alphas, alpha_on_dev)
+
+
+def _thresholds(run: _Run, stage: RerankStage) -> tuple[dict[str, float], str]:
+    """The refusal threshold each scored question's generator uses, fitted on dev (out of fold)."""
+    cfg = run.cfg
+    probe = ExtractiveAnswerer(refuse_below=0.0, as_of=run.as_of, max_passages=cfg.context_k)
+    rows = []
+    for q in run.dev:
+        qid = q["question_id"]
+        ranking = run.out_of_fold[qid]
+        ans = probe(q["text"], run.stage_out[qid]["pipe"].passages(ranking[: cfg.context_k]))
+        grades = run.visible[qid]
+        answerable = any(g > 0 for g in grades.values())
+        rows.append({
+            "question_id": qid, "split": "dev", "group": q["group"], "support": ans.support,
+            "answerable": answerable,
+            "correct": answerable and answer_is_correct(
+                ans, gold_number=_number(q.get("answer_number")), grades=grades),
+        })
+    final = fit_refusal_threshold(rows)
+    folds = stage.folds()
+    by_fold = {f: fit_refusal_threshold([r for r in rows if folds[r["question_id"]] != f])
+               for f in sorted(set(folds.values()))}
+    thresholds = {q["question_id"]: (by_fold[folds[q["question_id"]]] if q["split"] == "dev" else final)
+                  for q in run.wanted}
+    note = (f"fitted on dev: out of fold for dev questions ({min(by_fold.values()):.3f}–"
+            f"{max(by_fold.values()):.3f}), {final:.3f} on all dev")
+    return thresholds, note
+
+
+def _generate(run: _Run, stage: RerankStage, generator: Any, qrels: Mapping[str, Mapping[str, int]]):
+    """Every version's top passages handed to the generator; the Oracle gets the labelled evidence."""
+    cfg, versions = run.cfg, versions_of(run.cfg)
+    gen_input: dict[str, dict[str, list[str]]] = {v: {} for v in versions}
+    answers: dict[str, dict[str, Answer]] = {v: {} for v in versions}
+    thresholds, note = {}, cfg.refuse_below
+    if (generator is None or _is_factory(generator)) and cfg.refuse_below is None:
+        thresholds, note = _thresholds(run, stage)
+    built: dict[float, Any] = {}
+    factory = generator if _is_factory(generator) else ExtractiveAnswerer
+    for q in run.wanted:
+        qid = q["question_id"]
+        if generator is not None and not _is_factory(generator):
+            gen = generator
+        else:
+            t = thresholds.get(qid, cfg.refuse_below)
+            if t not in built:
+                built[t] = factory(refuse_below=t, as_of=run.as_of, max_passages=cfg.context_k)
+            gen = built[t]
+        for v in versions:
+            if v == "Oracle":
+                gold = qrels[qid]
+                ids = sorted((c for c, g in gold.items() if g > 0), key=lambda c: (-gold[c], c))
+            else:
+                ids = run.stage_out[qid][v][: cfg.context_k]
+            gen_input[v][qid] = ids
+            run.trace[qid][f"generator_input[{v}]"] = tuple(ids)
+            passages = run.stage_out[qid]["pipe"].passages(ids)
+            answers[v][qid] = run.timed(v, "generate", gen, q["text"], passages)
+    return answers, gen_input, note
 
 
 def _alpha_note(cfg: AblationConfig, alphas: Mapping[str, float], on_all_dev: float | None) -> str:

@@ -22,9 +22,9 @@ from ragmath.lab.ablation.rule import against_default
 from ragmath.lab.ablation.running import (
     content_hash,
     dataset_or_default,
+    ranked_runs,
     require_dev_only,
     run_ablation,
-    run_ablation_body,
 )
 
 #: The default tuning grid: wide enough that the chosen values sit inside it (see ``grid_edges``).
@@ -69,8 +69,7 @@ def tune(
         for w in windows:
             for m in depths:
                 cfg = replace(base, k=k, window=w, rerank_depth=m, split="dev")
-                runs, qrels = run_ablation_body(cfg, ds, answers=False, generator=None, reuse=True,
-                                   scores_only=True, corpus_key=key)
+                runs, qrels = ranked_runs(cfg, ds, corpus_key=key)
                 c = evaluate(runs["C"], qrels, [f"nDCG@{top}"]).means
                 d = evaluate(runs["D"], qrels, [f"nDCG@{top}", f"MRR@{top}", f"Recall@{m}"]).means
                 rows.append({
