@@ -25,9 +25,12 @@ __all__ = [
     "CharNgramSVDEmbedder",
     "EDITION_MODES",
     "FEATURES",
+    "FOLDS",
     "FeatureExtractor",
     "HybridRetriever",
     "LinearReranker",
+    "RerankStage",
+    "SIMILARITY_MEMO",
     "VectorRetriever",
     "as_chunk_records",
     "can_read",
@@ -38,6 +41,7 @@ __all__ = [
     "evidence_chars",
     "in_index",
     "label_memory",
+    "memoised_similarity",
     "permission_filter",
     "question_similarity",
     "rank_scores",
@@ -557,7 +561,106 @@ class LinearReranker:
         return s.reindex(s.abs().sort_values(ascending=False).index)
 
 
-# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-vectors [16]
+# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-rerank-stage [15]
+
+FOLDS = 5  # grouped K-fold: group i (groups sorted by name) goes to fold i mod FOLDS (section 1)
+
+
+SIMILARITY_MEMO = {}
+
+
+def memoised_similarity(a, b):
+    """``question_similarity``, memoised in this process (tuning asks for the same pairs often)."""
+    if (a, b) not in SIMILARITY_MEMO:
+        SIMILARITY_MEMO[a, b] = question_similarity(a, b)
+    return SIMILARITY_MEMO[a, b]
+
+
+class RerankStage:
+    """The reranking stage of one run: base features, labels and fits, with or without a group.
+
+    Holds, for every question of the run, its candidates (C's top M) and their feature matrix with
+    the ``memory`` column left at 0; ``fit(train, bank)`` fits a ``LinearReranker`` on the dev
+    questions ``train`` (their memory drawn from ``bank``, never from themselves) and
+    ``rank(qid, model, bank)`` reorders one question's candidates. ``out_of_fold()`` ranks every
+    dev question with a reranker fitted on the other folds (grouped K-fold, ``folds``).
+
+    Raises ValueError when asked to fit on a question that is not dev.
+    """
+
+    def __init__(self, candidates, matrices, split, group, texts, labels, l2):
+        self.candidates = {q: list(c) for q, c in candidates.items()}
+        self.split, self.group, self.labels, self.l2 = dict(split), dict(group), labels, l2
+        self.dev = [q for q in self.candidates if self.split[q] == "dev"]
+        self._matrix = dict(matrices)
+        self._memory_col = FEATURES.index("memory")
+        # for each (question, candidate): dev questions labelling the candidate, most similar first
+        labelled_by = {}
+        for f in self.dev:
+            for c, g in labels.get(f, {}).items():
+                if g >= 1:
+                    labelled_by.setdefault(c, []).append(f)
+        self._sources = {}
+        for q, cands in self.candidates.items():
+            per_candidate = []
+            for c in cands:
+                pairs = [(memoised_similarity(texts[q], texts[f]), f)
+                         for f in labelled_by.get(c, []) if f != q]
+                per_candidate.append(sorted(pairs, key=lambda t: (-t[0], t[1])))
+            self._sources[q] = per_candidate
+
+    def _features(self, qid, bank):
+        x = self._matrix[qid].copy()
+        x[:, self._memory_col] = [next((sim for sim, f in pairs if f in bank), 0.0)
+                                  for pairs in self._sources[qid]]
+        return x
+
+    def fit(self, train, bank=None):
+        """Fit on ``train`` (dev only); memory from ``bank`` (default: ``train``)."""
+        not_dev = [q for q in train if self.split.get(q) != "dev"]
+        if not_dev:
+            raise ValueError(f"the reranker is fitted on dev questions only; got {not_dev[:3]}")
+        bank_set = set(train if bank is None else bank)
+        xs = [self._features(q, bank_set) for q in train]
+        ys = [np.array([1.0 if self.labels.get(q, {}).get(c, 0) >= 1 else 0.0
+                        for c in self.candidates[q]]) for q in train]
+        return LinearReranker.fit_matrix(np.vstack(xs), np.concatenate(ys), l2=self.l2,
+                                         fitted_on=list(train))
+
+    def features(self, qid, bank):
+        """The question's candidate features with its memory drawn from ``bank``."""
+        return pd.DataFrame(self._features(qid, set(bank)),
+                            index=pd.Index(self.candidates[qid], name="chunk_id"),
+                            columns=list(FEATURES))
+
+    def rank(self, qid, model, bank):
+        """Reorder one question's candidates with ``model``, remembering only ``bank``'s labels."""
+        return model.order(self.candidates[qid], self._features(qid, set(bank)))
+
+    def folds(self):
+        """Grouped K-fold assignment of the dev questions: group i (sorted by name) -> fold i mod F.
+
+        F = ``FOLDS`` (5); a group's questions share one fold, so no near-duplicate of a scored
+        question is ever in the fit that scores it.
+        """
+        groups = sorted({self.group[q] for q in self.dev})
+        fold_of = {g: i % FOLDS for i, g in enumerate(groups)}
+        return {q: fold_of[self.group[q]] for q in self.dev}
+
+    def out_of_fold(self):
+        """Rank every dev question with a reranker fitted on the other folds (grouped K-fold)."""
+        folds = self.folds()
+        out = {}
+        for fold in sorted(set(folds.values())):
+            train = [q for q in self.dev if folds[q] != fold]
+            model = self.fit(train)
+            for q in self.dev:
+                if folds[q] == fold:
+                    out[q] = self.rank(q, model, train)
+        return {q: out[q] for q in self.dev}
+
+
+# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-vectors [17]
 
 class CharNgramSVDEmbedder:
     """Dense vectors from the corpus itself: character n-gram TF-IDF reduced by truncated SVD.
@@ -722,7 +825,7 @@ class VectorRetriever:
         return rank_scores(dict(zip(self.chunk_ids, cos.tolist(), strict=True)), depth)
 
 
-# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-hybrid [17]
+# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-hybrid [18]
 
 class HybridRetriever:
     """Reciprocal Rank Fusion (``ragmath.rrf``) of several retrievers' top ``window`` results.

@@ -4,8 +4,8 @@ The old module ``ragmath/lab/ablation.py``, split by what each part does; every 
 importable from here as before (``from ragmath.lab.ablation import run_ablation``).
 
 =============  ==================================================================================
-config.py      ``AblationConfig`` and the fixed names (``VERSIONS``, ``SPLITS``, ``TUNED_KNOBS``, ``FOLDS``)
-fitting.py     what a run fits on dev: ``RerankStage`` (out of fold) and ``fit_refusal_threshold``
+config.py      ``AblationConfig`` and the fixed names (``VERSIONS``, ``SPLITS``, ``TUNED_KNOBS``)
+fitting.py     the refusal threshold a run fits on dev (``RerankStage``: notebook 05b, ragmath.lab.workbook)
 running.py     ``run_ablation`` and ``AblationResult``: the per-identity pipelines, per-question rows, latency
 tables.py      ``summary_table``, ``by_type_table``, ``caveats_of``, ``metric_names``; tables for reading
 intervals.py   ``rate_intervals``, ``bootstrap_table``, ``type_intervals``, ``paired_table``
@@ -21,14 +21,13 @@ from __future__ import annotations
 from ragmath.lab.ablation.config import (
     ALPHA_DEFAULT,
     ALPHA_GRID,
-    FOLDS,
     SPLITS,
     TUNED_KNOBS,
     VERSIONS,
     AblationConfig,
 )
 from ragmath.lab.ablation.convex import alphas_for, convex_rankings
-from ragmath.lab.ablation.fitting import RerankStage, fit_refusal_threshold
+from ragmath.lab.ablation.fitting import fit_refusal_threshold
 from ragmath.lab.ablation.intervals import (
     P_HOLM,
     P_SIGN_FLIP,
@@ -75,7 +74,6 @@ __all__ = [
     "AblationConfig",
     "AblationResult",
     "IdentityPipeline",
-    "RerankStage",
     "run_ablation",
     "tune",
     "grid_edges",
@@ -106,7 +104,6 @@ __all__ = [
     # public in the old module too, outside its __all__ (ragmath.lab.holdout imports some)
     "SPLITS",
     "TUNED_KNOBS",
-    "FOLDS",
     "content_hash",
     "metric_names",
     "caveats_of",

@@ -1,8 +1,8 @@
 """What an ablation run depends on (AblationConfig) and its fixed names. Used by notebooks 05b, 06 and 07.
 
 ``VERSIONS`` are the table's rows, ``SPLITS`` the question sets a run can score, ``TUNED_KNOBS`` the
-knobs ``tune`` chooses on dev (with their workbook symbols k, W, M) and ``FOLDS`` the folds of the
-grouped K-fold that scores dev questions out of fold. Every other module of the package imports
+knobs ``tune`` chooses on dev (with their workbook symbols k, W, M); the folds of the grouped K-fold
+(``FOLDS``) are notebook 05b's, in ``ragmath.lab.workbook``. Every other module of the package imports
 these; this one imports none of them.
 """
 
@@ -21,8 +21,6 @@ TUNED_KNOBS = {"k": "k", "window": "W", "rerank_depth": "M"}
 #: Row E's weight α on BM25 (1 − α on the vector list): the values the rule weighs, and its default.
 ALPHA_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 ALPHA_DEFAULT = 0.5
-#: Folds of the grouped K-fold that scores dev questions out of fold.
-FOLDS = 5
 #: The p columns of every paired table of the workbook: ``ragmath.compare``'s two-sided paired sign-flip
 #: (randomization) test, and Holm's adjustment over the comparisons of the same table.
 P_SIGN_FLIP = "p (sign-flip)"

@@ -18,9 +18,9 @@ import numpy as np
 import pandas as pd
 
 from ragmath.evaluation import evaluate
-from ragmath.lab.ablation.config import FOLDS, TUNED_KNOBS, AblationConfig
-from ragmath.lab.ablation.fitting import RerankStage
+from ragmath.lab.ablation.config import TUNED_KNOBS, AblationConfig
 from ragmath.lab.ablation.running import dataset_or_default, require_dev_only, run_ablation
+from ragmath.lab.workbook import FOLDS, RerankStage
 
 
 def leakage_experiment(

@@ -51,22 +51,23 @@ import pandas as pd
 from ragmath.evaluation import Evaluation, evaluate
 from ragmath.lab.ablation.config import (
     ALPHA_DEFAULT,
-    FOLDS,
     TUNED_KNOBS,
     VERSIONS,
     AblationConfig,
     versions_of,
 )
 from ragmath.lab.ablation.convex import alphas_for, convex_rankings
-from ragmath.lab.ablation.fitting import RerankStage, fit_refusal_threshold
+from ragmath.lab.ablation.fitting import fit_refusal_threshold
 from ragmath.lab.ablation.tables import by_type_table, caveats_of, metric_names, summary_table
 from ragmath.lab.generate import Answer, ExtractiveAnswerer, answer_is_correct
 from ragmath.lab.workbook import (
     FEATURES,
+    FOLDS,
     BM25Retriever,
     FeatureExtractor,
     HybridRetriever,
     LinearReranker,
+    RerankStage,
     VectorRetriever,
     as_chunk_records,
 )
