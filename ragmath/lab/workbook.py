@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from rank_bm25 import BM25Okapi
 
-from ragmath import rrf
+from ragmath import fuse_runs, rrf
 from ragmath.lab.corpus import load_corpus, load_identities, parse_date
 from ragmath.lab.generate import QUESTION_WORDS, is_live, support
 from ragmath.lab.tokenize import ID_PATTERN, find_ids, get_tokenizer
@@ -28,6 +28,7 @@ __all__ = [
     "FOLDS",
     "FeatureExtractor",
     "HybridRetriever",
+    "LISTS",
     "LinearReranker",
     "RerankStage",
     "SIMILARITY_MEMO",
@@ -38,6 +39,7 @@ __all__ = [
     "check_query",
     "check_texts",
     "chunk_text",
+    "convex_rankings",
     "evidence_chars",
     "in_index",
     "label_memory",
@@ -249,6 +251,28 @@ def permission_filter(chunks, identity, *, corpus=None, identities=None):
         if chunk_id not in readers:
             raise ValueError(f"chunks: unknown chunk ID {chunk_id!r}; it is not in the corpus")
     return [chunk_id for chunk_id in ids if can_read(readers[chunk_id], roles)]
+
+
+# ---- notebooks/05a_score_fusion.ipynb, cell save-convex [19]
+
+LISTS = ("bm25", "vector")  # the two lists row E of the ablation fuses, α on the first
+
+
+def convex_rankings(lists, alpha, window):
+    """Each question's BM25 and vector lists fused by α · min-max(BM25) + (1 − α) · min-max(vector).
+
+    ``lists`` maps each question to ``{"bm25": pairs, "vector": pairs}``, (ID, score) pairs best first;
+    each list's top ``window`` is normalised to [0, 1] within itself (an ID missing from a list adds 0;
+    a list whose scores are all equal gives each 0), then weighted and summed; equal fused scores go by
+    ID ascending (``ragmath.score_fusion``'s conventions). One call of ``ragmath.fuse_runs`` for all.
+
+    >>> two = {"q": {"bm25": [("a", 9.0), ("b", 3.0)], "vector": [("b", 0.9), ("c", 0.5)]}}
+    >>> convex_rankings(two, 0.5, 10), convex_rankings(two, 0.2, 10)
+    ({'q': ['a', 'b', 'c']}, {'q': ['b', 'a', 'c']})
+    """
+    runs = {name: {q: dict(by_list[name]) for q, by_list in lists.items()} for name in LISTS}
+    fused = fuse_runs(runs, window=window, norm="min-max", weights=[alpha, 1 - alpha])
+    return {q: list(fused.get(q, {})) for q in lists}
 
 
 # ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-features [9]

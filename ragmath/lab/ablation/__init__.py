@@ -10,7 +10,7 @@ running.py     ``run_ablation`` and ``AblationResult``: the per-identity pipelin
 tables.py      ``summary_table``, ``by_type_table``, ``caveats_of``, ``metric_names``; tables for reading
 intervals.py   ``rate_intervals``, ``bootstrap_table``, ``type_intervals``, ``paired_table``
 rule.py        the keep-the-default rule: ``against_default``, ``keep_default_rule``
-convex.py      row E: ``convex_rankings`` (α · min-max(BM25) + (1 − α) · min-max(vector)), ``alphas_for``
+convex.py      row E: ``alphas_for`` (``convex_rankings``: notebook 05a, ragmath.lab.workbook)
 tuning.py      ``tune``, ``grid_edges``, ``knob_against_default``, ``tokenizer_ranks``
 leakage.py     ``leakage_experiment``, ``leakage_on_fixed_questions``, ``holdout_overlap``
 =============  ==================================================================================
@@ -26,7 +26,7 @@ from ragmath.lab.ablation.config import (
     VERSIONS,
     AblationConfig,
 )
-from ragmath.lab.ablation.convex import alphas_for, convex_rankings
+from ragmath.lab.ablation.convex import alphas_for
 from ragmath.lab.ablation.fitting import fit_refusal_threshold
 from ragmath.lab.ablation.intervals import (
     P_HOLM,
@@ -68,6 +68,7 @@ from ragmath.lab.ablation.tuning import (
     tokenizer_ranks,
     tune,
 )
+from ragmath.lab.workbook import convex_rankings
 
 __all__ = [
     "VERSIONS",

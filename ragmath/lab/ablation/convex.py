@@ -15,30 +15,9 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from ragmath.evaluation import evaluate
-from ragmath.fusion import fuse_runs
 from ragmath.lab.ablation.config import ALPHA_DEFAULT, ALPHA_GRID, AblationConfig
 from ragmath.lab.ablation.rule import intervals_against_default, keep_default_rule
-
-#: The two lists E fuses, in the order of their weights (α on the first).
-LISTS = ("bm25", "vector")
-
-
-def convex_rankings(lists: Mapping[str, Mapping[str, Sequence[tuple[str, float]]]], alpha: float,
-                    window: int) -> dict[str, list[str]]:
-    """Each question's BM25 and vector lists fused by α · min-max(BM25) + (1 − α) · min-max(vector).
-
-    ``lists`` maps each question to ``{"bm25": pairs, "vector": pairs}``, (ID, score) pairs best first;
-    each list's top ``window`` is normalised to [0, 1] within itself (an ID missing from a list adds 0;
-    a list whose scores are all equal gives each 0), then weighted and summed; equal fused scores go by
-    ID ascending (``ragmath.score_fusion``'s conventions). One call of ``ragmath.fuse_runs`` for all.
-
-    >>> two = {"q": {"bm25": [("a", 9.0), ("b", 3.0)], "vector": [("b", 0.9), ("c", 0.5)]}}
-    >>> convex_rankings(two, 0.5, 10), convex_rankings(two, 0.2, 10)
-    ({'q': ['a', 'b', 'c']}, {'q': ['b', 'a', 'c']})
-    """
-    runs = {name: {q: dict(by_list[name]) for q, by_list in lists.items()} for name in LISTS}
-    fused = fuse_runs(runs, window=window, norm="min-max", weights=[alpha, 1 - alpha])
-    return {q: list(fused.get(q, {})) for q in lists}
+from ragmath.lab.workbook import convex_rankings
 
 
 def choose_alpha(per_question: Mapping[float, pd.Series], questions: Sequence[str], seed: int = 0) -> float:

@@ -56,7 +56,7 @@ from ragmath.lab.ablation.config import (
     AblationConfig,
     versions_of,
 )
-from ragmath.lab.ablation.convex import alphas_for, convex_rankings
+from ragmath.lab.ablation.convex import alphas_for
 from ragmath.lab.ablation.fitting import fit_refusal_threshold
 from ragmath.lab.ablation.tables import by_type_table, caveats_of, metric_names, summary_table
 from ragmath.lab.generate import Answer, ExtractiveAnswerer, answer_is_correct
@@ -70,6 +70,7 @@ from ragmath.lab.workbook import (
     RerankStage,
     VectorRetriever,
     as_chunk_records,
+    convex_rankings,
 )
 
 
