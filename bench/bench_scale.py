@@ -7,10 +7,10 @@ taken between neighbouring runs and the host's drift in speed mostly cancels; a 
 median of the rounds' ratios (the ratio of the median times is printed too).
 
 (a) files on disk -> the four means at K=10 (Recall, Hit, MRR, nDCG):
-    ragmath   evaluate(run_path, qrels_path, ..., gain="linear") (phases: io.read_run_head, which
-              reads the run a slice at a time and keeps each question's top K, +
-              io.read_qrels_table, then the grade matrix and the four metrics); also evaluate() on pandas
-              DataFrames already in memory (io.read_run_frame / read_qrels_frame, not timed)
+    ragmath   evaluate(run_path, qrels_path, ..., gain="linear") (phases: io.run_table(path, top=K),
+              which reads the run a slice at a time and keeps each question's top K, +
+              io.qrels_table, then the grade matrix and the four metrics); also evaluate() on pandas
+              DataFrames already in memory (io.run_table / qrels_table as pandas, not timed)
     pytrec_eval  parse_run + parse_qrel + cut the run to its top K (so trec_eval's recip_rank,
               which ignores cut-offs, is MRR@10) + RelevanceEvaluator(recall.10, success.10,
               recip_rank, ndcg_cut.10).evaluate
@@ -231,8 +231,8 @@ def worker_ragmath(task: str, paths: dict, repeats: int, sample: list) -> dict:
 
         def split():  # the same calls evaluate() makes for files, timed in two phases
             clock = _Clock()
-            run = io.read_run_head(paths["run1"], K)
-            qrels = io.read_qrels_table(paths["qrels"])
+            run = io.run_table(paths["run1"], top=K)
+            qrels = io.qrels_table(paths["qrels"])
             load = clock.lap()
             top = order_run_table(run, top=K)
             grades = grade_matrix(top, qrels, qrels["question"].unique(maintain_order=True).to_list(), K)
@@ -255,7 +255,7 @@ def worker_ragmath(task: str, paths: dict, repeats: int, sample: list) -> dict:
 
         def split():  # the same calls fuse_runs() makes for files, timed in two phases
             clock = _Clock()
-            tables = [io.read_run_table(paths["run1"]), io.read_run_table(paths["run2"])]
+            tables = [io.run_table(paths["run1"]), io.run_table(paths["run2"])]
             load = clock.lap()
             _fuse_tables(tables, float(RRF_K), None)
             return load, clock.lap()
@@ -273,7 +273,10 @@ def worker_ragmath(task: str, paths: dict, repeats: int, sample: list) -> dict:
     }
     out.setdefault("peak_rss_mb", _rss_mb())
     if task == "evaluate":  # a reader who already holds pandas DataFrames (loaded before timing)
-        run_frame, qrels_frame = io.read_run_frame(paths["run1"]), io.read_qrels_frame(paths["qrels"])
+        import pandas as pd
+
+        run_frame = pd.DataFrame(io.run_table(paths["run1"]).to_dict(as_series=False))
+        qrels_frame = pd.DataFrame(io.qrels_table(paths["qrels"]).to_dict(as_series=False))
         frame_times, result = _timed(
             lambda: evaluate(run_frame, qrels_frame, METRICS, gain="linear"), repeats
         )

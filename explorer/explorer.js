@@ -10,8 +10,9 @@
   const SVG_NS = "http://www.w3.org/2000/svg";
 
   // ------------------------------------------------------------------------------- arithmetic
-  // ragmath orders tied IDs as Python compares strings: by code point. JavaScript's < compares
-  // UTF-16 units, which puts U+10000 and above (two surrogate units, 0xD800...) before U+E000...U+FFFF.
+  // The page's copy of the tie rule (ragmath.ranking.tie_rule_order in Python; tests/test_explorer_page.py
+  // checks one against the other): tied IDs compare as Python compares strings, by code point. JavaScript's <
+  // compares UTF-16 units, which puts U+10000 and above (two surrogate units, 0xD800...) before U+E000...U+FFFF.
   function compareIds(a, b) {
     const n = Math.min(a.length, b.length);
     for (let i = 0; i < n; i++) {

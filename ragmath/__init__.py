@@ -19,7 +19,7 @@ from ragmath.fusion import fuse_runs, rrf
 from ragmath.metrics import dcg_at_k, hit_at_k, judged_at_k, ndcg_at_k, recall_at_k, reciprocal_rank
 from ragmath.registry import METRICS
 
-__version__ = "0.2.0"
+__version__ = "0.4.0"
 
 __all__ = [
     "METRICS", "Comparison", "Evaluation", "bootstrap_interval", "compare", "dcg_at_k", "evaluate",

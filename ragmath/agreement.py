@@ -130,9 +130,8 @@ def _as_labels(labels: Any, name: str) -> Mapping[Any, Mapping[Any, Any]]:
     if isinstance(labels, Mapping):
         return labels
     from ragmath import io
-    from ragmath.validation import is_source
 
-    return io.read_qrels(labels) if is_source(labels) else io.qrels_mapping(io.qrels_table(labels))
+    return io.read_qrels(labels)
 
 
 def _pairs(labels: Mapping[Any, Mapping[Any, Any]], name: str) -> dict[tuple[str, str], int]:

@@ -22,7 +22,7 @@ from ragmath.ranking import order_run_table
 from ragmath.registry import METRICS, parse_metrics
 from ragmath.stats import EXACT_UP_TO, bootstrap_interval, holm, paired_bootstrap, plan_questions, sign_flip_p
 from ragmath.units import check_unit_map, lift_labels, to_units
-from ragmath.validation import check_k, is_source
+from ragmath.validation import check_k
 
 __all__ = ["compare", "Comparison", "pool", "sign_flip_p", "holm", "plan_questions", "name_runs", "at_units",
            "by_group", "markdown", "EXACT_UP_TO", "REPORT_WORDS", "report_words"]
@@ -70,7 +70,7 @@ def pool(runs: Mapping[str, Any], depth: int, qrels: Any = None) -> pd.DataFrame
 
 def _ranked(run: Any) -> dict[str, list[str]]:
     """A run (a mapping, a DataFrame or a file) as question -> ranked IDs (text), the tie rule applied."""
-    table = order_run_table(io.read_run_table(run) if is_source(run) else io.run_table(run))
+    table = order_run_table(io.run_table(run))
     ranked: dict[str, list[str]] = {q: [] for q in mapping_questions(run) or ()}  # empty ones too
     ranked.update(table.group_by("question", maintain_order=True).agg("id").iter_rows())
     return ranked
@@ -78,9 +78,8 @@ def _ranked(run: Any) -> dict[str, list[str]]:
 
 def _labels(qrels: Any) -> dict[str, dict[str, int]]:
     """Labels (a mapping, a DataFrame or a file) as question -> {ID: grade}, IDs as text."""
-    table = io.read_qrels_table(qrels) if is_source(qrels) else io.qrels_table(qrels)
     labels: dict[str, dict[str, int]] = {q: {} for q in mapping_questions(qrels) or ()}
-    labels.update(io.qrels_mapping(table))
+    labels.update(io.read_qrels(qrels))
     return labels
 
 

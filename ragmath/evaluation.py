@@ -36,7 +36,6 @@ from ragmath import io
 from ragmath.metrics import GAINS, Grades, as_numbers
 from ragmath.ranking import order_run_table
 from ragmath.registry import METRICS, parse_metrics
-from ragmath.validation import is_source
 
 __all__ = ["evaluate", "Evaluation"]
 
@@ -227,9 +226,8 @@ def evaluate(
     if gain not in GAINS:
         raise ValueError(f"gain must be one of {GAINS}, got {gain!r}")
     depth = max(cutoff for _, cutoff in parsed)  # a run file is read for its top max-K only
-    run_table = io.read_run_head(run, depth) if is_source(run) else io.run_table(run)
-    qrels_table = io.read_qrels_table(qrels) if is_source(qrels) else io.qrels_table(qrels)
-    top = order_run_table(run_table, top=depth)
+    top = order_run_table(io.run_table(run, top=depth), top=depth)
+    qrels_table = io.qrels_table(qrels)
     labelled = mapping_questions(qrels) or qrels_table["question"].unique(maintain_order=True).to_list()
     run_order = mapping_questions(run) or top.filter(pl.col("position") == 1)["question"].to_list()
     in_run = set(run_order)

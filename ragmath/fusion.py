@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     import pandas as pd
     import polars as pl
 
-__all__ = ["rrf", "fuse_runs", "fuse", "rrf_score", "fused_scores", "tie_rule_order"]
+__all__ = ["rrf", "fuse_runs", "fuse", "rrf_score", "fused_scores"]
 
 
 def rrf_score(ranks: Iterable[int], k: float, weights: Sequence[float] | None = None) -> Fraction:
@@ -103,32 +103,23 @@ def fused_scores(ranks: np.ndarray, k: float,
 
 def fuse(ranks: np.ndarray, ids: pl.Series, k: float, questions: np.ndarray | None = None,
          weights: Sequence[float] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """RRF of ranked lists given as ranks: the rows' order best first, their tie keys and float scores.
+    """RRF of ranked lists given as ranks: the rows' order best first, their tiers and float scores.
 
     ``ranks`` is an integer matrix items × lists (0 where a list lacks the item; see :func:`fused_scores`),
     ``ids`` the items' IDs as text, ``questions`` (optional) an integer code per row: rows are ordered
-    by question code, then by the tie rule of :mod:`ragmath.ranking` on the exact fused scores —
-    score descending, then ID ascending in code-point order (:func:`_tie_rule_order`). Rows with equal
-    tie keys are exactly tied (the key is :func:`fused_scores`' tier, with ``questions`` the question's
-    code folded in). ``k`` and ``weights`` (one per list, or None) are assumed checked.
+    by question code, then by the tie rule (:func:`ragmath.ranking.tie_rule_order`) on the exact fused
+    scores: score descending, then ID ascending in code-point order. Rows of one question with equal
+    tiers (:func:`fused_scores`) are exactly tied. ``k`` and ``weights`` (one per list, or None) are
+    assumed checked.
 
     >>> import polars as pl
     >>> fuse(np.array([[1, 0], [0, 1], [2, 2]]), pl.Series(["b", "a", "c"]), 1)[0].tolist()
     [2, 1, 0]
     """
+    from ragmath.ranking import tie_rule_order
+
     tier, score = fused_scores(ranks, k, weights)
-    return tie_rule_order(tier, ids, questions), tier, score
-
-
-def tie_rule_order(tier: np.ndarray, ids: pl.Series, questions: np.ndarray | None = None) -> np.ndarray:
-    """The rows' order by question code, then tier (exact score descending), then ID ascending.
-
-    With ``questions`` the code is folded into ``tier`` in place (one key per row: tens of millions of
-    rows), so equal keys still mean exactly tied rows of one question.
-    """
-    if questions is not None and len(tier):
-        tier += np.asarray(questions, dtype=np.int64) * (int(tier.max()) + 1)
-    return _tie_rule_order(tier, ids)
+    return tie_rule_order(-tier, ids, questions), tier, score  # tier 0: the highest exact score
 
 
 def rrf(
@@ -210,7 +201,7 @@ def fuse_runs(
     is refused there. Questions come in order of first appearance across the runs. ``runs`` is a mapping
     name -> run or a list of runs; a run is a mapping question -> ranking, a DataFrame (pandas or
     polars; columns question, id, score or rank) or a run file (TREC, CSV or JSONL; each question's
-    top ``window`` is read: :func:`ragmath.io.read_run_head`). IDs are text (``1`` and ``"1"`` are one
+    top ``window`` is read: :func:`ragmath.io.run_table`). IDs are text (``1`` and ``"1"`` are one
     ID, returned as ``"1"``); a mapping's question with an empty ranking is returned with no items.
     ``as_frame=True`` (or ``"pandas"``) returns a DataFrame with columns question, id, rank, score
     instead, ``as_frame="polars"`` a polars one (for millions of rows the fastest).
@@ -222,7 +213,6 @@ def fuse_runs(
     given with ``norm`` or an unknown ``norm``, and ``TypeError`` when a run is neither a mapping, a
     DataFrame nor a file.
     """
-    from ragmath import io
     from ragmath.score_fusion import check_norm, fuse_score_tables
 
     if norm is not None and k is not None:
@@ -240,8 +230,10 @@ def fuse_runs(
         fused = _fuse_tables(tables, smoothing, window, weights)
     if as_frame == "polars":
         return fused
-    if as_frame:
-        return io.to_pandas(fused)
+    if as_frame:  # text as Python strings, no pyarrow needed
+        import pandas as pd
+
+        return pd.DataFrame({name: fused[name].to_numpy() for name in fused.columns})
     out: dict[Hashable, dict[Hashable, float]] = {}
     if all(isinstance(run, Mapping) for run in named.values()):
         for run in named.values():  # every question in order, empty rankings (no rows) included
@@ -257,8 +249,8 @@ def _read_run(name: str, run: Any, window: int | None, scores: bool = False) -> 
     from ragmath import io
 
     try:
-        if is_source(run):
-            return io.read_run_table(run) if scores else io.read_run_head(run, window)
+        if is_source(run) and not scores:  # a file: each question's top window, a slice at a time
+            return io.run_table(run, top=window, ranked=True)
         return io.run_table(run)
     except ValueError as exc:
         raise ValueError(f"runs[{name!r}]: {exc}") from None
@@ -276,7 +268,7 @@ def _fuse_tables(tables: Iterable[pl.DataFrame], k: float, window: int | None,
     """
     import polars as pl
 
-    from ragmath.ranking import order_run_table
+    from ragmath.ranking import order_run_table, tie_rule_order
 
     schema = {"question": pl.String, "id": pl.String, "rank": pl.Int64, "score": pl.Float64}
     parts = []
@@ -319,6 +311,7 @@ def _fuse_tables(tables: Iterable[pl.DataFrame], k: float, window: int | None,
     del question, ids, first
     tier, score = fused_scores(ranks, k, weights)  # fuse's two steps, the ranks let go in between
     del ranks
+    np.negative(tier, out=tier)  # tier 0 is the highest exact score: minus the tier orders as the score
     order = tie_rule_order(tier, pair_ids, pair_question)
     del tier
     pair_question = pair_question[order]
@@ -364,34 +357,3 @@ def _group_pairs(question: np.ndarray, ids: pl.Series) -> tuple[np.ndarray, np.n
     same = (question[order][1:] == question[order][:-1]) & (sorted_ids.slice(1) == sorted_ids.slice(
         0, len(order) - 1)).to_numpy()
     return order, same
-
-
-def _tie_rule_order(primary: np.ndarray, ids: pl.Series) -> np.ndarray:
-    """The order by ``primary`` ascending, then ID ascending (code-point order) among equal ones.
-
-    Equal neighbours are put in ID order in bulk: pairs by one comparison, larger runs by a sort.
-    (One polars sort on question, tier and ID made the fusion's compute step 0.39 x ranx's at
-    30,000 x 100 in ``make bench``, against 0.29 x with this.)
-    """
-    import polars as pl
-
-    order = np.argsort(primary, kind="stable")
-    sorted_primary = primary[order]
-    tie = np.flatnonzero(sorted_primary[1:] == sorted_primary[:-1])  # positions i tied with i + 1
-    if not len(tie):
-        return order
-    run_start = np.concatenate(([True], np.diff(tie) != 1))  # runs of consecutive tied positions
-    run_id = np.cumsum(run_start) - 1
-    run_length = np.bincount(run_id) + 1  # rows in each run of equal primary values
-    two = run_length[run_id] == 2
-    first = tie[two]  # runs of exactly two rows: swap when the IDs are out of order
-    swap = (ids.gather(order[first]) > ids.gather(order[first + 1])).to_numpy()
-    swapped = first[swap]
-    order[swapped], order[swapped + 1] = order[swapped + 1], order[swapped].copy()
-    longer = tie[~two]
-    if len(longer):  # runs of three or more rows: sort each run's rows by ID
-        positions = np.unique(np.concatenate((longer, longer + 1)))
-        runs = pl.DataFrame({"primary": sorted_primary[positions], "id": ids.gather(order[positions])})
-        within = runs.select(pl.arg_sort_by(["primary", "id"])).to_series().to_numpy()
-        order[positions] = order[positions][within]
-    return order

@@ -25,7 +25,7 @@ from ragmath.validation import check_grades, check_k, check_ranking, relevant_se
 
 __all__ = [
     "Grades", "Ratio", "GAINS",
-    "recall", "hit", "first_relevant", "dcg", "ideal_dcg", "ndcg", "judged",
+    "recall", "hit", "reciprocal_ranks", "dcg", "ideal_dcg", "ndcg", "judged",
     "as_numbers", "recall_at_k", "hit_at_k", "reciprocal_rank", "dcg_at_k", "ideal_dcg_at_k", "ndcg_at_k",
     "judged_at_k",
 ]
@@ -97,8 +97,8 @@ def hit(grades: Grades, k: int) -> Ratio:
     return found, np.ones_like(found)
 
 
-def first_relevant(grades: Grades, k: int) -> Ratio:
-    """Reciprocal rank at K: 1 / the rank of the first relevant item within the top K, else 0.
+def reciprocal_ranks(grades: Grades, k: int) -> Ratio:
+    """Reciprocal rank at K, per question: 1 / the rank of the first relevant item within the top K, else 0.
 
     RR@K = 1 / r   if r <= K, else 0
 
@@ -233,7 +233,7 @@ def hit_at_k(ranking: Ranking, relevant: Relevant, k: int, *, exact: bool = Fals
 
 
 def reciprocal_rank(ranking: Ranking, relevant: Relevant, k: int, *, exact: bool = False) -> float | Fraction:
-    """Reciprocal rank at ``k`` of one ranking (:func:`first_relevant`); its mean is MRR@K.
+    """Reciprocal rank at ``k`` of one ranking (:func:`reciprocal_ranks`); its mean is MRR@K.
 
     trec_eval's ``recip_rank`` ignores any cut-off: cut the run to K first to compare (ranx: ``mrr@k``).
 
@@ -245,7 +245,7 @@ def reciprocal_rank(ranking: Ranking, relevant: Relevant, k: int, *, exact: bool
     Raises as :func:`recall_at_k`.
     """
     grades = _one(ranking, _relevance(relevant, "reciprocal_rank"), k)
-    return _first(first_relevant(grades, k), exact)
+    return _first(reciprocal_ranks(grades, k), exact)
 
 
 def dcg_at_k(ranking: Ranking, grades: Mapping[Hashable, float], k: int, gain: str = "exp") -> float:

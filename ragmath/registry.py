@@ -48,7 +48,7 @@ METRICS: dict[str, Metric] = {metric.name.lower(): metric for metric in (
     Metric("Hit", lambda grades, k, gain: metrics.hit(grades, k), metrics.hit_at_k,
            "success_K", "hit_rate@K",
            "1 if any relevant item is in the top K, else 0"),
-    Metric("MRR", lambda grades, k, gain: metrics.first_relevant(grades, k), metrics.reciprocal_rank,
+    Metric("MRR", lambda grades, k, gain: metrics.reciprocal_ranks(grades, k), metrics.reciprocal_rank,
            "recip_rank on the run cut to K", "mrr@K",
            "1 / rank of the first relevant item within the top K, else 0"),
     Metric("nDCG", metrics.ndcg, metrics.ndcg_at_k,

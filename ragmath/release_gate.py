@@ -22,7 +22,6 @@ from ragmath.comparison import Comparison, compare, markdown
 from ragmath.evaluation import name_list
 from ragmath.registry import METRICS, parse_metric
 from ragmath.stats import plan_questions
-from ragmath.validation import is_source
 
 __all__ = ["gate", "GateResult", "POWER", "FEW_QUESTIONS", "fewest_questions"]
 
@@ -222,7 +221,7 @@ def gate(baseline: Any, candidate: Any, qrels: Any, metric: str, margin: float, 
     if METRICS[parse_metric(metric)[0].lower()].averaged_over != "answerable":
         raise ValueError(f"gate decides on a retrieval metric such as nDCG@10, not {metric}: Judged@K says "
                          "how much of a ranking is labelled, not how good it is")
-    labels = io.read_qrels(qrels) if is_source(qrels) else io.qrels_mapping(io.qrels_table(qrels))
+    labels = io.read_qrels(qrels)
     if not any(grade > 0 for graded in labels.values() for grade in graded.values()):
         raise ValueError("the labels hold no relevant item (grade > 0) for any question: there is nothing "
                          "to score; is this the qrels file of these runs?")

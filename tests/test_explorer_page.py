@@ -23,12 +23,15 @@ import subprocess
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
+import polars as pl
 import pytest
 from browser_support import headless_chromium
 
 import ragmath
 from ragmath.lab.messages import CATALOGUE, message, use_language
 from ragmath.lab.notebook.widgets import K_MAX, MAX_IDS, check_size, parse_list
+from ragmath.ranking import tie_rule_order
 
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = ROOT / "build" / "screenshots"
@@ -285,14 +288,61 @@ def test_the_cases_hold_ties_windows_one_item_lists_and_code_point_orders():
             groups.setdefault(row["exact"], []).append(row["id"])
         return any(g != sorted(g, key=lambda s: s.encode("utf-16-be")) for g in groups.values())
 
+    def ten_and_nine_tie(case) -> bool:  # "10" and "9" with equal scores: text order, not number order
+        rows = ragmath_rows(*case)
+        return any(a["exact"] == b["exact"] and {a["id"], b["id"]} == {"10", "9"} for a in rows for b in rows)
+
     assert len(cases) == 320
     assert len(tied) >= 80 and len(windows) >= 60 and len(one_item) >= 40 and len(big) == 4
     assert sum(map(utf16_disagrees, cases)) >= 10
+    # The seeded cases never tie "10" with "9"; the hand-made TIE_CASES below do, and join them in
+    # the parity test.
+    assert all(ten_and_nine_tie((lists, k, None)) for lists in (TIE_CASES[0], TIE_CASES[2]) for k in (1, 60))
+
+
+# Hand-made ties for the page's copy of the tie rule: every item alone at rank 1 of its own list (all
+# tied), pairs tied at two levels, IDs that read as numbers ("10" before "9" and "2": text, not number).
+TIE_CASES = [
+    {"BM25": ["9", "10"], "vector": ["10", "9"]},
+    {"BM25": ["9", "10", "2", "a"], "vector": ["a", "2", "10", "9"]},
+    {f"L{i}": [item] for i, item in enumerate(["9", "10", "2", "100", "d9", "d10", "B", "a", "é", "e\u0301",
+                                                "\ue000", "\uff5e", "\U0001f600", "差旅费", "09"])},
+]
+
+
+def python_tie_rule(lists: dict[str, list[str]], k: int) -> list[str]:
+    """The IDs in the order of ragmath's one tie-rule function, on the exact fused scores."""
+    scores = exact_scores(lists, k)
+    ids = list(scores)
+    exact = np.empty(len(ids), dtype=object)
+    exact[:] = [scores[item] for item in ids]
+    return [ids[i] for i in tie_rule_order(exact, pl.Series(ids, dtype=pl.String))]
+
+
+def test_the_hand_made_ties_tie_and_order_as_text():
+    assert python_tie_rule(TIE_CASES[0], 60) == ["10", "9"]
+    assert python_tie_rule(TIE_CASES[1], 1) == ["9", "a", "10", "2"]  # 9 and a tie, then 10 and 2
+    assert python_tie_rule(TIE_CASES[2], 60)[:6] == ["09", "10", "100", "2", "9", "B"]
+    for lists in TIE_CASES:
+        assert list(ragmath.rrf(lists, k=60)["id"]) == python_tie_rule(lists, 60)
+
+
+@pytest.mark.browser
+def test_the_pages_tie_rule_is_ragmaths_tie_rule_function(built, offline):
+    """The page's JavaScript copy of the tie rule (explorer/explorer.js, compareIds) against
+    ragmath.ranking.tie_rule_order, on equal scores: "10" vs "9", code points beyond U+FFFF."""
+    page = offline().open(built)
+    for lists in TIE_CASES:
+        for k in (1, 60):
+            got = page.evaluate("([lists, k]) => raglab.fuse(lists, k, null).map(r => [r.id, r.tied])",
+                                [lists, k])
+            assert [item for item, _ in got] == python_tie_rule(lists, k), (lists, k)
+            assert any(tied for _, tied in got)
 
 
 @pytest.mark.browser
 def test_fuse_and_lead_changes_match_ragmath_rrf(built, offline):
-    cases = parity_cases()
+    cases = parity_cases() + [(lists, k, None) for lists in TIE_CASES for k in (1, 60)]
     page = offline().open(built)
     results = page.evaluate(
         "cases => cases.map(([lists, k, window]) => raglab.fuse(lists, k, window))", cases)

@@ -292,7 +292,7 @@ def test_killed_write_leaves_the_target_whole_and_only_a_plain_temporary_file(fi
 def _both_readers(path, fmt, kind="run"):
     """The error of the public reader (bulk first) and of the line reader alone."""
     messages = []
-    for read in (lambda: rio.read_run_table(path) if kind == "run" else rio.read_qrels_table(path),
+    for read in (lambda: rio.run_table(path) if kind == "run" else rio.qrels_table(path),
                  lambda: _line_reader(_Source(path), fmt, kind)):
         with pytest.raises(ValueError) as info:
             read()
@@ -354,7 +354,7 @@ def test_differential_bulk_and_line_reader_agree_on_accepted_odd_files(tmp_path)
         path = tmp_path / name
         path.write_bytes(text.encode())
         fmt = "csv" if name.endswith(".csv") else "trec"
-        assert rio.read_run_table(path).rows() == _line_reader(_Source(path), fmt, "run").rows(), name
+        assert rio.run_table(path).rows() == _line_reader(_Source(path), fmt, "run").rows(), name
 
 
 def test_corpus_jsonl_is_read_by_the_same_reader(tmp_path):

@@ -131,9 +131,9 @@ def test_memory_follows_the_data_not_the_longest_id(tmp_path):
     code = textwrap.dedent(
         f"""
         import resource, sys
-        import ragmath.io as rio
+        import ragmath
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        run = rio.read_run_frame({str(path)!r})
+        run = ragmath.fuse_runs([{str(path)!r}], as_frame=True)  # read, then text to pandas
         after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         print(len(run), (after - before) // 1024)
         """

@@ -96,12 +96,17 @@ def test_dataframe_round_trips(tmp_path):
     run, listed = _random_run(random.Random(7)), _random_run(random.Random(8), scored=False)
     rio.write_run(run, tmp_path / "run.csv")
     rio.write_run(listed, tmp_path / "listed.csv")
-    assert rio.run_mapping(rio.run_table(rio.read_run_frame(tmp_path / "run.csv"))) == _ordered(run)
-    frame = rio.read_run_frame(tmp_path / "listed.csv").drop(columns="score")
-    assert rio.run_mapping(rio.run_table(frame)) == listed
+    assert rio.read_run(_pandas(rio.run_table(tmp_path / "run.csv"))) == _ordered(run)
+    frame = _pandas(rio.run_table(tmp_path / "listed.csv")).drop(columns="score")
+    assert rio.read_run(frame) == listed
     qrels = _random_qrels(random.Random(9))
     rio.write_qrels(qrels, tmp_path / "qrels.csv")
-    assert rio.qrels_mapping(rio.qrels_table(rio.read_qrels_frame(tmp_path / "qrels.csv"))) == qrels
+    assert rio.read_qrels(_pandas(rio.qrels_table(tmp_path / "qrels.csv"))) == qrels
+
+
+def _pandas(table):
+    """A polars table as pandas, as ragmath.io's docstring says to make one."""
+    return pd.DataFrame(table.to_dict(as_series=False))
 
 
 def test_chinese_ids_survive_every_format(tmp_path):
@@ -121,15 +126,15 @@ def test_any_finite_float_score_survives_trec(tmp_path_factory, scores):
     run = {"q": {f"d{i}": s for i, s in enumerate(scores)}}
     rio.write_run(run, path)
     assert rio.read_run(path) == run
-    frame = rio.read_run_frame(path)
-    assert dict(zip(frame["id"].astype(str), frame["score"], strict=True)) == run["q"]
+    table = rio.run_table(path)
+    assert dict(zip(table["id"].to_list(), table["score"].to_list(), strict=True)) == run["q"]
 
 
 def test_bulk_reader_gives_the_line_reader_table(tmp_path):
     run = _random_run(random.Random(11))
     path = tmp_path / "run.trec"
     rio.write_run(run, path)
-    table = rio.read_run_table(path)
+    table = rio.run_table(path)
     assert table.equals(_line_reader(_Source(path), "trec", "run"))
     assert table.columns == ["question", "id", "score", "rank"]
 
@@ -138,7 +143,7 @@ def test_reader_accepts_tabs_runs_of_spaces_crlf_and_blank_lines(tmp_path):
     path = tmp_path / "run.trec"
     path.write_bytes(b"q1\tQ0  d2 1 0.5 t\r\n\n   \nq1 Q0 d1 2 0.75 t\r\n")
     assert rio.read_run(path) == {"q1": {"d1": 0.75, "d2": 0.5}}
-    assert rio.read_run_table(path)["id"].to_list() == ["d2", "d1"]  # file order
+    assert rio.run_table(path)["id"].to_list() == ["d2", "d1"]  # file order
 
 
 def test_trec_ties_follow_score_desc_then_id_asc_not_the_rank_column(tmp_path):
@@ -189,21 +194,21 @@ def _raises_at(reader, path, *fragments):
 GOOD_RUN = "q1 Q0 d1 1 0.5 t\n"
 
 
-@pytest.mark.parametrize("reader", [rio.read_run, rio.read_run_frame])
+@pytest.mark.parametrize("reader", [rio.read_run, rio.run_table])
 def test_run_line_with_too_few_fields(tmp_path, reader):
     path = tmp_path / "run.trec"
     path.write_text(GOOD_RUN + "q1 Q0 d2 2 0.25\n")
     _raises_at(reader, path, "line 2", "expected 6 fields", "found 5")
 
 
-@pytest.mark.parametrize("reader", [rio.read_run, rio.read_run_frame])
+@pytest.mark.parametrize("reader", [rio.read_run, rio.run_table])
 def test_run_line_with_too_many_fields(tmp_path, reader):
     path = tmp_path / "run.trec"
     path.write_text(GOOD_RUN + GOOD_RUN.replace("d1", "d2").rstrip() + " extra\n")
     _raises_at(reader, path, "line 2", "found 7")
 
 
-@pytest.mark.parametrize("reader", [rio.read_run, rio.read_run_frame])
+@pytest.mark.parametrize("reader", [rio.read_run, rio.run_table])
 @pytest.mark.parametrize("score", ["abc", "0,5", "1_0", "nan", "inf", "1e400"])
 def test_run_line_with_a_non_numeric_or_non_finite_score(tmp_path, reader, score):
     path = tmp_path / "run.trec"
@@ -211,7 +216,7 @@ def test_run_line_with_a_non_numeric_or_non_finite_score(tmp_path, reader, score
     _raises_at(reader, path, "line 2", "field 5 (score)", repr(score))
 
 
-@pytest.mark.parametrize("reader", [rio.read_run, rio.read_run_frame])
+@pytest.mark.parametrize("reader", [rio.read_run, rio.run_table])
 @pytest.mark.parametrize("rank", ["2.5", "2.0", "two"])
 def test_run_line_with_a_non_integer_rank(tmp_path, reader, rank):
     path = tmp_path / "run.trec"
@@ -219,42 +224,42 @@ def test_run_line_with_a_non_integer_rank(tmp_path, reader, rank):
     _raises_at(reader, path, "line 2", "field 4 (rank)")
 
 
-@pytest.mark.parametrize("reader", [rio.read_run, rio.read_run_frame])
+@pytest.mark.parametrize("reader", [rio.read_run, rio.run_table])
 def test_run_with_a_duplicate_question_id_pair(tmp_path, reader):
     path = tmp_path / "run.trec"
     path.write_text(GOOD_RUN + "q2 Q0 d1 1 0.5 t\nq1 Q0 d1 2 0.25 t\n")
     _raises_at(reader, path, "line 3", "duplicate", "'q1'", "'d1'", "line 1")
 
 
-@pytest.mark.parametrize("reader", [rio.read_qrels, rio.read_qrels_frame])
+@pytest.mark.parametrize("reader", [rio.read_qrels, rio.qrels_table])
 def test_qrels_line_with_too_few_fields(tmp_path, reader):
     path = tmp_path / "qrels.trec"
     path.write_text("q1 0 d1 1\nq1 d2 1\n")
     _raises_at(reader, path, "line 2", "expected 4 fields", "found 3")
 
 
-@pytest.mark.parametrize("reader", [rio.read_qrels, rio.read_qrels_frame])
+@pytest.mark.parametrize("reader", [rio.read_qrels, rio.qrels_table])
 def test_qrels_line_with_a_non_numeric_grade(tmp_path, reader):
     path = tmp_path / "qrels.trec"
     path.write_text("q1 0 d1 1\nq1 0 d2 high\n")
     _raises_at(reader, path, "line 2", "field 4 (grade)", "not a number")
 
 
-@pytest.mark.parametrize("reader", [rio.read_qrels, rio.read_qrels_frame])
+@pytest.mark.parametrize("reader", [rio.read_qrels, rio.qrels_table])
 def test_qrels_line_with_a_non_integer_grade(tmp_path, reader):
     path = tmp_path / "qrels.trec"
     path.write_text("q1 0 d1 1\nq1 0 d2 1.5\n")
     _raises_at(reader, path, "line 2", "field 4 (grade)", "not an integer")
 
 
-@pytest.mark.parametrize("reader", [rio.read_qrels, rio.read_qrels_frame])
+@pytest.mark.parametrize("reader", [rio.read_qrels, rio.qrels_table])
 def test_qrels_line_with_a_negative_grade(tmp_path, reader):
     path = tmp_path / "qrels.trec"
     path.write_text("q1 0 d1 1\nq1 0 d2 -1\n")
     _raises_at(reader, path, "line 2", "field 4 (grade)", "negative")
 
 
-@pytest.mark.parametrize("reader", [rio.read_qrels, rio.read_qrels_frame])
+@pytest.mark.parametrize("reader", [rio.read_qrels, rio.qrels_table])
 def test_qrels_with_a_duplicate_question_id_pair(tmp_path, reader):
     path = tmp_path / "qrels.trec"
     path.write_text("q1 0 d1 1\nq1 0 d1 2\n")
@@ -320,7 +325,7 @@ def test_file_that_is_not_utf8_names_the_line(tmp_path):
     path = tmp_path / "run.trec"
     path.write_bytes(GOOD_RUN.encode() + b"q1 Q0 d\xff 2 0.25 t\n")
     _raises_at(rio.read_run, path, "line 2", "UTF-8")
-    _raises_at(rio.read_run_frame, path, "line 2", "UTF-8")
+    _raises_at(rio.run_table, path, "line 2", "UTF-8")
 
 
 def test_writer_refuses_an_id_with_whitespace_before_writing(tmp_path):
@@ -382,7 +387,7 @@ def test_bulk_reader_returns_what_the_line_reader_returns_or_the_same_error(
     text = newline.join("".join(tok + sep for tok, sep in line).rstrip(" ") for line in lines)
     path = tmp_path_factory.mktemp("weird") / "run.trec"
     path.write_bytes(text.encode("utf-8"))
-    _same_table_or_error(rio.read_run_table, path, "run")
+    _same_table_or_error(rio.run_table, path, "run")
 
 
 @settings(max_examples=100, deadline=None)
@@ -393,14 +398,14 @@ def test_bulk_reader_returns_what_the_line_reader_returns_or_the_same_error(
 def test_bulk_qrels_reader_agrees_with_the_line_reader(tmp_path_factory, rows):
     path = tmp_path_factory.mktemp("qrels") / "qrels.trec"
     path.write_text("".join(" ".join(r) + "\n" for r in rows), encoding="utf-8")
-    _same_table_or_error(rio.read_qrels_table, path, "qrels")
+    _same_table_or_error(rio.qrels_table, path, "qrels")
 
 
 @pytest.mark.parametrize(
     "reader, text",
     [
-        (rio.read_run_table, "q1 Q0 d1 1 0.5 run\trun\n"),  # a 7th field after a tab, in the tag
-        (rio.read_qrels_table, "q1 0\tx d1 1\n"),  # a 5th field after a tab, in the iteration
+        (rio.run_table, "q1 Q0 d1 1 0.5 run\trun\n"),  # a 7th field after a tab, in the tag
+        (rio.qrels_table, "q1 0\tx d1 1\n"),  # a 5th field after a tab, in the iteration
     ],
 )
 def test_a_tab_inside_a_single_space_field_is_an_extra_field(tmp_path, reader, text):
@@ -411,11 +416,11 @@ def test_a_tab_inside_a_single_space_field_is_an_extra_field(tmp_path, reader, t
         reader(path)
 
 
-# ---------------------------------------------------------------- read_run_head: a slice at a time
+# ---------------------------------------------------------------- run_table(path, top=K): a slice at a time
 
 
 def _head_of_whole_file(path, k):
-    """The reference for read_run_head: the line reader's table, ordered and cut by the tie rule."""
+    """The reference for run_table(path, top=k): the line reader's table, ordered and cut by the tie rule."""
     from ragmath.ranking import order_run_table
 
     table = order_run_table(_line_reader(_Source(path), "trec", "run"), top=k)
@@ -427,10 +432,10 @@ def _head_or_same_error(path, k):
         expected = _head_of_whole_file(path, k)
     except ValueError as exc:
         with pytest.raises(ValueError) as info:
-            rio.read_run_head(path, k)
+            rio.run_table(path, top=k, ranked=True)
         assert str(info.value) == str(exc)
         return
-    assert rio.read_run_head(path, k).rows() == expected
+    assert rio.run_table(path, top=k, ranked=True).rows() == expected
 
 
 _HEAD_LINE = st.tuples(
@@ -448,7 +453,7 @@ _HEAD_LINE = st.tuples(
     st.sampled_from(["\n", "\r\n"]),
     st.sampled_from(["", "\ufeff", "# a comment line\n", "\n"]),
 )
-def test_read_run_head_is_the_whole_files_top_k_in_any_slicing(
+def test_run_table_top_is_the_whole_files_top_k_in_any_slicing(
     tmp_path_factory, rows, k, slice_bytes, newline, opening
 ):
     """Questions in blocks or scattered, ties, UTF-8 IDs of many lengths, CRLF, a BOM, comments,
@@ -467,7 +472,7 @@ def test_read_run_head_is_the_whole_files_top_k_in_any_slicing(
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(_LINE, min_size=1, max_size=6), st.integers(1, 3))
-def test_read_run_head_agrees_on_malformed_files(tmp_path_factory, lines, k):
+def test_run_table_top_agrees_on_malformed_files(tmp_path_factory, lines, k):
     """Tabs, runs of spaces, odd whitespace, missing and extra fields: as the whole-file reader."""
     text = "\n".join("".join(tok + sep for tok, sep in line).rstrip(" ") for line in lines)
     path = tmp_path_factory.mktemp("weird") / "run.trec"
@@ -475,7 +480,7 @@ def test_read_run_head_agrees_on_malformed_files(tmp_path_factory, lines, k):
     _head_or_same_error(path, k)
 
 
-def test_read_run_head_reads_slices_and_carries_a_question_across_them(tmp_path, monkeypatch):
+def test_run_table_top_reads_slices_and_carries_a_question_across_them(tmp_path, monkeypatch):
     lines = [f"q{q:02d} Q0 d{d} {d} {1 / d!r} run" for q in range(1, 21) for d in range(1, 31)]
     path = tmp_path / "run.trec"
     path.write_text("\n".join(lines) + "\n")
@@ -489,7 +494,7 @@ def test_read_run_head_reads_slices_and_carries_a_question_across_them(tmp_path,
 
     monkeypatch.setattr(_Source, "slices", counted)
     monkeypatch.setattr(rio._bulk, "HEAD_SLICE_BYTES", 1000)  # about 40 lines: questions are cut in two
-    head = rio.read_run_head(path, 3)
+    head = rio.run_table(path, top=3)
     assert len(pieces) > 10
     assert head.height == 20 * 3
     assert head.rows()[:4] == [("q01", "d1", None, 1), ("q01", "d2", None, 2), ("q01", "d3", None, 3),
@@ -497,21 +502,21 @@ def test_read_run_head_reads_slices_and_carries_a_question_across_them(tmp_path,
     assert head.rows() == _head_of_whole_file(path, 3)
 
 
-def test_read_run_head_duplicate_across_two_slices_is_named(tmp_path, monkeypatch):
+def test_run_table_top_duplicate_across_two_slices_is_named(tmp_path, monkeypatch):
     lines = [f"q1 Q0 d{d} {d} {1 / d!r} run" for d in range(1, 60)] + ["q1 Q0 d7 60 0.0001 run"]
     path = tmp_path / "run.trec"
     path.write_text("\n".join(lines) + "\n")
     monkeypatch.setattr(rio._bulk, "HEAD_SLICE_BYTES", 200)
     with pytest.raises(ValueError, match=r"line 60, field 3 \(docid\): duplicate .* first seen on line 7"):
-        rio.read_run_head(path, 5)
+        rio.run_table(path, top=5)
 
 
-def test_read_run_head_question_in_two_blocks(tmp_path, monkeypatch):
+def test_run_table_top_question_in_two_blocks(tmp_path, monkeypatch):
     """A question that comes back later is still one question: the whole file is read instead."""
     path = tmp_path / "run.trec"
     path.write_text("q1 Q0 a 1 0.5 r\nq2 Q0 b 1 0.5 r\nq1 Q0 c 2 0.9 r\n")
     monkeypatch.setattr(rio._bulk, "HEAD_SLICE_BYTES", 16)
-    assert rio.read_run_head(path, 5).rows() == [("q1", "c", None, 1), ("q1", "a", None, 2),
+    assert rio.run_table(path, top=5).rows() == [("q1", "c", None, 1), ("q1", "a", None, 2),
                                                  ("q2", "b", None, 1)]
 
 
@@ -519,7 +524,7 @@ def test_read_run_head_question_in_two_blocks(tmp_path, monkeypatch):
     ("q9 Q0 d1 1 0.5 run\textra", r"line 40: expected 6 fields"),  # a tab inside the ignored tag
     ("q9\tQ0\td1\t1\t0.5\trun", None),  # a tab-separated line is a good line
 ])
-def test_read_run_head_tab_in_a_later_slice(tmp_path, monkeypatch, late_line, error):
+def test_run_table_top_tab_in_a_later_slice(tmp_path, monkeypatch, late_line, error):
     """Each slice is searched for a tab (polars cannot split on it): the whole file is read instead."""
     lines = [f"q{n // 10} Q0 d{n} {n} {1 / (n + 1)!r} run" for n in range(39)] + [late_line]
     path = tmp_path / "run.trec"
@@ -527,38 +532,56 @@ def test_read_run_head_tab_in_a_later_slice(tmp_path, monkeypatch, late_line, er
     monkeypatch.setattr(rio._bulk, "HEAD_SLICE_BYTES", 100)
     if error:
         with pytest.raises(ValueError, match=error):
-            rio.read_run_head(path, 2)
+            rio.run_table(path, top=2)
     else:
-        head = rio.read_run_head(path, 2).rows()
+        head = rio.run_table(path, top=2).rows()
         assert head[-1] == ("q9", "d1", None, 1)
         assert head == _head_of_whole_file(path, 2)
 
 
 @pytest.mark.parametrize("k", [0, -1, 2.5, True, "3"])
-def test_read_run_head_bad_k_refused(tmp_path, k):
+def test_run_table_top_bad_k_refused(tmp_path, k):
     path = tmp_path / "run.trec"
     path.write_text("q1 Q0 a 1 0.5 r\n")
-    with pytest.raises((TypeError, ValueError), match="k must be a positive int"):  # the one check of K
-        rio.read_run_head(path, k)
+    with pytest.raises((TypeError, ValueError), match="top must be a positive int"):  # the one check of K
+        rio.run_table(path, top=k)
 
 
-def test_read_run_head_none_keeps_every_result(tmp_path):
+def test_run_table_ranked_keeps_every_result_and_without_it_the_file_as_written(tmp_path):
     path = tmp_path / "run.trec"
     path.write_text("q1 Q0 a 1 0.5 r\nq1 Q0 b 2 0.9 r\nq1 Q0 c 3 0.5 r\n")
-    assert rio.read_run_head(path, None).rows() == [("q1", "b", None, 1), ("q1", "a", None, 2),
-                                                    ("q1", "c", None, 3)]
+    ranked = [("q1", "b", None, 1), ("q1", "a", None, 2), ("q1", "c", None, 3)]
+    assert rio.run_table(path, ranked=True).rows() == rio.run_table(path, top=5).rows() == ranked
+    assert rio.run_table(path).rows() == [("q1", "a", 0.5, 1), ("q1", "b", 0.9, 2), ("q1", "c", 0.5, 3)]
 
 
-def test_read_run_head_of_csv_and_stdin(tmp_path, monkeypatch):
+@pytest.mark.parametrize("run", [
+    {"q1": {"a": 0.5, "b": 0.9, "c": 0.5}, "q2": ["y", "x"]},
+    pd.DataFrame({"question": ["q1", "q1", "q1", "q2", "q2"], "id": ["a", "b", "c", "y", "x"],
+                  "score": [0.5, 0.9, 0.5, 2.0, 1.0]}),
+])
+def test_run_table_top_of_a_mapping_or_a_frame_is_what_a_file_gives(tmp_path, run):
+    """One answer per input: top=K cuts a run in memory as it cuts a file."""
+    path = tmp_path / "run.trec"
+    rio.write_run(run, path)
+    assert rio.run_table(run, top=2).rows() == rio.run_table(path, top=2).rows() == [
+        ("q1", "b", None, 1), ("q1", "a", None, 2), ("q2", "y", None, 1), ("q2", "x", None, 2)]
+    assert rio.run_table(run, ranked=True).rows() == rio.run_table(path, ranked=True).rows()
+    assert rio.run_table(run, ranked=True).height == 5
+    with pytest.raises(ValueError, match="format='csv' names a file's format"):
+        rio.run_table(run, format="csv")
+
+
+def test_run_table_top_of_csv_and_stdin(tmp_path, monkeypatch):
     path = tmp_path / "run.csv"
     path.write_text("question,id,score\nq1,a,0.5\nq1,b,0.9\n")
-    assert rio.read_run_head(path, 1).rows() == [("q1", "b", None, 1)]
+    assert rio.run_table(path, top=1).rows() == [("q1", "b", None, 1)]
     import io as stdio
     import sys
 
     lines = b"q1 Q0 a 1 0.5 r\nq1 Q0 b 2 0.9 r\n"
     monkeypatch.setattr(sys, "stdin", stdio.TextIOWrapper(stdio.BytesIO(lines)))
-    assert rio.read_run_head("-", 1).rows() == [("q1", "b", None, 1)]
+    assert rio.run_table("-", top=1).rows() == [("q1", "b", None, 1)]
 
 
 def test_forbidden_character_list_matches_the_pattern():

@@ -64,8 +64,10 @@ def test_old_import_path_is_gone(old):
         importlib.import_module(old)
 
 
-def test_version_is_0_2():
-    assert ragmath.__version__ == "0.2.0"
+def test_version_is_0_4_in_the_package_and_in_pyproject():
+    assert ragmath.__version__ == "0.4.0"
+    pyproject = (Path(ragmath.__file__).parent.parent / "pyproject.toml").read_text(encoding="utf-8")
+    assert f'\nversion = "{ragmath.__version__}"\n' in pyproject
 
 
 #: The longest a module of ragmath may be, in lines; past it, split the module by what its parts do

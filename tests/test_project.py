@@ -104,12 +104,12 @@ def test_the_conventions_page_states_the_trec_field_rule_and_the_reader_keeps_it
             "tag); remove the extra fields") in text
     chinese = (ROOT / "docs" / "conventions.zh.md").read_text(encoding="utf-8")
     assert "多于六个字段的 TREC 运行结果行会被拒绝" in chinese
-    from ragmath.io import read_run_table
+    from ragmath.io import run_table
 
     run = tmp_path / "run.trec"
     run.write_text("q1 Q0 a 1 2.0 tag extra\n", encoding="utf-8")
     with pytest.raises(ValueError, match="found 7"):
-        read_run_table(run)
+        run_table(run)
 
 
 def test_the_conventions_table_has_a_row_for_every_case_the_issue_lists():

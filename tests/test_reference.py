@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragmath import evaluate, fuse_runs, rrf
-from ragmath.ranking import order_run_table, ranking_from_scores
+from ragmath.ranking import order_run_table, ranking_from_scores, tie_rule_order
 
 METRICS = ["Recall@1", "Recall@5", "Hit@3", "MRR@4", "nDCG@2", "nDCG@10", "MRR@1000"]
 TIED_SCORES = [0.1, 0.2, 0.5, 0.9, 1 / 3, 2.0]
@@ -48,8 +48,13 @@ def _random_case(rng: random.Random, *, stems=("d",)):
     return run, qrels
 
 
+def _tie_rule(scores: dict) -> list:
+    """The tie rule, from its statement: score descending, then the ID's text in code-point order."""
+    return sorted(scores, key=lambda d: (-scores[d], str(d)))
+
+
 def _ranking(value):
-    return ranking_from_scores(value) if isinstance(value, dict) else list(value)
+    return _tie_rule(value) if isinstance(value, dict) else list(value)
 
 
 def _metric(name: str, ranking: list, grades: dict, k: int, gain: str) -> float:
@@ -234,7 +239,7 @@ def test_one_question_and_a_whole_run_give_the_same_bits():
 
 @settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), shuffle=st.booleans())
-def test_order_run_table_follows_ranking_from_scores(seed, shuffle):
+def test_order_run_table_follows_the_tie_rule(seed, shuffle):
     rng = random.Random(seed)
     run, _ = _random_case(rng, stems=ID_STEMS)
     rows = [(q, d, s, None) if isinstance(r, dict) else (q, d, None, i)
@@ -247,9 +252,44 @@ def test_order_run_table_follows_ranking_from_scores(seed, shuffle):
     expected = []
     for question in dict.fromkeys(r[0] for r in rows):
         ranking = run[question]
-        ranking = ranking_from_scores(ranking) if isinstance(ranking, dict) else ranking
-        expected += [(question, d, p) for p, d in enumerate(ranking, start=1)]
+        expected += [(question, d, p) for p, d in enumerate(_ranking(ranking), start=1)]
     assert order_run_table(table).rows() == expected
+
+
+_SCORES = {
+    "floats": st.sampled_from([0.5, 0.25, -0.0, 0.0, 1e300, -1e-300, 2.0]),
+    "integers": st.sampled_from([0, 1, -1, 7, 2**62, -(2**63), 2**63 - 1]),  # too wide to fold, too
+    "fractions": st.sampled_from([Fraction(1, 3), 1 / 3, Fraction(1, 2), 0.5, 2, Fraction(-7, 3)]),
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(kind=st.sampled_from(sorted(_SCORES)), data=st.data(), grouped=st.booleans())
+def test_tie_rule_order_is_the_rule_as_stated(kind, data, grouped):
+    """The one tie-rule function against the rule written out here: by question code, then score
+    descending, then ID in code-point order; ties on purpose (few scores, IDs such as "10" and "9")."""
+    ids = data.draw(st.lists(st.sampled_from(["9", "10", "2", "a", "B", "é", "\uff5e", "\U0001f600", "d10",
+                                              "d9"]), min_size=0, max_size=10, unique=True))
+    scores = [data.draw(_SCORES[kind]) for _ in ids]
+    questions = [data.draw(st.integers(0, 3)) for _ in ids] if grouped else None
+    if kind == "fractions":
+        score = pd.Series(scores, dtype=object).to_numpy()
+    else:
+        score = pd.Series(scores, dtype="float64" if kind == "floats" else "int64").to_numpy()
+    got = tie_rule_order(score, pl.Series(ids, dtype=pl.String),
+                         None if questions is None else pd.Series(questions, dtype="int64").to_numpy())
+    rows = range(len(ids))
+    expected = sorted(rows, key=lambda i: ((questions[i] if grouped else 0), -scores[i], ids[i]))
+    assert got.tolist() == expected
+
+
+def test_tie_rule_order_puts_10_before_9_and_keeps_a_ranked_list():
+    equal = pd.Series([1.0, 1.0, 1.0]).to_numpy()
+    assert tie_rule_order(equal, pl.Series(["9", "10", "2"])).tolist() == [1, 2, 0]
+    assert ranking_from_scores({9: 1.0, 10: 1.0, "2": 1.0}) == [10, "2", 9]
+    ranked = pl.DataFrame({"question": ["q"] * 3, "id": ["9", "2", "10"], "score": [None] * 3,
+                           "rank": [1, 2, 3]}, schema_overrides={"score": pl.Float64})
+    assert order_run_table(ranked)["id"].to_list() == ["9", "2", "10"]  # a ranked list keeps its order
 
 
 def test_ids_order_by_code_point_not_by_locale():

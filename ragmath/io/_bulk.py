@@ -1,4 +1,6 @@
-"""The bulk reader: polars parses the file and ragmath checks the table at once; a run's head at K."""
+"""The bulk reader: polars parses the file and ragmath checks the table at once; a run's head at K.
+
+:func:`ragmath.io.run_table` and :func:`ragmath.io.qrels_table` read files through it."""
 
 from __future__ import annotations
 
@@ -174,13 +176,13 @@ def _read_as_given(src: _Source, fmt: str, kind: str) -> pl.DataFrame:
     return _line_reader(src, fmt, kind)
 
 
-#: Bytes per slice when :func:`read_run_head` reads a TREC run a slice at a time (the peak memory
+#: Bytes per slice when :func:`_read_run_head` reads a TREC run a slice at a time (the peak memory
 #: against polars' own batches and the whole file: docs/design-notes.md).
 HEAD_SLICE_BYTES = 1 << 24
 
 
 class _OddSlice(Exception):
-    """A slice that :func:`read_run_head` leaves to the whole-file read."""
+    """A slice that :func:`_read_run_head` leaves to the whole-file read."""
 
 
 def _parsed_slices(src: _Source) -> Iterator[pl.DataFrame]:
@@ -203,7 +205,7 @@ def _parsed_slices(src: _Source) -> Iterator[pl.DataFrame]:
 
 
 def _trec_head(src: _Source, k: int | None) -> pl.DataFrame | None:
-    """:func:`read_run_head` of a TREC run, a slice at a time; None where a slice is odd (a tab,
+    """:func:`_read_run_head` of a TREC run, a slice at a time; None where a slice is odd (a tab,
     a comment, a bad field...) or a question comes back after other questions (the caller then
     reads the whole file)."""
     seen: set[str] = set()
@@ -239,34 +241,34 @@ def _trec_head(src: _Source, k: int | None) -> pl.DataFrame | None:
     return pl.concat(heads) if heads else None
 
 
-def read_run_head(source: Any, k: int | None, format: str | None = None) -> pl.DataFrame:
-    """Each question's first ``k`` results (all if None) in the tie rule's order, as ranked lists.
+def _read_run_head(source: Any, top: int | None, format: str | None = None) -> pl.DataFrame:
+    """Each question's first ``top`` results (all if None) in the tie rule's order, as ranked lists.
 
-    What :func:`read_run_table` then ``order_run_table(..., top=k)`` give: ``score`` null, ``rank``
-    the position 1..k; metrics at K <= ``k`` are the same on it as on the whole run. A TREC run whose
-    questions each come as one block of lines is read :data:`HEAD_SLICE_BYTES` bytes at a time, so
-    memory follows ``k``, not the file; any other source is read whole. Raises as
-    :func:`read_run_table` does.
+    What :func:`_read_run_table` then ``order_run_table(..., top=top)`` give: ``score`` null, ``rank``
+    the position 1..top; metrics at K <= ``top`` are the same on it as on the whole run. A TREC run
+    whose questions each come as one block of lines is read :data:`HEAD_SLICE_BYTES` bytes at a time,
+    so memory follows ``top``, not the file; any other source is read whole. Raises as
+    :func:`_read_run_table` does.
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.trec"
     >>> _ = p.write_text("q1 Q0 d2 1 0.5 bm25\\nq1 Q0 d1 2 0.25 bm25\\nq1 Q0 d3 3 0.75 bm25\\n")
-    >>> read_run_head(p, 2).rows()
+    >>> _read_run_head(p, 2).rows()
     [('q1', 'd3', None, 1), ('q1', 'd2', None, 2)]
     """
-    k = None if k is None else check_k(k, "k")  # the one check of a cut-off
+    top = None if top is None else check_k(top, "top")  # the one check of a cut-off
     fmt, src = _format_of(source, format), _Source(source)
     ordered = None
     if fmt == "trec" and not src.is_empty():
-        ordered = _trec_head(src, k)
+        ordered = _trec_head(src, top)
     if ordered is None:
-        ordered = order_run_table(_read_source(src, fmt, "run"), top=k)
+        ordered = order_run_table(_read_source(src, fmt, "run"), top=top)
     return ordered.select(
         "question", "id", pl.lit(None, pl.Float64).alias("score"), pl.col("position").alias("rank")
     )
 
 
-def read_run_table(source: Any, format: str | None = None) -> pl.DataFrame:
+def _read_run_table(source: Any, format: str | None = None) -> pl.DataFrame:
     """Read a run file (TREC, CSV or JSONL) into a run table, one row per line in file order.
 
     ``format`` is taken from the extension unless given (``.csv``, ``.jsonl``/``.ndjson``, else
@@ -276,19 +278,19 @@ def read_run_table(source: Any, format: str | None = None) -> pl.DataFrame:
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.trec"
     >>> _ = p.write_text("q1 Q0 d2 1 0.5 bm25\\nq1\\tQ0\\td1  2 0.25 bm25\\n")
-    >>> read_run_table(p).rows()
+    >>> _read_run_table(p).rows()
     [('q1', 'd2', 0.5, 1), ('q1', 'd1', 0.25, 2)]
     """
     return _read_source(_Source(source), _format_of(source, format), "run")
 
 
-def read_qrels_table(source: Any, format: str | None = None) -> pl.DataFrame:
+def _read_qrels_table(source: Any, format: str | None = None) -> pl.DataFrame:
     """Read a qrels file (TREC, CSV or JSONL) into a qrels table (question, id, grade).
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "qrels.trec"
     >>> _ = p.write_text("# judged by two people\\nq1 0 d1 2\\nq1 0 d7 0\\n")
-    >>> read_qrels_table(p).rows()
+    >>> _read_qrels_table(p).rows()
     [('q1', 'd1', 2), ('q1', 'd7', 0)]
     """
     return _read_source(_Source(source), _format_of(source, format), "qrels")

@@ -1,4 +1,4 @@
-"""DataFrames (pandas, polars) and mappings to tables and back."""
+"""Runs and labels as files, DataFrames (pandas, polars) or mappings: to tables, and to mappings."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
-from ragmath.io._bulk import _odd_rows, read_qrels_table, read_run_table
+from ragmath.io._bulk import _odd_rows, _read_qrels_table, _read_run_head, _read_run_table
 from ragmath.io._checks import SCHEMAS, _check_id, _is_bool, _Where
 from ragmath.io._lines import COLUMN_NAMES, _check_header, _table_from_records
 from ragmath.ranking import order_run_table
+from ragmath.validation import check_k, is_source
 
 _IDS = ("question", "id")
 
@@ -149,35 +150,62 @@ def _table(given: Any, kind: str, expected: str) -> pl.DataFrame:
     return _table_from_records(records(), kind, {c: c for c in SCHEMAS[kind]})
 
 
-def run_table(run: Any) -> pl.DataFrame:
-    """A run as a run table: from a pandas/polars DataFrame or a mapping, checked as files are.
+def _in_memory(given: Any, format: str | None) -> None:
+    """Refuse ``format`` beside a run or labels that are not a file."""
+    if format is not None:
+        raise ValueError(f"format={format!r} names a file's format, but a {type(given).__name__} was given, "
+                         "not a file path; leave format out")
 
-    A DataFrame has columns ``question``, ``id`` and ``score`` and/or ``rank`` (errors name the
-    row, 1 = first). A mapping gives question -> [IDs, best first] (rank 1, 2, ...; score null) or
-    question -> {ID: score} (rank null). Integer IDs become their decimal text, so ``1`` and
-    ``"1"`` in one question are a duplicate.
+
+def run_table(run: Any, top: int | None = None, format: str | None = None, *,
+              ranked: bool = False) -> pl.DataFrame:
+    """A run as a run table: from a file, a pandas/polars DataFrame or a mapping, checked alike.
+
+    A file (a path, a named pipe or ``"-"`` for standard input) is TREC, CSV or JSONL, by its
+    extension (``.csv``, ``.jsonl``/``.ndjson``, else TREC) unless ``format`` says; errors name file,
+    line and field. A DataFrame has columns ``question``, ``id`` and ``score`` and/or ``rank`` (errors
+    name the row, 1 = first). A mapping gives question -> [IDs, best first] (rank 1, 2, ...; score
+    null) or question -> {ID: score} (rank null). Integer IDs become their decimal text, so ``1`` and
+    ``"1"`` in one question are a duplicate. Rows come as given (a file's in file order).
 
     >>> run_table({"q1": {"a": 0.5, "b": 0.75}, "q2": ["x", "y"]}).rows()
     [('q1', 'a', 0.5, None), ('q1', 'b', 0.75, None), ('q2', 'x', None, 1), ('q2', 'y', None, 2)]
+
+    With ``ranked=True``, each question in the tie rule's order, as ranked lists (``score`` null,
+    ``rank`` 1, 2, ...); with ``top`` (which implies it) only its first ``top`` results: all that
+    metrics at K <= ``top`` need. A TREC file whose questions each come as one block of lines is then
+    read 16 MiB at a time, so memory follows the slice and the result, not the file.
+
+    >>> run_table({"q1": {"a": 0.5, "b": 0.75, "c": 0.5}}, top=2).rows()
+    [('q1', 'b', None, 1), ('q1', 'a', None, 2)]
     """
-    return _table(run, "run", "a mapping question -> ranking, a DataFrame or a file path")
+    ranked = ranked or top is not None
+    if is_source(run):
+        return _read_run_head(run, top, format) if ranked else _read_run_table(run, format)
+    _in_memory(run, format)
+    table = _table(run, "run", "a mapping question -> ranking, a DataFrame or a file path")
+    if not ranked:
+        return table
+    return order_run_table(table, top=None if top is None else check_k(top, "top")).select(
+        "question", "id", pl.lit(None, pl.Float64).alias("score"), pl.col("position").alias("rank")
+    )
 
 
-def qrels_table(qrels: Any) -> pl.DataFrame:
-    """Labels as a qrels table: from a DataFrame (question, id, grade) or question -> {ID: grade}.
+def qrels_table(qrels: Any, format: str | None = None) -> pl.DataFrame:
+    """Labels as a qrels table (question, id, grade): from a file (TREC qrels, CSV or JSONL, as
+    :func:`run_table` reads a run), a DataFrame (question, id, grade) or question -> {ID: grade}.
 
     >>> qrels_table({"q1": {"d1": 2, "d7": 0}}).rows()
     [('q1', 'd1', 2), ('q1', 'd7', 0)]
     """
-    return _table(qrels, "qrels", "a mapping question -> {id: grade} or a DataFrame")
+    if is_source(qrels):
+        return _read_qrels_table(qrels, format)
+    _in_memory(qrels, format)
+    return _table(qrels, "qrels", "a mapping question -> {id: grade}, a DataFrame or a file path")
 
 
-def run_mapping(table: pl.DataFrame) -> dict[str, Any]:
-    """A run table as question -> {ID: score} in the tie rule's order, or -> [IDs] for ranks only.
-
-    >>> run_mapping(run_table({"q1": {"b": 0.5, "a": 0.5, "c": 0.9}}))
-    {'q1': {'c': 0.9, 'a': 0.5, 'b': 0.5}}
-    """
+def _run_mapping(table: pl.DataFrame) -> dict[str, Any]:
+    """A run table as question -> {ID: score} in the tie rule's order, or -> [IDs] for ranks only."""
     ordered = order_run_table(table)
     if table.height and table["score"].null_count() == table.height:  # ranked lists
         return {q: ids for q, ids in ordered.group_by("question", maintain_order=True).agg("id").iter_rows()}
@@ -189,28 +217,24 @@ def run_mapping(table: pl.DataFrame) -> dict[str, Any]:
     return run
 
 
-def qrels_mapping(table: pl.DataFrame) -> dict[str, dict[str, int]]:
-    """A qrels table as question -> {ID: grade}, in file order."""
-    qrels: dict[str, dict[str, int]] = {}
-    for question, doc, grade in table.iter_rows():
-        qrels.setdefault(question, {})[doc] = grade
-    return qrels
-
-
-def read_run(source: Any, format: str | None = None) -> dict[str, Any]:
-    """Read a run file into question -> {ID: score} (tie rule's order), or -> [IDs] for ranks only.
+def read_run(run: Any, format: str | None = None) -> dict[str, Any]:
+    """A run (a file, a DataFrame or a mapping, as :func:`run_table` takes it) as question -> {ID:
+    score} in the tie rule's order, or question -> [IDs, best first] for ranks only; IDs as text.
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.csv"
     >>> _ = p.write_text("question,id,rank\\nq1,b,2\\nq1,a,1\\n")
     >>> read_run(p)
     {'q1': ['a', 'b']}
+    >>> read_run({"q1": {"b": 0.5, "a": 0.5, "c": 0.9}})
+    {'q1': {'c': 0.9, 'a': 0.5, 'b': 0.5}}
     """
-    return run_mapping(read_run_table(source, format))
+    return _run_mapping(run_table(run, format=format))
 
 
-def read_qrels(source: Any, format: str | None = None) -> dict[str, dict[str, int]]:
-    """Read a qrels file into question -> {ID: grade}.
+def read_qrels(qrels: Any, format: str | None = None) -> dict[str, dict[str, int]]:
+    """Labels (a file, a DataFrame or a mapping, as :func:`qrels_table` takes them) as question ->
+    {ID: grade}, in file order; IDs as text.
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "qrels.jsonl"
@@ -218,20 +242,7 @@ def read_qrels(source: Any, format: str | None = None) -> dict[str, dict[str, in
     >>> read_qrels(p)
     {'q1': {'d1': 2}}
     """
-    return qrels_mapping(read_qrels_table(source, format))
-
-
-def read_run_frame(source: Any, format: str | None = None) -> pd.DataFrame:
-    """A run file as a pandas DataFrame (question, id, rank, score), rows as in the file."""
-    return to_pandas(read_run_table(source, format).select("question", "id", "rank", "score"))
-
-
-def read_qrels_frame(source: Any, format: str | None = None) -> pd.DataFrame:
-    """A qrels file as a pandas DataFrame (question, id, grade)."""
-    return to_pandas(read_qrels_table(source, format))
-
-
-def to_pandas(table: pl.DataFrame) -> pd.DataFrame:
-    """A polars table as a pandas DataFrame, text as Python strings (no pyarrow needed)."""
-    return pd.DataFrame({name: table[name].to_numpy() for name in table.columns})
-
+    labels: dict[str, dict[str, int]] = {}
+    for question, doc, grade in qrels_table(qrels, format).iter_rows():
+        labels.setdefault(question, {})[doc] = grade
+    return labels

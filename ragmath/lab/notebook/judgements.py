@@ -32,9 +32,8 @@ import polars as pl
 
 from ragmath.io import (
     escape_formula,
-    qrels_mapping,
     qrels_table,
-    read_qrels_table,
+    read_qrels,
     unescape_formula,
     write_qrels,
 )
@@ -233,7 +232,7 @@ def _text(cell: Any) -> Any:
 def read_labels(path: Any) -> dict[str, dict[str, int]]:
     """The labelled rows of a qrels CSV or a filled-in template, question -> {id: grade}; blank = not yet.
 
-    The file is read by ragmath's qrels reader (:func:`ragmath.io.read_qrels_table`), with the rows whose
+    The file is read by ragmath's qrels reader (:func:`ragmath.io.read_qrels`), with the rows whose
     grade is blank left out, so a mistake is reported with this file's name and line, as for any qrels file.
     A question or ID escaped by :func:`write_template` (an apostrophe before ``=``, ``+``, ``-``, ``@``)
     is returned as it was before, as ``python -m ragmath evaluate`` reads it
@@ -284,6 +283,6 @@ def read_labels(path: Any) -> dict[str, dict[str, int]]:
 def _read_table(source: Path, path: Path) -> dict[str, dict[str, int]]:
     """The labels of a qrels CSV (the reader takes a template's escapes off); errors name ``path``."""
     try:
-        return qrels_mapping(read_qrels_table(source, "csv"))
+        return read_qrels(source, "csv")
     except ValueError as error:
         raise ValueError(str(error).replace(str(source), str(path))) from None
