@@ -276,44 +276,68 @@ def load_corpus(path: PathLike | None = None) -> pd.DataFrame:
         first_line[chunk_id] = number
         if record.get("kind") not in CHUNK_KINDS:
             raise where.fail("kind", f"{record.get('kind')!r} is not one of {list(CHUNK_KINDS)}")
-        readers = record.get("readers")
-        if (not isinstance(readers, list) or not readers
-                or not all(isinstance(r, str) and r.strip() for r in readers)):
-            raise where.fail("readers", 'must be a non-empty list of role names, e.g. ["employee"], got '
-                                        f'{readers!r}')
-        row["readers"] = tuple(readers)
-        if "effective_from" not in record:
-            raise where.fail("effective_from", "missing; every chunk needs the date it takes effect")
-        if "effective_to" not in record:
-            raise where.fail("effective_to", "missing; write null when the chunk is still in force")
-        row["effective_from"] = _date_field(record["effective_from"], where, "effective_from")
-        row["effective_to"] = _date_field(record["effective_to"], where, "effective_to", nullable=True)
-        if row["effective_to"] is not None and row["effective_to"] <= row["effective_from"]:
-            raise where.fail("effective_to", f"{record['effective_to']} is not after effective_from "
-                                             f"{record['effective_from']} (effective_to is exclusive); fix "
-                                             "one of the dates")
-        if record.get("published_on") is None:
-            row["published_on"] = row["effective_from"]
-        else:
-            row["published_on"] = _date_field(record["published_on"], where, "published_on")
-        doc, clause = row["doc_id"], row["clause_id"]
-        if clause in clause_doc and clause_doc[clause][0] != doc:
-            owner, line = clause_doc[clause]
-            raise where.fail("clause_id", f"{clause!r} already belongs to document {owner!r} (line {line}); "
-                                          "clause IDs are unique across documents")
-        clause_doc.setdefault(clause, (doc, number))
-        meta = (row["doc_title"], row["edition"])
-        if doc in doc_meta and doc_meta[doc][:2] != meta:
-            field = "doc_title" if doc_meta[doc][0] != meta[0] else "edition"
-            value = doc_meta[doc][0 if field == "doc_title" else 1]
-            raise where.fail(field, f"document {doc!r} has {field} {value!r} on line {doc_meta[doc][2]}; "
-                                    "one document has one title and one edition")
-        doc_meta.setdefault(doc, (*meta, number))
+        row["readers"] = _readers_field(record, where)
+        row["effective_from"], row["effective_to"], row["published_on"] = _chunk_dates(record, where)
+        _check_clause_owner(row, where, number, clause_doc)
+        _check_one_title_and_edition(row, where, number, doc_meta)
         rows.append(row)
     if not rows:
         raise _Where(file).fail(None, "no chunks; the corpus needs at least one line")
     extras = [c for c in dict.fromkeys(k for r in rows for k in r) if c not in CORPUS_FIELDS]
     return pd.DataFrame(rows, columns=[*CORPUS_FIELDS, *extras])
+
+
+def _readers_field(record: Mapping[str, Any], where: _Where) -> tuple[str, ...]:
+    """A chunk's ``readers`` as a tuple; an error unless it is a non-empty list of role names."""
+    readers = record.get("readers")
+    if (not isinstance(readers, list) or not readers
+            or not all(isinstance(r, str) and r.strip() for r in readers)):
+        raise where.fail("readers", 'must be a non-empty list of role names, e.g. ["employee"], got '
+                                    f'{readers!r}')
+    return tuple(readers)
+
+
+def _chunk_dates(record: Mapping[str, Any], where: _Where) -> tuple[date, date | None, date]:
+    """A chunk's ``effective_from``, ``effective_to`` and ``published_on`` (default: effective_from)."""
+    if "effective_from" not in record:
+        raise where.fail("effective_from", "missing; every chunk needs the date it takes effect")
+    if "effective_to" not in record:
+        raise where.fail("effective_to", "missing; write null when the chunk is still in force")
+    effective_from = _date_field(record["effective_from"], where, "effective_from")
+    effective_to = _date_field(record["effective_to"], where, "effective_to", nullable=True)
+    if effective_to is not None and effective_to <= effective_from:
+        raise where.fail("effective_to", f"{record['effective_to']} is not after effective_from "
+                                         f"{record['effective_from']} (effective_to is exclusive); fix "
+                                         "one of the dates")
+    if record.get("published_on") is None:
+        published_on = effective_from
+    else:
+        published_on = _date_field(record["published_on"], where, "published_on")
+    return effective_from, effective_to, published_on
+
+
+def _check_clause_owner(row: Mapping[str, Any], where: _Where, number: int,
+                        clause_doc: dict[str, tuple[str, int]]) -> None:
+    """Refuse a ``clause_id`` that an earlier line gave to another document; note its first document."""
+    doc, clause = row["doc_id"], row["clause_id"]
+    if clause in clause_doc and clause_doc[clause][0] != doc:
+        owner, line = clause_doc[clause]
+        raise where.fail("clause_id", f"{clause!r} already belongs to document {owner!r} (line {line}); "
+                                      "clause IDs are unique across documents")
+    clause_doc.setdefault(clause, (doc, number))
+
+
+def _check_one_title_and_edition(row: Mapping[str, Any], where: _Where, number: int,
+                                 doc_meta: dict[str, tuple[str, str, int]]) -> None:
+    """Refuse a document whose title or edition differs from an earlier line's; note its first ones."""
+    doc = row["doc_id"]
+    meta = (row["doc_title"], row["edition"])
+    if doc in doc_meta and doc_meta[doc][:2] != meta:
+        field = "doc_title" if doc_meta[doc][0] != meta[0] else "edition"
+        value = doc_meta[doc][0 if field == "doc_title" else 1]
+        raise where.fail(field, f"document {doc!r} has {field} {value!r} on line {doc_meta[doc][2]}; "
+                                "one document has one title and one edition")
+    doc_meta.setdefault(doc, (*meta, number))
 
 
 def load_identities(path: PathLike | None = None) -> pd.DataFrame:
@@ -442,17 +466,7 @@ def load_qrels(
     """
     file = _resolve(path, "qrels.csv")
     _check_include_holdout(include_holdout)
-    if identities is None:
-        identities = load_identities(file.parent)
-    if corpus is None:
-        corpus = load_corpus(file.parent)
-    sealed: set[str] = set()
-    if questions is None:
-        questions = load_questions(file.parent, identities=identities, include_holdout=True)
-    elif (file.parent / "questions.jsonl").is_file():
-        manifest = split_manifest(file.parent, with_answerable=False)
-        sealed = set(manifest.loc[manifest["split"] == "holdout", "question_id"])
-        sealed -= set(questions["question_id"])
+    corpus, questions, identities, sealed = _label_references(file, corpus, questions, identities)
     readers = dict(zip(corpus["chunk_id"], corpus["readers"], strict=True))
     asker = dict(zip(questions["question_id"], questions["identity"], strict=True))
     sides = questions["split"] if "split" in questions.columns else ["dev"] * len(questions)
@@ -464,26 +478,55 @@ def load_qrels(
         qid, cid, raw = cells["question_id"], cells["chunk_id"], cells["grade"]
         if qid in sealed:
             continue  # a sealed holdout question's label, validated when the holdout is opened
-        if qid not in asker:
-            raise where.fail("question_id", f"unknown question {qid!r}; it is not in questions.jsonl")
-        if cid not in readers:
-            raise where.fail("chunk_id", f"label points to a missing chunk {cid!r}; it is not in "
-                                         "corpus.jsonl")
-        if not _INT_RE.match(raw) or not 0 <= int(raw) <= 2:
-            raise where.fail("grade", f"{raw!r} is not a grade; use the integers 2 (answers), 1 (helps) or 0 "
-                                      "(checked, irrelevant)")
-        grade = int(raw)
+        grade = _label_grade(where, qid, cid, raw, asker, readers)
         if (qid, cid) in seen:
             raise where.fail("chunk_id", f"({qid}, {cid}) is labelled twice (first on line {seen[qid, cid]})")
         seen[qid, cid] = number
-        identity = asker[qid]
-        if grade > 0 and not set(readers[cid]) & set(roles.get(identity, ())):
-            raise where.fail("chunk_id", f"{qid} is asked as {identity!r}, who cannot read {cid!r} (readers "
-                                         f"{list(readers[cid])}); label it 0 or drop the row: for this "
-                                         "identity the question has no answer")
+        _check_readable(where, qid, cid, grade, asker[qid], readers, roles)
         if include_holdout or side[qid] == "dev":
             rows.append({"question_id": qid, "chunk_id": cid, "grade": grade})
     return pd.DataFrame(rows, columns=["question_id", "chunk_id", "grade"]).astype({"grade": int})
+
+
+def _label_references(
+    file: Path, corpus: pd.DataFrame | None, questions: pd.DataFrame | None, identities: pd.DataFrame | None,
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, set[str]]:
+    """The corpus, questions and identities (default: the files beside ``file``) and the sealed IDs."""
+    if identities is None:
+        identities = load_identities(file.parent)
+    if corpus is None:
+        corpus = load_corpus(file.parent)
+    sealed: set[str] = set()
+    if questions is None:
+        questions = load_questions(file.parent, identities=identities, include_holdout=True)
+    elif (file.parent / "questions.jsonl").is_file():
+        manifest = split_manifest(file.parent, with_answerable=False)
+        sealed = set(manifest.loc[manifest["split"] == "holdout", "question_id"])
+        sealed -= set(questions["question_id"])
+    return corpus, questions, identities, sealed
+
+
+def _label_grade(where: _Where, qid: str, cid: str, raw: str, asker: Mapping[str, Any],
+                 readers: Mapping[str, Any]) -> int:
+    """A label's grade; an error for an unknown question or chunk or a grade other than 0, 1 or 2."""
+    if qid not in asker:
+        raise where.fail("question_id", f"unknown question {qid!r}; it is not in questions.jsonl")
+    if cid not in readers:
+        raise where.fail("chunk_id", f"label points to a missing chunk {cid!r}; it is not in "
+                                     "corpus.jsonl")
+    if not _INT_RE.match(raw) or not 0 <= int(raw) <= 2:
+        raise where.fail("grade", f"{raw!r} is not a grade; use the integers 2 (answers), 1 (helps) or 0 "
+                                  "(checked, irrelevant)")
+    return int(raw)
+
+
+def _check_readable(where: _Where, qid: str, cid: str, grade: int, identity: str,
+                    readers: Mapping[str, Any], roles: Mapping[str, Any]) -> None:
+    """Refuse a grade above 0 on a chunk that the question's identity cannot read."""
+    if grade > 0 and not set(readers[cid]) & set(roles.get(identity, ())):
+        raise where.fail("chunk_id", f"{qid} is asked as {identity!r}, who cannot read {cid!r} (readers "
+                                     f"{list(readers[cid])}); label it 0 or drop the row: for this "
+                                     "identity the question has no answer")
 
 
 def load_config(path: PathLike | None = None) -> dict[str, Any]:

@@ -123,70 +123,118 @@ def leakage_on_fixed_questions(
     Raises ValueError if the dataset holds a holdout question, ``test_fraction`` is outside (0, 1)
     or a grid knob is empty.
     """
-    from ragmath.stats import paired_bootstrap
-
-    if not 0 < test_fraction < 1:
-        raise ValueError(f"test_fraction must be strictly between 0 and 1, got {test_fraction!r}")
-    if any(not tuple(grid.get(knob, ())) for knob in TUNED_KNOBS):
-        raise ValueError(f"grid needs at least one value for each of {list(TUNED_KNOBS)}, got {dict(grid)}")
+    _check_leak_arguments(test_fraction, grid)
     cfg = replace(config or AblationConfig(), split="dev")
     ds = dataset_or_default(dataset)
     require_dev_only(ds, "leakage_on_fixed_questions")
     metric = f"nDCG@{cfg.top_k}"
     settings = [(k, w, m) for k in grid["k"] for w in grid["window"] for m in grid["rerank_depth"]]
     depths = sorted(set(memory_depths))
-    configs = {s: replace(cfg, k=s[0], window=s[1], rerank_depth=s[2]) for s in settings}
-    configs |= {("memory", m): replace(cfg, rerank_depth=m) for m in depths}
-    stages = {key: run_ablation(c, ds, answers=False, reuse=True) for key, c in configs.items()}
+    stages = _leak_stages(cfg, ds, settings, depths)
     first = next(iter(stages.values()))
     qrels, group = first.qrels, first.rerank_stage.group
     answerable = [q for q in first.rerank_stage.dev if any(g > 0 for g in qrels[q].values())]
-
-    def per_question(stage: RerankStage, fit: list[str], test: list[str]) -> pd.Series:
-        model = stage.fit(fit)
-        run = {q: stage.rank(q, model, fit) for q in test}
-        return evaluate(run, {q: qrels[q] for q in test}, [metric]).per_question[metric].loc[test]
-
-    def out_of_fold(stage: RerankStage, questions: list[str]) -> float:
-        groups = sorted({group[q] for q in questions})
-        fold = {g: i % FOLDS for i, g in enumerate(groups)}
-        scores = [per_question(stage, [q for q in questions if fold[group[q]] != f],
-                               [q for q in questions if fold[group[q]] == f])
-                  for f in sorted(set(fold.values()))]
-        return float(pd.concat(scores).mean())
-
-    def order(s: tuple) -> tuple:  # ties: the smaller M, then W, then the k closest to 60
-        return (s[2], s[1], abs(math.log(s[0]) - math.log(60)))
-
     rows = []
     for seed in seeds:
-        drawn = [answerable[i] for i in np.random.default_rng(seed).permutation(len(answerable))]
-        cut = math.ceil(test_fraction * len(drawn))
-        test, rest = sorted(drawn[:cut]), sorted(drawn[cut:])
+        test, rest = _draw_test_and_rest(answerable, seed, test_fraction)
         test_groups = {group[q] for q in test}
         clean_fit = [q for q in rest if group[q] not in test_groups]
-        common = {"seed": seed, "test questions": len(test),
-                  "test questions with a twin in fitting": sum(
-                      group[q] in {group[r] for r in rest} for q in test),
-                  "twins in fitting": len(rest) - len(clean_fit)}
-        arms = {}
-        for m in depths:
-            stage = stages["memory", m].rerank_stage
-            arms[f"memory (M = {m})"] = (per_question(stage, clean_fit, test),
-                                         per_question(stage, rest, test), "", "")
-        on_test = {s: per_question(stages[s].rerank_stage, clean_fit, test) for s in settings}
-        on_rest = {s: out_of_fold(stages[s].rerank_stage, clean_fit) for s in settings}
-        leaky = min(settings, key=lambda s: (-round(float(on_test[s].mean()), 12), order(s)))
-        honest = min(settings, key=lambda s: (-round(on_rest[s], 12), order(s)))
-        arms["tuning (k, W, M)"] = (on_test[honest], on_test[leaky], honest, leaky)
-        for leak, (clean, dirty, chosen_clean, chosen_leaky) in arms.items():
-            res = paired_bootstrap(clean, dirty, n_resamples=resamples, seed=seed)
-            rows.append({**common, "leak": leak, f"clean: {metric}": float(clean.mean()),
-                         f"leaky: {metric}": float(dirty.mean()), "difference": res.mean_diff,
-                         "low": res.low, "high": res.high,
-                         "clean choice": "" if chosen_clean == "" else _setting(chosen_clean),
-                         "leaky choice": "" if chosen_leaky == "" else _setting(chosen_leaky)})
+        common = _common_columns(seed, test, rest, clean_fit, group)
+        arms = _memory_arms(stages, depths, qrels, metric, clean_fit, rest, test)
+        arms["tuning (k, W, M)"] = _tuning_arm(stages, settings, qrels, group, metric, clean_fit, test)
+        rows += [_leak_row(common, leak, arm, metric, seed, resamples) for leak, arm in arms.items()]
     return pd.DataFrame(rows).set_index(["seed", "leak"])
+
+
+def _check_leak_arguments(test_fraction: float, grid: Mapping[str, Sequence[Any]]) -> None:
+    """Refuse a ``test_fraction`` outside (0, 1) or a grid with no value for a tuned knob."""
+    if not 0 < test_fraction < 1:
+        raise ValueError(f"test_fraction must be strictly between 0 and 1, got {test_fraction!r}")
+    if any(not tuple(grid.get(knob, ())) for knob in TUNED_KNOBS):
+        raise ValueError(f"grid needs at least one value for each of {list(TUNED_KNOBS)}, got {dict(grid)}")
+
+
+def _leak_stages(cfg: AblationConfig, ds: Any, settings: list[tuple], depths: list[int]) -> dict[Any, Any]:
+    """The ablation run of each grid setting, then of each memory depth (keyed ``("memory", m)``)."""
+    configs = {s: replace(cfg, k=s[0], window=s[1], rerank_depth=s[2]) for s in settings}
+    configs |= {("memory", m): replace(cfg, rerank_depth=m) for m in depths}
+    return {key: run_ablation(c, ds, answers=False, reuse=True) for key, c in configs.items()}
+
+
+def _per_question(stage: RerankStage, qrels: Mapping[str, Any], metric: str,
+                  fit: list[str], test: list[str]) -> pd.Series:
+    """The metric per test question, the reranker fitted on ``fit``."""
+    model = stage.fit(fit)
+    run = {q: stage.rank(q, model, fit) for q in test}
+    return evaluate(run, {q: qrels[q] for q in test}, [metric]).per_question[metric].loc[test]
+
+
+def _out_of_fold(stage: RerankStage, qrels: Mapping[str, Any], metric: str, group: Mapping[str, Any],
+                 questions: list[str]) -> float:
+    """The mean metric over ``questions``, each scored by a reranker fitted on the other folds of groups."""
+    groups = sorted({group[q] for q in questions})
+    fold = {g: i % FOLDS for i, g in enumerate(groups)}
+    scores = [_per_question(stage, qrels, metric, [q for q in questions if fold[group[q]] != f],
+                            [q for q in questions if fold[group[q]] == f])
+              for f in sorted(set(fold.values()))]
+    return float(pd.concat(scores).mean())
+
+
+def _tie_order(s: tuple) -> tuple:
+    """The tie rule between settings: the smaller M, then W, then the k closest to 60."""
+    return (s[2], s[1], abs(math.log(s[0]) - math.log(60)))
+
+
+def _draw_test_and_rest(answerable: list[str], seed: int,
+                        test_fraction: float) -> tuple[list[str], list[str]]:
+    """The seed's test part (``test_fraction`` of the questions, drawn at random) and the rest, sorted."""
+    drawn = [answerable[i] for i in np.random.default_rng(seed).permutation(len(answerable))]
+    cut = math.ceil(test_fraction * len(drawn))
+    return sorted(drawn[:cut]), sorted(drawn[cut:])
+
+
+def _common_columns(seed: int, test: list[str], rest: list[str], clean_fit: list[str],
+                    group: Mapping[str, Any]) -> dict[str, Any]:
+    """The columns shared by a seed's rows: the seed, the test questions, their twins in the rest."""
+    return {"seed": seed, "test questions": len(test),
+            "test questions with a twin in fitting": sum(
+                group[q] in {group[r] for r in rest} for q in test),
+            "twins in fitting": len(rest) - len(clean_fit)}
+
+
+def _memory_arms(stages: Mapping[Any, Any], depths: list[int], qrels: Mapping[str, Any], metric: str,
+                 clean_fit: list[str], rest: list[str], test: list[str]) -> dict[str, tuple]:
+    """Per memory depth: the test scores fitted without the twins, then with them, and no settings."""
+    arms = {}
+    for m in depths:
+        stage = stages["memory", m].rerank_stage
+        arms[f"memory (M = {m})"] = (_per_question(stage, qrels, metric, clean_fit, test),
+                                     _per_question(stage, qrels, metric, rest, test), "", "")
+    return arms
+
+
+def _tuning_arm(stages: Mapping[Any, Any], settings: list[tuple], qrels: Mapping[str, Any],
+                group: Mapping[str, Any], metric: str, clean_fit: list[str], test: list[str]) -> tuple:
+    """The test scores of the setting chosen out of fold on the rest and of the one best on the test."""
+    on_test = {s: _per_question(stages[s].rerank_stage, qrels, metric, clean_fit, test) for s in settings}
+    on_rest = {s: _out_of_fold(stages[s].rerank_stage, qrels, metric, group, clean_fit) for s in settings}
+    leaky = min(settings, key=lambda s: (-round(float(on_test[s].mean()), 12), _tie_order(s)))
+    honest = min(settings, key=lambda s: (-round(on_rest[s], 12), _tie_order(s)))
+    return on_test[honest], on_test[leaky], honest, leaky
+
+
+def _leak_row(common: dict[str, Any], leak: str, arm: tuple, metric: str, seed: int,
+              resamples: int) -> dict[str, Any]:
+    """One row: a leak's clean and leaky means and their paired bootstrap difference and interval."""
+    from ragmath.stats import paired_bootstrap
+
+    clean, dirty, chosen_clean, chosen_leaky = arm
+    res = paired_bootstrap(clean, dirty, n_resamples=resamples, seed=seed)
+    return {**common, "leak": leak, f"clean: {metric}": float(clean.mean()),
+            f"leaky: {metric}": float(dirty.mean()), "difference": res.mean_diff,
+            "low": res.low, "high": res.high,
+            "clean choice": "" if chosen_clean == "" else _setting(chosen_clean),
+            "leaky choice": "" if chosen_leaky == "" else _setting(chosen_leaky)}
 
 
 def _setting(s: tuple) -> str:

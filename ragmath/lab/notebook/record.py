@@ -120,6 +120,28 @@ def record(system: Callable[[Any], Any], questions: Mapping[str, Any], path: Any
     (before any question is asked), or when every question failed (the latency CSV, naming each failure,
     is written first).
     """
+    _check_record_arguments(system, questions, depth)
+    latency_path = latency_path_for(path) if latency_path is None else latency_path
+    if _same_output(path, latency_path):
+        raise ValueError(message("notebook.record.same_path", path=_name(path),
+                                 other=_name(latency_path_for(_name(path)))))
+    rows, parts = [], []
+    for qid, question in questions.items():
+        row, part = _ask(system, qid, question, depth)
+        if part is not None:
+            parts.append(part)
+        rows.append(row)
+    table = pd.DataFrame(rows, columns=list(LATENCY_COLUMNS))
+    _write_latency(rows, latency_path)
+    written = [p for p in parts if p.height]
+    if not written:
+        raise _nothing_to_write(table, latency_path)
+    write_run(pl.concat(written, how="vertical"), path, format, tag=tag)
+    return table
+
+
+def _check_record_arguments(system: Any, questions: Any, depth: Any) -> None:
+    """Refuse an uncallable system, questions that are no non-empty mapping with text IDs, a bad depth."""
     if not callable(system):
         raise TypeError(message("notebook.record.system_not_callable", kind=type(system).__name__))
     if not isinstance(questions, Mapping):
@@ -131,37 +153,39 @@ def record(system: Callable[[Any], Any], questions: Mapping[str, Any], path: Any
         raise TypeError(message("notebook.record.bad_question_id", given=repr(bad)))
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
         raise ValueError(message("notebook.record.bad_depth", given=repr(depth)))
-    latency_path = latency_path_for(path) if latency_path is None else latency_path
-    if _same_output(path, latency_path):
-        raise ValueError(message("notebook.record.same_path", path=_name(path),
-                                 other=_name(latency_path_for(_name(path)))))
-    rows, parts = [], []
-    for qid, question in questions.items():
-        started = time.perf_counter()
-        error, kept = "", 0
-        try:
-            answer = system(question)
-            elapsed = (time.perf_counter() - started) * 1000
-            ids, scores = _ranking(answer, depth)
-            part = run_table({qid: ids})  # checks the IDs as a run file's are checked
-            if scores is not None:
-                part = part.with_columns(pl.Series("score", scores, dtype=pl.Float64))
-            parts.append(part)
-            kept = len(ids)
-        except Exception as exc:  # noqa: BLE001 - one question's failure is recorded, not fatal
-            elapsed = (time.perf_counter() - started) * 1000
-            error = f"{type(exc).__name__}: {exc}"
-        rows.append((qid, elapsed, kept, error))
-    table = pd.DataFrame(rows, columns=list(LATENCY_COLUMNS))
+
+
+def _ask(system: Callable[[Any], Any], qid: str, question: Any,
+         depth: int | None) -> tuple[tuple[str, float, int, str], pl.DataFrame | None]:
+    """Ask one question: its latency row, and its part of the run (None when the call failed)."""
+    started = time.perf_counter()
+    error, kept, part = "", 0, None
+    try:
+        answer = system(question)
+        elapsed = (time.perf_counter() - started) * 1000
+        ids, scores = _ranking(answer, depth)
+        part = run_table({qid: ids})  # checks the IDs as a run file's are checked
+        if scores is not None:
+            part = part.with_columns(pl.Series("score", scores, dtype=pl.Float64))
+        kept = len(ids)
+    except Exception as exc:  # noqa: BLE001 - one question's failure is recorded, not fatal
+        elapsed = (time.perf_counter() - started) * 1000
+        error = f"{type(exc).__name__}: {exc}"
+        part = None
+    return (qid, elapsed, kept, error), part
+
+
+def _write_latency(rows: list[tuple[str, float, int, str]], latency_path: Any) -> None:
+    """Write the latency rows as CSV to ``latency_path``."""
     schema = {"question": pl.String, "latency_ms": pl.Float64, "results": pl.Int64, "error": pl.String}
     latency = pl.DataFrame(rows, schema=schema, orient="row").write_csv(quote_style="necessary")
     atomic_write(latency_path, latency.encode("utf-8"))
-    written = [p for p in parts if p.height]
-    if not written:
-        failed = table[table["error"] != ""]
-        first = message("notebook.record.first_failure", question=failed["question"].iloc[0],
-                        error=failed["error"].iloc[0]) if len(failed) else ""
-        raise ValueError(message("notebook.record.nothing_to_write", failed=len(failed), first=first,
-                                 path=os.fspath(latency_path)))
-    write_run(pl.concat(written, how="vertical"), path, format, tag=tag)
-    return table
+
+
+def _nothing_to_write(table: pd.DataFrame, latency_path: Any) -> ValueError:
+    """The error for a run with no result to write, naming how many questions failed and the first failure."""
+    failed = table[table["error"] != ""]
+    first = message("notebook.record.first_failure", question=failed["question"].iloc[0],
+                    error=failed["error"].iloc[0]) if len(failed) else ""
+    return ValueError(message("notebook.record.nothing_to_write", failed=len(failed), first=first,
+                              path=os.fspath(latency_path)))
