@@ -76,6 +76,7 @@ _BOXES = [
     ("cite", 950, 220, 100),
 ]
 _RECALL_FRAME = (312, 166, 343, 148)  # x, y, width, height; the frame grows down to hold its notes
+_INSIDE_FRAME = ("bm25", "vector", "rrf")  # the boxes the hybrid-recall frame holds
 _LABEL_SIZE = 12  # font size of the "you are here" note
 _GAP = 4  # between a box and its note, between two notes, and around an arrow
 
@@ -244,15 +245,23 @@ def pipeline_diagram(
     Raises ``ValueError`` naming an unknown stage and listing the known ones.
     """
     marked = _check_highlight(highlight)
-    frame_x, frame_y, frame_w, frame_h = _RECALL_FRAME
+    arrows = _arrows()
+    notes, frame_h = _place_notes(marked, _heading_extents(title), arrows)
+    frame_bottom = _RECALL_FRAME[1] + frame_h
+    height = max(_HEIGHT, frame_bottom + 2 * _GAP, *(note[3] + _GAP for note in notes))
+    height = math.ceil(height)
+    return PipelineDiagram(_svg(marked, title, height, frame_h, arrows, notes))
+
+
+def _arrows() -> list[tuple[float, float, float, float]]:
+    """The arrows as (x1, y1, x2, y2): along the offline row, down from the index, along the online row."""
+    frame_x, frame_y, frame_w, _ = _RECALL_FRAME
     positions = {key: (x, y, width) for key, x, y, width in _BOXES}
-    boxes = {key: (x, y, x + width, y + _BOX_H) for key, x, y, width in _BOXES}
-    inside_frame = ("bm25", "vector", "rrf")  # the boxes the hybrid-recall frame holds
     parse_x, parse_y, parse_w = positions["parse"]
     mid = parse_y + _BOX_H / 2
     index_x, _, index_w = positions["index"]
     online_mid = 220 + _BOX_H / 2
-    arrows = [
+    return [
         (parse_x + parse_w, mid, positions["chunk"][0] - 2, mid),
         (positions["chunk"][0] + parse_w, mid, positions["index"][0] - 2, mid),
         # the index feeds both retrievers of the online stage
@@ -266,6 +275,11 @@ def pipeline_diagram(
         (790, online_mid, 818, online_mid),
         (920, online_mid, 948, online_mid),
     ]
+
+
+def _heading_extents(title: str | None) -> list[Extent]:
+    """The extents of the headings (offline, online, the recall frame's) and of the title, if any."""
+    frame_x, frame_y, _, _ = _RECALL_FRAME
     headings = [  # (text, x, baseline, size, bold, anchor)
         (message("notebook.diagram.offline"), 20, 80, 14, True, "start"),
         (message("notebook.diagram.online"), 20, 160, 14, True, "start"),
@@ -273,26 +287,36 @@ def pipeline_diagram(
     ]
     if title:
         headings.append((title, _WIDTH / 2, 20, 15, False, "middle"))
-    taken = [_text_extent(text, x, y, size, bold=bold, anchor=anchor)
-             for text, x, y, size, bold, anchor in headings]
+    return [_text_extent(text, x, y, size, bold=bold, anchor=anchor)
+            for text, x, y, size, bold, anchor in headings]
+
+
+def _place_notes(marked: frozenset[str], taken: list[Extent], arrows: list) -> tuple[list[Extent], float]:
+    """The extents of the marked stages' notes, and the height of the recall frame that holds its own."""
+    frame_x, frame_y, frame_w, frame_h = _RECALL_FRAME
+    boxes = {key: (x, y, x + width, y + _BOX_H) for key, x, y, width in _BOXES}
     note_width = _text_width(message("notebook.diagram.you_are_here"), _LABEL_SIZE, bold=True)
     notes: list[Extent] = []
     # the notes of the boxes in the frame first, inside it; the frame then grows down to hold them
-    for key in (k for k in inside_frame if k in marked):
+    for key in (k for k in _INSIDE_FRAME if k in marked):
         notes.append(_place_note(boxes[key], note_width, taken + list(boxes.values()) + notes, arrows,
                                  (frame_x + 2, frame_y + 2, frame_x + frame_w - 2, float("inf"))))
     frame_h = max(frame_h, max((note[3] for note in notes), default=0) + _GAP - frame_y)
     frame = (frame_x, frame_y, frame_x + frame_w, frame_y + frame_h)
-    outside = [frame] + [box for key, box in boxes.items() if key not in inside_frame]
-    for key in (k for k in boxes if k in marked and k not in inside_frame):
+    outside = [frame] + [box for key, box in boxes.items() if key not in _INSIDE_FRAME]
+    for key in (k for k in boxes if k in marked and k not in _INSIDE_FRAME):
         notes.append(_place_note(boxes[key], note_width, taken + outside + notes, arrows,
                                  (2, 2, _WIDTH - 2, float("inf"))))
     if "recall" in marked:
         notes.append(_place_note(frame, note_width, taken + outside + notes, arrows,
                                  (2, 2, _WIDTH - 2, float("inf"))))
-    height = max(_HEIGHT, frame[3] + 2 * _GAP, *(note[3] + _GAP for note in notes))
-    height = math.ceil(height)
+    return notes, frame_h
 
+
+def _svg(marked: frozenset[str], title: str | None, height: int, frame_h: float, arrows: list,
+         notes: list[Extent]) -> str:
+    """The SVG text: background, title, headings, the recall frame, the boxes, arrows and notes."""
+    frame_x, frame_y, frame_w, _ = _RECALL_FRAME
     parts = [
         # width 100 % of the cell and no fixed height: the viewBox keeps the proportions, so the
         # drawing shrinks with a narrow cell (file browser open) instead of being cut at the right
@@ -321,7 +345,7 @@ def pipeline_diagram(
     parts.extend(_arrow(*arrow) for arrow in arrows)
     parts.extend(_you_are_here(note) for note in notes)
     parts.append("</svg>")
-    return PipelineDiagram("".join(parts))
+    return "".join(parts)
 
 
 def _number(value: float) -> str:

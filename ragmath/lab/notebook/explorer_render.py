@@ -142,18 +142,33 @@ class ExplorerChart:
         names: list[str],
         changes: list[LeadChange],
     ) -> None:
-        ax, axc = self.ax_bars, self.ax_curves
-        if self._key is not None:  # new axes are clear already (clearing them costs 15 ms per kernel)
-            ax.clear()
-            axc.clear()
-        for artist in [*self._legends, self._note]:
-            if artist is not None:
-                artist.remove()
-        self._legends, self._note = [], None
+        """Build every artist anew for new lists or window, then keep the background that k never moves."""
+        self._clear()
         self._colours = item_colours(lists)
         total = curves.shape[1]
         rows = min(total, TOP_DRAWN)
         self.figure.set_size_inches(10.0, max(3.4, 1.3 + 0.24 * rows))
+        self._build_bars(names, rows)
+        handles, labels = self._plot_curves(lists, window, curves, names)
+        self._style_curves(changes)
+        self._fix_layout(curves, labels, total)
+        self._add_legends(handles, labels, names, rows)
+        self._add_note(total)
+        self._keep_background()
+
+    def _clear(self) -> None:
+        """Empty both panels and remove the figure's legends and note from the last build."""
+        if self._key is not None:  # new axes are clear already (clearing them costs 15 ms per kernel)
+            self.ax_bars.clear()
+            self.ax_curves.clear()
+        for artist in [*self._legends, self._note]:
+            if artist is not None:
+                artist.remove()
+        self._legends, self._note = [], None
+
+    def _build_bars(self, names: list[str], rows: int) -> None:
+        """The left panel's empty bars, value labels and item names, which each move of k fills in."""
+        ax = self.ax_bars
         shades = [LIST_SHADES[j % len(LIST_SHADES)] for j in range(len(names))]
         self._bars = {
             name: ax.barh(range(rows), [0.0] * rows, color=shades[j], edgecolor="white", label=name)
@@ -177,6 +192,15 @@ class ExplorerChart:
         ax.set_xlabel(message("explorer.chart.bars_xlabel"))
         # No x ticks: each bar carries its value, and ticks would be laid out anew for every k.
         ax.set_xticks([])
+
+    def _plot_curves(
+        self,
+        lists: Mapping[str, Sequence[str]],
+        window: int | None,
+        curves: pd.DataFrame,
+        names: list[str],
+    ) -> tuple[list[Any], list[str]]:
+        """Plot each drawn item's score relative to the leader's against k; return legend handles, labels."""
         self.drawn = drawn_items(lists, curves.index, window)
         relative = curves[self.drawn].div(curves.max(axis=1), axis=0)
         self._relative = relative
@@ -189,11 +213,16 @@ class ExplorerChart:
             signature = tuple(sorted(table.loc[item, rank_cols].fillna(math.inf).tolist()))
             twin = first_with.setdefault(signature, item)
             style = "-" if twin == item else (0, (4, 4))
-            (line,) = axc.plot(relative.index, relative[item], color=self._colours[str(item)],
-                               linestyle=style, linewidth=1.8)
+            (line,) = self.ax_curves.plot(relative.index, relative[item], color=self._colours[str(item)],
+                                          linestyle=style, linewidth=1.8)
             handles.append(line)
             shown = _short(str(item))
             labels.append(shown if twin == item else f"{shown} (= {_short(str(twin))})")
+        return handles, labels
+
+    def _style_curves(self, changes: list[LeadChange]) -> None:
+        """The right panel's scales, ticks and labels, the lead changes, the k marker; both titles."""
+        axc, relative = self.ax_curves, self._relative
         axc.set_xscale("log")
         axc.set_xlim(relative.index.min(), relative.index.max())
         ticks = [t for t in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if t in relative.index]
@@ -210,7 +239,10 @@ class ExplorerChart:
                                  zorder=3)
         axc.set_title(message("explorer.chart.curves_title"), fontsize=10)
         # The title sits above the lists' legend (pad in points), both above the bars.
-        ax.set_title(message("explorer.chart.bars_title", k="000"), fontsize=10, loc="left", pad=16)
+        self.ax_bars.set_title(message("explorer.chart.bars_title", k="000"), fontsize=10, loc="left", pad=16)
+
+    def _fix_layout(self, curves: pd.DataFrame, labels: list[str], total: int) -> None:
+        """Set the figure's margins from the longest ID and legend label, and room for title and note."""
         # A fixed layout (no layout engine, which would lay out again on every draw): the left
         # margin grows with the longest ID shown, the right one holds the items' legend.
         longest = max([len(_short(str(i))) for i in curves.columns] + [3])
@@ -221,10 +253,13 @@ class ExplorerChart:
         top = 1 - 48 / height_px  # room for the title and the lists' legend
         bottom = (40 + (18 if total > TOP_DRAWN else 0)) / height_px  # the x labels (and the note)
         self.figure.subplots_adjust(left=left, right=right, bottom=bottom, top=top, wspace=0.22)
-        items_legend = axc.legend(handles, labels, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0),
-                                  borderaxespad=0, title=message("explorer.chart.items"),
-                                  title_fontsize=8)
-        box = ax.get_position()
+
+    def _add_legends(self, handles: list[Any], labels: list[str], names: list[str], rows: int) -> None:
+        """The items' legend right of the curves and the lists' legend above the bars, in plain text."""
+        items_legend = self.ax_curves.legend(handles, labels, fontsize=8, loc="upper left",
+                                             bbox_to_anchor=(1.01, 1.0), borderaxespad=0,
+                                             title=message("explorer.chart.items"), title_fontsize=8)
+        box = self.ax_bars.get_position()
         lists_legend = self.figure.legend(
             [bars[0] for bars in self._bars.values()] if rows else [],
             names,
@@ -239,15 +274,21 @@ class ExplorerChart:
         for legend in (items_legend, lists_legend):
             for text in legend.get_texts():
                 text.set_parse_math(False)
+
+    def _add_note(self, total: int) -> None:
+        """Under the chart, when it draws only the top items: how many of how many."""
         if total > TOP_DRAWN:
             self._note = self.figure.text(
                 0.01, 0.01,
                 message("explorer.chart.drawn", top=TOP_DRAWN, total=total),
                 fontsize=9, color="#444444", parse_math=False,
             )
+
+    def _keep_background(self) -> None:
+        """Draw the figure without what k moves and keep that picture for each move of k to restore."""
         # Keep a picture of everything that does not depend on k (the right panel without its
         # marker); each move of k restores it and draws only the left panel and the marker.
-        moving = [ax, self._vline, self._dots]
+        moving = [self.ax_bars, self._vline, self._dots]
         for artist in moving:
             artist.set_visible(False)
         self.figure.canvas.draw()
