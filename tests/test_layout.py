@@ -96,3 +96,19 @@ def test_generated_module_and_holdout_module_within_their_budget():
     package = Path(ragmath.__file__).parent
     total = _lines(package / GENERATED) + _lines(package / "lab" / "holdout.py")
     assert total <= MAX_GENERATED_AND_HOLDOUT_LINES
+
+
+#: The longest a function of the workbook's package may be, signature and docstring included.
+MAX_LAB_FUNCTION_LINES = 60
+
+
+def test_no_function_of_the_workbook_package_over_60_lines():
+    import ast
+
+    lab = Path(ragmath.__file__).parent / "lab"
+    too_long = [f"{path.relative_to(lab)}:{node.name} ({node.end_lineno - node.lineno + 1} lines)"
+                for path in sorted(lab.rglob("*.py"))
+                for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and node.end_lineno - node.lineno + 1 > MAX_LAB_FUNCTION_LINES]
+    assert too_long == []
