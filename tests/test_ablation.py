@@ -254,3 +254,8 @@ def test_random_split_estimate_is_optimistic_on_average():
     diff = leak["difference (random − grouped)"]
     assert diff.mean() > 0
     assert (diff > 0).sum() > len(diff) / 2
+
+
+def test_a_snapshot_before_the_corpus_is_refused_with_its_start_date():
+    with pytest.raises(ValueError, match=r"no chunk is in the index on 2000-01-01 .*the corpus starts on"):
+        run_ablation(AblationConfig(snapshot_date="2000-01-01"), answers=False)

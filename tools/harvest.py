@@ -88,21 +88,19 @@ def harvest(notebook_dir: Path = NOTEBOOK_DIR) -> str:
             tree = ast.parse(body)
             _check_cell(where, tree)
             lines = body.split("\n")
-            kept: list[str] = []
-            taken = set()
+            taken = set()  # the lines of the cell's imports: they go to the top of the module, once
             for node in tree.body:
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    taken.update(range(node.lineno - 1, node.end_lineno))
                 if isinstance(node, ast.ImportFrom) and node.module == MODULE_NAME:
                     # a later notebook imports what an earlier one saved: here it is defined above
                     missing = [a.name for a in node.names if a.name not in defined]
                     if missing:
                         raise ValueError(f"{where}: imports {missing} from {MODULE_NAME}, but no earlier "
                                          "#@save cell defines them")
-                    taken.update(range(node.lineno - 1, node.end_lineno))
                 elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                    text = ast.unparse(node)
-                    if text not in imports:
-                        imports.append(text)
-                    taken.update(range(node.lineno - 1, node.end_lineno))
+                    if ast.unparse(node) not in imports:
+                        imports.append(ast.unparse(node))
                 else:
                     for name in _names(node):
                         if name in defined:
