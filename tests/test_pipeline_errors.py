@@ -15,7 +15,7 @@ import pytest
 from test_corpus import copy_data  # tests/ is on the path (conftest.py)
 
 from ragmath.lab import holdout
-from ragmath.lab.ablation import AblationConfig, keep_default_rule, leakage_experiment
+from ragmath.lab.ablation import AblationConfig, leakage_experiment
 from ragmath.lab.corpus import load_config, load_corpus, load_qrels, parse_date, qrels_for
 from ragmath.lab.generate import ExtractiveAnswerer, question_bigrams
 from ragmath.lab.messages import use_language
@@ -27,6 +27,7 @@ from ragmath.lab.workbook import (
     LinearReranker,
     VectorRetriever,
     in_index,
+    keep_default_rule,
     permission_filter,
     roles_of,
 )

@@ -13,17 +13,15 @@ import pandas as pd
 import pytest
 
 from ragmath import compare, evaluate
-from ragmath.lab.ablation import (
+from ragmath.lab.ablation import AblationConfig, against_default, run_ablation
+from ragmath.lab.corpus import load_dataset
+from ragmath.lab.workbook import (
     ALPHA_DEFAULT,
     ALPHA_GRID,
-    AblationConfig,
-    against_default,
     convex_rankings,
+    intervals_against_default,
     keep_default_rule,
-    run_ablation,
 )
-from ragmath.lab.ablation.rule import intervals_against_default
-from ragmath.lab.corpus import load_dataset
 
 LIVE = AblationConfig(editions="live", k=1, window=40, rerank_depth=5, score_fusion=True)
 

@@ -9,18 +9,23 @@ import math
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from rank_bm25 import BM25Okapi
 
-from ragmath import fuse_runs, rrf
+from ragmath import evaluate, fuse_runs, rrf
 from ragmath.lab.corpus import load_corpus, load_identities, parse_date
 from ragmath.lab.generate import QUESTION_WORDS, is_live, support
 from ragmath.lab.tokenize import ID_PATTERN, find_ids, get_tokenizer
+from ragmath.stats import paired_bootstrap
 from ragmath.validation import check_k, check_rrf_k
 
 __all__ = [
+    "ALPHA_DEFAULT",
+    "ALPHA_GRID",
+    "AblationRows",
     "BM25Retriever",
     "CharNgramSVDEmbedder",
     "EDITION_MODES",
@@ -33,23 +38,33 @@ __all__ = [
     "RerankStage",
     "SIMILARITY_MEMO",
     "VectorRetriever",
+    "alphas_for",
     "as_chunk_records",
     "can_read",
     "check_depth",
     "check_query",
     "check_texts",
+    "choose_alpha",
     "chunk_text",
     "convex_rankings",
     "evidence_chars",
+    "identity_indexes",
     "in_index",
+    "intervals_against_default",
+    "keep_default_rule",
     "label_memory",
     "memoised_similarity",
     "permission_filter",
     "question_similarity",
     "rank_scores",
+    "rankings",
     "readable_by",
     "readable_rows",
+    "rerank_stage",
     "roles_of",
+    "rows_a_to_c",
+    "run_rows",
+    "visible_labels",
 ]
 
 
@@ -932,3 +947,224 @@ class HybridRetriever:
         df = self.explain(query, lists)
         out = [(str(i), float(s)) for i, s in zip(df["id"], df["rrf_score"], strict=True)]
         return out if depth is None else out[:depth]
+
+
+# ---- notebooks/06a_ablation_table.ipynb, cell save-indexes [32]
+
+def identity_indexes(dataset, as_of, editions, tokenizer="jieba"):
+    """Each identity's index on ``as_of``: only the chunks it may read, with BM25, vectors and features.
+
+    Returns {identity: {"chunks": {chunk_id: record}, "bm25", "vector", "features", "retrieved"}};
+    ``retrieved`` keeps each question's two rankings once computed (a tuning grid asks again).
+    Raises ValueError when no chunk is in the index on ``as_of``.
+    """
+    in_force = dataset.corpus[in_index(dataset.corpus, as_of, editions)]
+    if in_force.empty:
+        raise ValueError(f"no chunk is in the index on {as_of} with editions={editions!r}; "
+                         f"the corpus starts on {min(dataset.corpus['effective_from'])}")
+    indexes = {}
+    for identity in dataset.identities.index:
+        records = as_chunk_records(permission_filter(in_force, identity, identities=dataset.identities))
+        bm25, vector = BM25Retriever(records, tokenizer), VectorRetriever(records)
+        features = FeatureExtractor(records, bm25, vector, as_of=as_of)
+        indexes[identity] = {"chunks": {r["chunk_id"]: r for r in records}, "bm25": bm25,
+                             "vector": vector, "features": features, "retrieved": {}}
+    return indexes
+
+
+def visible_labels(qrels, index_of):
+    """Each question's labels, kept only for the chunks in the index it is asked against.
+
+    ``index_of`` maps a question to its identity's index; a label on a chunk that identity cannot read
+    is dropped, so no row is scored on evidence it was never allowed to see.
+    """
+    labels = {question: {} for question in index_of}
+    for question, chunk, grade in qrels[["question_id", "chunk_id", "grade"]].itertuples(index=False):
+        if question in index_of and chunk in index_of[question]["chunks"]:
+            labels[question][chunk] = int(grade)
+    return labels
+
+
+# ---- notebooks/06a_ablation_table.ipynb, cell save-rows-abc [35]
+
+def rankings(index, text):
+    """BM25's and the vectors' full rankings of one question in one index, computed once and kept."""
+    if text not in index["retrieved"]:
+        index["retrieved"][text] = {"bm25": index["bm25"].retrieve(text),
+                                    "vector": index["vector"].retrieve(text)}
+    return index["retrieved"][text]
+
+
+def rows_a_to_c(index, text, k, window, depth):
+    """One question's rows A, B and C, each cut to ``depth``; also the two lists C fuses and RRF's table.
+
+    Each retriever's top ``window`` goes into RRF (``ragmath.rrf`` with constant ``k``).
+    """
+    ranked = rankings(index, text)
+    lists = {name: pairs[:window] for name, pairs in ranked.items()}
+    fused = rrf({name: [chunk for chunk, _ in pairs] for name, pairs in lists.items()}, k=k)
+    rows = {"A": [chunk for chunk, _ in ranked["bm25"][:depth]],    # A: BM25
+            "B": [chunk for chunk, _ in ranked["vector"][:depth]],  # B: the vector list instead
+            "C": list(fused["id"][:depth])}                         # C: both lists, fused by RRF
+    return rows, lists, fused
+
+
+# ---- notebooks/06a_ablation_table.ipynb, cell save-rule [38]
+
+ALPHA_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)  # row E's weights on BM25 tried on dev
+ALPHA_DEFAULT = 0.5  # equal weights: kept unless the rule below finds better
+
+
+def intervals_against_default(per_question, knob, default, *, seed=0, resamples=10_000):
+    """Each value's paired difference from the default on the same questions, with its interval.
+
+    ``per_question`` maps each value to its per-question scores (a Series indexed by question). One
+    row per value: the value, ``default``, ``diff vs default`` (mean of value − default) and its
+    percentile bootstrap interval ``low``, ``high`` (``ragmath.stats.paired_bootstrap``).
+
+    >>> questions = ["q1", "q2"]
+    >>> scores = {0.5: pd.Series([0.0, 1.0], index=questions), 0.3: pd.Series([1.0, 1.0], index=questions)}
+    >>> intervals_against_default(scores, "α", 0.5, resamples=200)[["α", "diff vs default"]].values.tolist()
+    [[0.5, 0.0], [0.3, 0.5]]
+
+    Raises ValueError if ``default`` is not one of the values (and as ``paired_bootstrap`` does).
+    """
+    if default not in per_question:
+        raise ValueError(f"the default {default!r} must be one of the values compared, got "
+                         f"{list(per_question)}")
+    rows = []
+    for value, scores in per_question.items():
+        if value == default:
+            rows.append({knob: value, "default": True, "diff vs default": 0.0, "low": 0.0, "high": 0.0})
+            continue
+        paired = paired_bootstrap(per_question[default], scores, n_resamples=resamples, seed=seed)
+        rows.append({knob: value, "default": False, "diff vs default": paired.mean_diff,
+                     "low": paired.low, "high": paired.high})
+    return pd.DataFrame(rows)
+
+
+def keep_default_rule(table):
+    """Keep the default unless a value's paired interval against it lies wholly above 0.
+
+    Among such values, the one with the largest mean difference (ties: the first listed). A difference
+    the questions cannot resolve does not justify leaving the default (the IR analogue of the
+    one-standard-error rule).
+
+    >>> t = pd.DataFrame({"k": [1, 60], "default": [False, True], "diff vs default": [0.04, 0.0],
+    ...                   "low": [-0.006, 0.0], "high": [0.10, 0.0]})
+    >>> keep_default_rule(t)
+    60
+
+    Raises ValueError unless exactly one row is marked ``default``.
+    """
+    knob = table.columns[0]
+    defaults = table[table["default"].astype(bool)]
+    if len(defaults) != 1:
+        raise ValueError(f"the table needs exactly one default row, got {len(defaults)}")
+    better = table[~table["default"].astype(bool) & (table["low"] > 0)]
+    if better.empty:
+        chosen = defaults[knob].iloc[0]
+    else:
+        chosen = better.sort_values("diff vs default", ascending=False, kind="mergesort")[knob].iloc[0]
+    return chosen.item() if isinstance(chosen, np.generic) else chosen
+
+
+def choose_alpha(per_question, questions, seed=0):
+    """The α the rule keeps on ``questions``, given each α's per-question scores."""
+    on = {alpha: scores.loc[scores.index.isin(questions)] for alpha, scores in per_question.items()}
+    return keep_default_rule(intervals_against_default(on, "α", ALPHA_DEFAULT, seed=seed))
+
+
+# ---- notebooks/06a_ablation_table.ipynb, cell save-rows-de [40]
+
+def rerank_stage(questions, index_of, candidates, labels, l2):
+    """Row D's stage: each question's candidates (C's top M) and their features; the labels of dev only.
+
+    ``questions``: records with question_id, text, split and group.
+    """
+    by_id = {x["question_id"]: x for x in questions}
+    features = {x: index_of[x]["features"].matrix(by_id[x]["text"], candidates[x]) for x in by_id}
+    return RerankStage({x: candidates[x] for x in by_id}, features,
+                       {x: by_id[x]["split"] for x in by_id}, {x: by_id[x]["group"] for x in by_id},
+                       {x: by_id[x]["text"] for x in by_id},
+                       {x: labels[x] for x in by_id if by_id[x]["split"] == "dev"}, l2)
+
+
+def alphas_for(lists, targets, folds, dev_labels, *, window, depth, metric, seed=0):
+    """Row E's α for each target question by the keep-the-default rule, and the α kept on all dev.
+
+    Each α of ``ALPHA_GRID`` is scored by ``metric`` on the dev questions (``folds``' keys), E cut at
+    ``depth``. A dev target gets the α the rule keeps on the other folds (out of fold), any other
+    target the α it keeps on all dev questions.
+    """
+    dev = list(folds)
+    scores = {}
+    for alpha in ALPHA_GRID:
+        fused = convex_rankings({x: lists[x] for x in dev}, alpha, window)
+        cut = {x: ranking[:depth] for x, ranking in fused.items()}
+        scores[alpha] = evaluate(cut, dev_labels, [metric]).per_question[metric].dropna()
+    on_all_dev = choose_alpha(scores, dev, seed)
+    by_fold = {fold: choose_alpha(scores, [x for x in dev if folds[x] != fold], seed)
+               for fold in sorted(set(folds.values()))}
+    return {x: by_fold[folds[x]] if x in folds else on_all_dev for x in targets}, on_all_dev
+
+
+# ---- notebooks/06a_ablation_table.ipynb, cell save-run-rows [43]
+
+@dataclass
+class AblationRows:
+    """What ``run_rows`` returns: every row's rankings and what rows D and E were fitted with."""
+
+    rows: dict  # version -> {question: its ranking, cut to M}
+    labels: dict  # question -> {chunk: grade}, for the chunks its identity can read
+    index_of: dict  # question -> the index of the identity it is asked as
+    lists: dict  # question -> {"bm25": pairs, "vector": pairs}: the top W that C and E fuse
+    fused: dict  # question -> RRF's table of row C (each list's rank and contribution)
+    stage: RerankStage  # row D's candidates, features and folds
+    reranker: LinearReranker  # fitted on all dev questions: it ranks the questions that are not dev
+    alphas: dict  # question -> row E's α ({} without row E)
+    alpha_on_dev: float | None  # the α the rule keeps on all dev (None when the config sets α)
+    convex: dict  # question -> row E's whole fused ranking, before the cut at M
+
+
+def run_rows(config, dataset, indexes=None):
+    """Rows A to D, and E with ``config.score_fusion``, for the questions of ``config.split``.
+
+    Every dev question is ranked too: D's reranker and E's α are fitted on dev only, a dev question
+    ranked by the ones fitted on the other folds, any other question by the ones fitted on all dev.
+    ``config``: an ``AblationConfig`` (``ragmath.lab.ablation``); ``indexes``: ``identity_indexes``
+    for its snapshot, editions and tokenizer (built when None).
+    """
+    as_of = dataset.config["snapshot_date"] if config.snapshot_date is None else config.snapshot_date
+    indexes = indexes or identity_indexes(dataset, as_of, config.editions, config.tokenizer)
+    questions = dataset.questions.to_dict("records")
+    scored = [x["question_id"] for x in questions if config.split in ("all", x["split"])]
+    needed = [x for x in questions if x["question_id"] in scored]
+    needed += [x for x in questions if x["split"] == "dev" and x["question_id"] not in scored]
+    index_of = {x["question_id"]: indexes[config.identity or x["identity"]] for x in needed}
+    labels = visible_labels(dataset.qrels, index_of)
+    window, depth = config.window, config.rerank_depth
+    rows, lists, fused = {"A": {}, "B": {}, "C": {}}, {}, {}
+    for x in needed:
+        one, lists[x["question_id"]], fused[x["question_id"]] = rows_a_to_c(
+            index_of[x["question_id"]], x["text"], config.k, window, depth)
+        for row, ranking in one.items():
+            rows[row][x["question_id"]] = ranking
+    stage = rerank_stage(needed, index_of, rows["C"], labels, config.l2)
+    reranker = stage.fit(stage.dev)
+    out_of_fold = stage.out_of_fold()
+    rows["D"] = {x: out_of_fold[x] if x in out_of_fold else stage.rank(x, reranker, stage.dev)
+                 for x in scored}
+    alphas, alpha_on_dev, convex = {}, None, {}
+    if config.score_fusion:
+        if config.alpha is None:
+            dev_labels = {x: labels[x] for x in stage.dev}
+            alphas, alpha_on_dev = alphas_for(lists, scored, stage.folds(), dev_labels, window=window,
+                                              depth=depth, metric=f"nDCG@{config.top_k}", seed=config.seed)
+        else:
+            alphas = dict.fromkeys(scored, float(config.alpha))
+        for alpha in sorted(set(alphas.values())):
+            convex |= convex_rankings({x: lists[x] for x in scored if alphas[x] == alpha}, alpha, window)
+        rows["E"] = {x: convex[x][:depth] for x in scored}
+    rows = {row: {x: by_question[x] for x in scored} for row, by_question in rows.items()}
+    return AblationRows(rows, labels, index_of, lists, fused, stage, reranker, alphas, alpha_on_dev, convex)

@@ -107,7 +107,7 @@ def check_knob(knob: str, column: str, frozen_value: float):
         """"knob: across values the dev D nDCG@5 moves by s; the best, knob = b (v), minus the default knob = d
         is +x [lo, hi] over n questions (w better, l worse; sign-flip p, Holm over c comparisons h): the
         interval holds / leaves out 0, so the rule keeps the default / leaves it. The frozen design has …"."""
-        from ragmath.lab.ablation import keep_default_rule
+        from ragmath.lab.workbook import keep_default_rule
 
         table = _knob(knob)
         values = list(table[column])
@@ -135,8 +135,8 @@ def check_k_tie(shown: Shown) -> dict[str, str]:
     """"k = 1 scores exactly as k = 0.5 on every dev question here: the rule's choice of 0.5 over 1 is its
     tie-break"."""
     from ragmath import evaluate
-    from ragmath.lab.ablation import keep_default_rule
     from ragmath.lab.holdout import frozen_design
+    from ragmath.lab.workbook import keep_default_rule
 
     kept = keep_default_rule(_knob("k"))
     frozen = frozen_design().k
@@ -150,8 +150,8 @@ def check_k_tie(shown: Shown) -> dict[str, str]:
 def check_rule_against_frozen(shown: Shown) -> dict[str, str]:
     """"The rule chooses differently from the frozen design on k: k = r (frozen: f) … the rule's design (k = r,
     M = m)"."""
-    from ragmath.lab.ablation import keep_default_rule
     from ragmath.lab.holdout import frozen_design
+    from ragmath.lab.workbook import keep_default_rule
 
     frozen = frozen_design()
     rule_k, rule_m = keep_default_rule(_knob("k")), keep_default_rule(_knob("M"))

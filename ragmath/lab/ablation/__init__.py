@@ -9,8 +9,7 @@ fitting.py     the refusal threshold a run fits on dev (``RerankStage``: noteboo
 running.py     ``run_ablation`` and ``AblationResult``: the per-identity pipelines, per-question rows, latency
 tables.py      ``summary_table``, ``by_type_table``, ``caveats_of``, ``metric_names``; tables for reading
 intervals.py   ``rate_intervals``, ``bootstrap_table``, ``type_intervals``, ``paired_table``
-rule.py        the keep-the-default rule: ``against_default``, ``keep_default_rule``
-convex.py      row E: ``alphas_for`` (``convex_rankings``: notebook 05a, ragmath.lab.workbook)
+rule.py        ``against_default``: each knob value against the default (the rule: notebook 06a)
 tuning.py      ``tune``, ``grid_edges``, ``knob_against_default``, ``tokenizer_ranks``
 leakage.py     ``leakage_experiment``, ``leakage_on_fixed_questions``, ``holdout_overlap``
 =============  ==================================================================================
@@ -19,14 +18,11 @@ leakage.py     ``leakage_experiment``, ``leakage_on_fixed_questions``, ``holdout
 from __future__ import annotations
 
 from ragmath.lab.ablation.config import (
-    ALPHA_DEFAULT,
-    ALPHA_GRID,
     SPLITS,
     TUNED_KNOBS,
     VERSIONS,
     AblationConfig,
 )
-from ragmath.lab.ablation.convex import alphas_for
 from ragmath.lab.ablation.fitting import fit_refusal_threshold
 from ragmath.lab.ablation.intervals import (
     P_HOLM,
@@ -42,10 +38,9 @@ from ragmath.lab.ablation.leakage import (
     leakage_experiment,
     leakage_on_fixed_questions,
 )
-from ragmath.lab.ablation.rule import against_default, keep_default_rule
+from ragmath.lab.ablation.rule import against_default
 from ragmath.lab.ablation.running import (
     AblationResult,
-    IdentityPipeline,
     clear_cache,
     content_hash,
     require_dev_only,
@@ -68,13 +63,11 @@ from ragmath.lab.ablation.tuning import (
     tokenizer_ranks,
     tune,
 )
-from ragmath.lab.workbook import convex_rankings
 
 __all__ = [
     "VERSIONS",
     "AblationConfig",
     "AblationResult",
-    "IdentityPipeline",
     "run_ablation",
     "tune",
     "grid_edges",
@@ -89,12 +82,7 @@ __all__ = [
     "P_SIGN_FLIP",
     "P_HOLM",
     "knob_against_default",
-    "keep_default_rule",
     "against_default",
-    "convex_rankings",
-    "alphas_for",
-    "ALPHA_GRID",
-    "ALPHA_DEFAULT",
     "ARTICLE_DEFAULTS",
     "rerank_entries",
     "top_ranks_table",

@@ -19,8 +19,6 @@ SPLITS = ("dev", "holdout", "all")
 #: The knobs ``tune`` chooses on dev, by AblationConfig field name, with their workbook symbol.
 TUNED_KNOBS = {"k": "k", "window": "W", "rerank_depth": "M"}
 #: Row E's weight α on BM25 (1 − α on the vector list): the values the rule weighs, and its default.
-ALPHA_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
-ALPHA_DEFAULT = 0.5
 #: The p columns of every paired table of the workbook: ``ragmath.compare``'s two-sided paired sign-flip
 #: (randomization) test, and Holm's adjustment over the comparisons of the same table.
 P_SIGN_FLIP = "p (sign-flip)"
@@ -37,8 +35,9 @@ class AblationConfig:
     ``rerank_depth`` (M): candidates kept per version and reordered by the reranker (Recall@M);
     ``score_fusion``: add row E (design 1 had none; a record without the field reads False);
     ``alpha`` (α): row E's weight on BM25 in the convex combination α · min-max(BM25) + (1 − α) ·
-    min-max(vector) of each list's top W; None -> chosen on dev by the keep-the-default rule (default
-    ``ALPHA_DEFAULT`` over ``ALPHA_GRID``; out of fold for dev questions, on all dev for the others).
+    min-max(vector) of each list's top W; None -> chosen on dev by the keep-the-default rule (notebook
+    06a: default ``ALPHA_DEFAULT`` over ``ALPHA_GRID``; out of fold for dev questions, on all dev for
+    the others).
     ``top_k`` (K): the cut-off of the retrieval metrics; ``context_k``: passages sent to the
     generator. ``tuned``: the knobs that were chosen on dev (``tune`` fills it), so the dev table
     can say which of its numbers are optimistic. ``seed`` is recorded with the run and meant for

@@ -53,7 +53,7 @@ def leakage_experiment(
     cfg = replace(config or AblationConfig(), split="dev")
     ds = dataset_or_default(dataset)
     require_dev_only(ds, "leakage_experiment")
-    base = run_ablation(cfg, ds, answers=False, reuse=True)
+    base = run_ablation(cfg, ds, answers=False)
     stage, qrels = base.rerank_stage, base.qrels
     answerable = [q for q in stage.dev if any(g > 0 for g in qrels[q].values())]
     group = {q: stage.group[q] for q in answerable}
@@ -158,7 +158,7 @@ def _leak_stages(cfg: AblationConfig, ds: Any, settings: list[tuple], depths: li
     """The ablation run of each grid setting, then of each memory depth (keyed ``("memory", m)``)."""
     configs = {s: replace(cfg, k=s[0], window=s[1], rerank_depth=s[2]) for s in settings}
     configs |= {("memory", m): replace(cfg, rerank_depth=m) for m in depths}
-    return {key: run_ablation(c, ds, answers=False, reuse=True) for key, c in configs.items()}
+    return {key: run_ablation(c, ds, answers=False) for key, c in configs.items()}
 
 
 def _per_question(stage: RerankStage, qrels: Mapping[str, Any], metric: str,

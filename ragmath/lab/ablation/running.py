@@ -48,29 +48,28 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ragmath import rrf
 from ragmath.evaluation import Evaluation, evaluate
 from ragmath.lab.ablation.config import (
-    ALPHA_DEFAULT,
     TUNED_KNOBS,
     VERSIONS,
     AblationConfig,
     versions_of,
 )
-from ragmath.lab.ablation.convex import alphas_for
 from ragmath.lab.ablation.fitting import fit_refusal_threshold
 from ragmath.lab.ablation.tables import by_type_table, caveats_of, metric_names, summary_table
 from ragmath.lab.generate import Answer, ExtractiveAnswerer, answer_is_correct
 from ragmath.lab.workbook import (
+    ALPHA_DEFAULT,
     FEATURES,
     FOLDS,
-    BM25Retriever,
-    FeatureExtractor,
-    HybridRetriever,
+    AblationRows,
     LinearReranker,
     RerankStage,
-    VectorRetriever,
-    as_chunk_records,
     convex_rankings,
+    identity_indexes,
+    rankings,
+    run_rows,
 )
 
 
@@ -101,44 +100,12 @@ def content_hash(chunks: Any) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
-class IdentityPipeline:
-    """The indexes one identity gets on one snapshot: built only from the chunks it may read.
-
-    >>> pipe = IdentityPipeline([{"chunk_id": "a", "text": "年假 5 天"},
-    ...                          {"chunk_id": "b", "text": "市内交通 80 元"}],
-    ...                         identity="p6_employee", as_of="2026-06-30")
-    >>> pipe.bm25.chunk_ids == pipe.vector.chunk_ids == ("a", "b")
-    True
-    """
-
-    def __init__(self, chunks: Any, *, identity: str, as_of: Any, tokenizer: str = "jieba"):
-        self.records = as_chunk_records(chunks)
-        self.identity = identity
-        self.as_of = as_of
-        self.by_id = {r["chunk_id"]: r for r in self.records}
-        self.chunk_ids = tuple(self.by_id)
-        self.bm25 = BM25Retriever(self.records, tokenizer)
-        self.vector = VectorRetriever(self.records)
-        self.features = FeatureExtractor(self.records, self.bm25, self.vector, as_of=as_of)
-        self.memo: dict[tuple, Any] = {}
-
-    def cached(self, key: tuple, fn, *args):
-        """Return ``fn(*args)``, computed once per key (used by ``tune``; never for latency)."""
-        if key not in self.memo:
-            self.memo[key] = fn(*args)
-        return self.memo[key]
-
-    def passages(self, chunk_ids: Sequence[str]) -> list[dict]:
-        """Fresh copies of the chunk records, in the given order."""
-        return [dict(self.by_id[c]) for c in chunk_ids]
-
-
-_PIPELINES: dict[tuple, IdentityPipeline] = {}
+_INDEXES: dict[tuple, dict] = {}
 
 
 def clear_cache() -> None:
-    """Forget the per-identity indexes built so far in this process."""
-    _PIPELINES.clear()
+    """Forget the per-identity indexes (and the rankings they keep) built so far in this process."""
+    _INDEXES.clear()
 
 
 def dataset_or_default(dataset: Any):
@@ -178,27 +145,14 @@ def _roles(dataset: Any, identity: str) -> tuple[str, ...]:
     return tuple(ids.loc[identity, "roles"])
 
 
-def _pipeline(dataset: Any, identity: str, as_of: Any, cfg: AblationConfig, corpus_key: str):
-    key = (corpus_key, str(as_of), cfg.editions, identity, _roles(dataset, identity), cfg.tokenizer)
-    pipe = _PIPELINES.get(key)
-    if pipe is None:
-        from ragmath.lab.workbook import in_index, permission_filter
-
-        index = dataset.corpus[in_index(dataset.corpus, as_of, cfg.editions)]
-        if index.empty:
-            raise ValueError(f"no chunk is in the index on {as_of} with editions={cfg.editions!r}; "
-                             f"the corpus starts on {min(dataset.corpus['effective_from'])}")
-        view = permission_filter(index, _roles(dataset, identity))
-        pipe = IdentityPipeline(view, identity=identity, as_of=as_of, tokenizer=cfg.tokenizer)
-        _PIPELINES[key] = pipe
-    return pipe
-
-
-def _grades(dataset: Any) -> dict[str, dict[str, int]]:
-    out: dict[str, dict[str, int]] = {q: {} for q in dataset.questions["question_id"]}
-    for qid, cid, grade in dataset.qrels[["question_id", "chunk_id", "grade"]].itertuples(index=False):
-        out.setdefault(qid, {})[cid] = int(grade)
-    return out
+def indexes_for(dataset: Any, cfg: AblationConfig, corpus_key: str) -> dict[str, dict]:
+    """``identity_indexes`` for the run's snapshot, editions and tokenizer, built once per process."""
+    as_of = cfg.snapshot_date if cfg.snapshot_date is not None else dataset.config["snapshot_date"]
+    roles = tuple((identity, _roles(dataset, identity)) for identity in dataset.identities.index)
+    key = (corpus_key, str(as_of), cfg.editions, cfg.tokenizer, roles)
+    if key not in _INDEXES:
+        _INDEXES[key] = identity_indexes(dataset, as_of, cfg.editions, cfg.tokenizer)
+    return _INDEXES[key]
 
 
 @dataclass
@@ -235,19 +189,17 @@ def run_ablation(
     *,
     answers: bool = True,
     generator: Any = None,
-    reuse: bool = False,
 ) -> AblationResult:
     """Run versions A, B, C, D (and E with ``score_fusion``) and Oracle on the configured split.
 
-    ``dataset``: ``ragmath.lab.corpus.load_dataset()`` by default (dev questions only; any object with
-    corpus, questions, qrels, identities, config). ``answers=False`` skips generation (used while
-    tuning). ``generator``: any ``Generator`` (used as given), or a factory called as
-    ``factory(refuse_below=t, as_of=date, max_passages=context_k)`` with the threshold fitted on dev
-    (a class such as ``MisreadLimitAnswerer``, or ``functools.partial(MisreadLimitAnswerer,
-    remembered_limit=60)``); default ``ExtractiveAnswerer`` with the fitted threshold. ``reuse=True``
-    reuses retrieval and fusion cached by earlier runs in this process (same results; the latency
-    table then measures cache look-ups). The steps: ``_start``, ``_retrieve`` (A, B, C), ``_rerank``
-    (D), ``_score_fusion`` (E), ``_generate``; notebook 06a writes rows A to E out the same way.
+    The rows come from ``run_rows`` (notebook 06a, ``ragmath.lab.workbook``); this function adds the
+    generator, the scores, the tables and the latency. ``dataset``: ``ragmath.lab.corpus.load_dataset()``
+    by default (dev questions only; any object with corpus, questions, qrels, identities, config).
+    ``answers=False`` skips generation. ``generator``: any ``Generator`` (used as given), or a factory
+    called as ``factory(refuse_below=t, as_of=date, max_passages=context_k)`` with the threshold fitted
+    on dev (a class such as ``MisreadLimitAnswerer``, or ``functools.partial(MisreadLimitAnswerer,
+    remembered_limit=60)``); default ``ExtractiveAnswerer`` with the fitted threshold. Each identity's
+    index is built once per process (``clear_cache`` forgets them).
 
     The reranker and the refusal threshold are fitted on dev only: a dev question is scored by the
     ones fitted on the other folds (grouped 5-fold), a holdout question by the ones fitted on all dev.
@@ -265,29 +217,24 @@ def run_ablation(
     from ragmath.lab.corpus import corpus_hash
 
     files_hash = corpus_hash() if dataset is None else None
-    run = _start(config, dataset_or_default(dataset), None, reuse)
-    _retrieve(run, explain=True)
-    stage, reranker = _rerank(run)
-    qrels = {q["question_id"]: run.visible[q["question_id"]] for q in run.wanted}
-    runs = _runs(run, ("A", "B", "C", "D"))
-    alpha_note = None
-    if run.cfg.score_fusion:
-        alpha_note = _score_fusion(run, stage)
-        runs |= _runs(run, ("E",))
+    run = _start(config, dataset_or_default(dataset))
+    found = run_rows(run.cfg, run.ds, indexes_for(run.ds, run.cfg, run.corpus_key))
+    qrels = {q["question_id"]: found.labels[q["question_id"]] for q in run.wanted}
     names, recall_m = metric_names(run.cfg)
-    evaluations = {v: evaluate(runs[v], qrels, names) for v in runs}
-    answers_of, gen_input, threshold_note = (_generate(run, stage, generator, qrels) if answers
+    evaluations = {v: evaluate(found.rows[v], qrels, names) for v in found.rows}
+    timings = _stage_timings(run, found)
+    answers_of, gen_input, threshold_note = (_generate(run, found, generator, qrels, timings) if answers
                                              else _no_answers(run.cfg))
-    per_q = _per_question(run.wanted, runs, evaluations, answers_of, gen_input, qrels, run.stage_out,
-                          names, answers)
+    per_q = _per_question(run, found, evaluations, answers_of, gen_input, qrels, names, answers)
     table = summary_table(per_q, names, recall_m, answers)
     table["caveat"] = pd.Series(caveats_of(run.cfg))
     return AblationResult(
-        table=table, by_type=by_type_table(per_q, names, answers), latency=_latency(run.timings),
-        per_question=per_q, runs=runs, answers=answers_of, generator_input=gen_input,
-        config=_config_record(run, files_hash, generator, threshold_note, alpha_note, reranker),
-        trace=run.trace, evaluations=evaluations, reranker=reranker, qrels=qrels, rerank_stage=stage,
-        fused=run.fused,
+        table=table, by_type=by_type_table(per_q, names, answers), latency=_latency(timings),
+        per_question=per_q, runs=found.rows, answers=answers_of, generator_input=gen_input,
+        config=_config_record(run, files_hash, generator, threshold_note, _alpha_note(run.cfg, found),
+                              found.reranker),
+        trace=_trace(run, found, gen_input), evaluations=evaluations, reranker=found.reranker, qrels=qrels,
+        rerank_stage=found.stage, fused=found.fused,
     )
 
 
@@ -335,42 +282,21 @@ def _config_record(run: _Run, files_hash: str | None, generator: Any, threshold_
 
 @dataclass
 class _Run:
-    """What the steps of one run share: the setting, its questions, and what each step adds."""
+    """A run's checked setting and the questions it scores."""
 
     cfg: AblationConfig
     ds: Any
     as_of: Any
     corpus_key: str
-    labels: dict[str, dict[str, int]]
     wanted: list[dict]
     dev: list[dict]
-    reuse: bool
-    timings: dict[str, dict[str, list[float]]]
-    stage_out: dict[str, dict[str, Any]] = field(default_factory=dict)
-    trace: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
-    fused: dict[str, pd.DataFrame] = field(default_factory=dict)
-    scored_lists: dict[str, dict[str, list[tuple[str, float]]]] = field(default_factory=dict)
-    visible: dict[str, dict[str, int]] = field(default_factory=dict)
-    out_of_fold: dict[str, list[str]] = field(default_factory=dict)
 
-    @property
-    def needed(self) -> dict[str, dict]:
-        """The questions retrieved for: the ones scored, and every dev question (for fitting)."""
-        return {q["question_id"]: q for q in self.wanted + self.dev}
-
-    def timed(self, version: str, stage: str, fn, *args, pipe=None):
-        """``fn(*args)``, its milliseconds kept under (version, stage); cached per pipeline with reuse."""
-        t0 = time.perf_counter()
-        if self.reuse and pipe is not None:
-            key = (stage, *[a if isinstance(a, (str, int, float)) else repr(a) for a in args])
-            out = pipe.cached(key, fn, *args)
-        else:
-            out = fn(*args)
-        self.timings[version].setdefault(stage, []).append((time.perf_counter() - t0) * 1000)
-        return out
+    def identity(self, question: Mapping[str, Any]) -> str:
+        """The identity a question is asked as: the config's, or its own."""
+        return self.cfg.identity or question["identity"]
 
 
-def _start(config: Any, ds: Any, corpus_key: str | None, reuse: bool) -> _Run:
+def _start(config: Any, ds: Any, corpus_key: str | None = None) -> _Run:
     """Check the setting and the questions, and pick the questions this run scores."""
     cfg = config if config is not None else AblationConfig()
     if not isinstance(cfg, AblationConfig):
@@ -381,8 +307,8 @@ def _start(config: Any, ds: Any, corpus_key: str | None, reuse: bool) -> _Run:
         if q.get("split") not in ("dev", "holdout"):
             raise ValueError(f"questions: {q['question_id']!r} has split={q.get('split')!r}; every question "
                              "needs split 'dev' or 'holdout' (see data/README.md, 'The split')")
-    if cfg.identity is not None:
-        _roles(ds, cfg.identity)
+    for identity in {cfg.identity} if cfg.identity is not None else {q["identity"] for q in questions}:
+        _roles(ds, identity)
     wanted = [q for q in questions if cfg.split == "all" or q["split"] == cfg.split]
     dev = [q for q in questions if q["split"] == "dev"]
     if not wanted:
@@ -391,112 +317,85 @@ def _start(config: Any, ds: Any, corpus_key: str | None, reuse: bool) -> _Run:
         raise ValueError(f"no question has split {cfg.split!r}")
     if not dev:
         raise ValueError("no dev question: the reranker and the refusal threshold are fitted on dev")
-    return _Run(cfg, ds, as_of, corpus_key or content_hash(ds.corpus), _grades(ds), wanted, dev, reuse,
-                {v: {} for v in versions_of(cfg)})
-
-
-def _retrieve(run: _Run, explain: bool) -> None:
-    """Rows A, B and C for every needed question: BM25, vectors, and their RRF (each list cut to W)."""
-    cfg, m = run.cfg, run.cfg.rerank_depth
-    depth = max(cfg.window, m)
-    for qid, q in run.needed.items():
-        pipe = _pipeline(run.ds, cfg.identity or q["identity"], run.as_of, cfg, run.corpus_key)
-        text = q["text"]
-        bm_scored = run.timed("A", "bm25", pipe.bm25.retrieve, text, depth, pipe=pipe)
-        vec_scored = run.timed("B", "vector", pipe.vector.retrieve, text, depth, pipe=pipe)
-        bm, vec = [c for c, _ in bm_scored], [c for c, _ in vec_scored]
-        lists = {"bm25": bm[: cfg.window], "vector": vec[: cfg.window]}
-        run.scored_lists[qid] = {"bm25": bm_scored[: cfg.window], "vector": vec_scored[: cfg.window]}
-        hybrid = HybridRetriever({"bm25": pipe.bm25, "vector": pipe.vector}, k=cfg.k, window=cfg.window)
-
-        def fuse(text: str, k: float, window: int, hybrid=hybrid, lists=lists) -> list[str]:
-            return hybrid.fused_ids(lists)  # the fused order depends on (text, k, W) only
-
-        fused_ids = run.timed("C", "fusion", fuse, text, cfg.k, cfg.window, pipe=pipe if run.reuse else None)
-        if explain:
-            run.fused[qid] = hybrid.explain(text, lists)
-        run.stage_out[qid] = {"pipe": pipe, "A": bm[:m], "B": vec[:m], "C": fused_ids[:m]}
-        run.trace[qid] = {
-            "identity": (pipe.identity,), "index[bm25]": pipe.bm25.chunk_ids,
-            "index[vector]": pipe.vector.chunk_ids, "index[features]": pipe.features.chunk_ids,
-            "bm25": tuple(bm), "vector": tuple(vec), "fusion": tuple(fused_ids),
-        }
-        run.visible[qid] = _visible(run.labels.get(qid, {}), pipe)
-
-
-def _rerank(run: _Run) -> tuple[RerankStage, LinearReranker]:
-    """Row D: C's top M reordered by the reranker, fitted on dev only; dev questions out of fold."""
-    needed, out = run.needed, run.stage_out
-    stage = RerankStage(
-        {qid: out[qid]["C"] for qid in needed},
-        {qid: out[qid]["pipe"].features.matrix(needed[qid]["text"], out[qid]["C"]) for qid in needed},
-        {qid: needed[qid]["split"] for qid in needed},
-        {qid: needed[qid]["group"] for qid in needed},
-        {qid: needed[qid]["text"] for qid in needed},
-        {qid: run.visible[qid] for qid in needed if needed[qid]["split"] == "dev"},
-        run.cfg.l2,
-    )
-    dev_ids = [q["question_id"] for q in run.dev]
-    reranker = stage.fit(dev_ids)
-    out_of_fold = run.out_of_fold = stage.out_of_fold()
-    for q in run.wanted:
-        qid = q["question_id"]
-        t0 = time.perf_counter()  # latency: scoring one question's candidates with a fitted model
-        full_rank = stage.rank(qid, reranker, dev_ids)
-        run.timings["D"].setdefault("rerank", []).append((time.perf_counter() - t0) * 1000)
-        out[qid]["D"] = out_of_fold[qid] if q["split"] == "dev" else full_rank
-        run.trace[qid]["reranker"] = tuple(stage.candidates[qid])
-    return stage, reranker
-
-
-def _runs(run: _Run, versions: Sequence[str]) -> dict[str, dict[str, list[str]]]:
-    return {v: {q["question_id"]: list(run.stage_out[q["question_id"]][v]) for q in run.wanted}
-            for v in versions}
+    return _Run(cfg, ds, as_of, corpus_key or content_hash(ds.corpus), wanted, dev)
 
 
 def ranked_runs(config: AblationConfig, dataset: Any, corpus_key: str | None = None,
                 ) -> tuple[dict[str, dict[str, list[str]]], dict[str, dict[str, int]]]:
-    """Rows A to D's rankings and the labels as each question's identity sees them; nothing else.
+    """Every row's rankings (``run_rows``) and the labels as each question's identity sees them; nothing else.
 
-    Used by ``tune``: retrieval and fusion are cached in this process (``reuse``), so a grid of
-    settings retrieves each question once per (k, W); ``corpus_key`` skips re-hashing the corpus.
+    Used by ``tune`` and ``knob_against_default``; ``corpus_key`` skips re-hashing the corpus.
     """
-    run = _start(config, dataset_or_default(dataset), corpus_key, reuse=True)
-    _retrieve(run, explain=False)
-    _rerank(run)
-    return _runs(run, ("A", "B", "C", "D")), {q["question_id"]: run.visible[q["question_id"]]
-                                               for q in run.wanted}
+    run = _start(config, dataset_or_default(dataset), corpus_key)
+    found = run_rows(run.cfg, run.ds, indexes_for(run.ds, run.cfg, run.corpus_key))
+    return found.rows, {q["question_id"]: found.labels[q["question_id"]] for q in run.wanted}
 
 
-def _score_fusion(run: _Run, stage: RerankStage) -> float | None:
-    """Row E: C's two lists fused by the convex combination of min-max scores, α by the rule."""
-    cfg, m = run.cfg, run.cfg.rerank_depth
-    dev_ids = [q["question_id"] for q in run.dev]
-    targets = [q["question_id"] for q in run.wanted]
-    alphas, alpha_on_dev = alphas_for(run.scored_lists, cfg, targets, stage.folds(),
-                                      {qid: run.visible[qid] for qid in dev_ids})
-    t0 = time.perf_counter()  # one fusion call per α for all its questions; each question its share
-    e_ranks: dict[str, list[str]] = {}
-    for alpha in sorted(set(alphas.values())):
-        chosen = {qid: run.scored_lists[qid] for qid, a in alphas.items() if a == alpha}
-        e_ranks |= convex_rankings(chosen, alpha, cfg.window)
-    run.timings["E"]["score fusion"] = [(time.perf_counter() - t0) * 1000 / len(targets)] * len(targets)
-    for qid in targets:
-        run.stage_out[qid]["E"] = e_ranks[qid][:m]
-        run.trace[qid]["score fusion"] = tuple(e_ranks[qid])
-    return _alpha_note(cfg, alphas, alpha_on_dev)
+def _timed(timings: dict[str, list[float]], stage: str, fn, *args, **kwargs) -> Any:
+    """``fn(*args, **kwargs)``, its milliseconds appended to ``timings[stage]``."""
+    t0 = time.perf_counter()
+    out = fn(*args, **kwargs)
+    timings.setdefault(stage, []).append((time.perf_counter() - t0) * 1000)
+    return out
 
 
-def _thresholds(run: _Run, stage: RerankStage) -> tuple[dict[str, float], str]:
+def _stage_timings(run: _Run, found: AblationRows) -> dict[str, dict[str, list[float]]]:
+    """Milliseconds per scored question of each stage, timed on the calls ``run_rows`` makes."""
+    cfg = run.cfg
+    timings: dict[str, dict[str, list[float]]] = {v: {} for v in versions_of(cfg)}
+    depth = max(cfg.window, cfg.rerank_depth)
+    for q in run.wanted:
+        qid, index = q["question_id"], found.index_of[q["question_id"]]
+        _timed(timings["A"], "bm25", index["bm25"].retrieve, q["text"], depth)
+        _timed(timings["B"], "vector", index["vector"].retrieve, q["text"], depth)
+        ids = {name: [c for c, _ in pairs] for name, pairs in found.lists[qid].items()}
+        _timed(timings["C"], "fusion", rrf, ids, k=cfg.k)
+        _timed(timings["D"], "rerank", found.stage.rank, qid, found.reranker, found.stage.dev)
+        if cfg.score_fusion:
+            _timed(timings["E"], "score fusion", convex_rankings, {qid: found.lists[qid]},
+                   found.alphas[qid], cfg.window)
+    return timings
+
+
+def _trace(run: _Run, found: AblationRows, gen_input: Mapping[str, Mapping[str, list[str]]]) -> dict:
+    """What each scored question went through: its index, every stage's list, the generator's input."""
+    depth = max(run.cfg.window, run.cfg.rerank_depth)
+    trace = {}
+    for q in run.wanted:
+        qid, index = q["question_id"], found.index_of[q["question_id"]]
+        ranked = rankings(index, q["text"])
+        trace[qid] = {
+            "identity": (run.identity(q),), "index[bm25]": index["bm25"].chunk_ids,
+            "index[vector]": index["vector"].chunk_ids, "index[features]": index["features"].chunk_ids,
+            "bm25": tuple(c for c, _ in ranked["bm25"][:depth]),
+            "vector": tuple(c for c, _ in ranked["vector"][:depth]),
+            "fusion": tuple(found.fused[qid]["id"]), "reranker": tuple(found.stage.candidates[qid]),
+        }
+        if qid in found.convex:
+            trace[qid]["score fusion"] = tuple(found.convex[qid])
+        for v, inputs in gen_input.items():
+            if qid in inputs:
+                trace[qid][f"generator_input[{v}]"] = tuple(inputs[qid])
+    return trace
+
+
+def _passages(index: Mapping[str, Any], chunk_ids: Sequence[str]) -> list[dict]:
+    """Fresh copies of the index's chunk records, in the given order."""
+    return [dict(index["chunks"][c]) for c in chunk_ids]
+
+
+def _thresholds(run: _Run, found: AblationRows) -> tuple[dict[str, float], str]:
     """The refusal threshold each scored question's generator uses, fitted on dev (out of fold)."""
     cfg = run.cfg
+    ranked_d = found.rows["D"]
+    if not all(q["question_id"] in ranked_d for q in run.dev):
+        ranked_d = found.stage.out_of_fold()
     probe = ExtractiveAnswerer(refuse_below=0.0, as_of=run.as_of, max_passages=cfg.context_k)
     rows = []
     for q in run.dev:
         qid = q["question_id"]
-        ranking = run.out_of_fold[qid]
-        ans = probe(q["text"], run.stage_out[qid]["pipe"].passages(ranking[: cfg.context_k]))
-        grades = run.visible[qid]
+        ans = probe(q["text"], _passages(found.index_of[qid], ranked_d[qid][: cfg.context_k]))
+        grades = found.labels[qid]
         answerable = any(g > 0 for g in grades.values())
         rows.append({
             "question_id": qid, "split": "dev", "group": q["group"], "support": ans.support,
@@ -505,7 +404,7 @@ def _thresholds(run: _Run, stage: RerankStage) -> tuple[dict[str, float], str]:
                 ans, gold_number=_number(q.get("answer_number")), grades=grades),
         })
     final = fit_refusal_threshold(rows)
-    folds = stage.folds()
+    folds = found.stage.folds()
     by_fold = {f: fit_refusal_threshold([r for r in rows if folds[r["question_id"]] != f])
                for f in sorted(set(folds.values()))}
     thresholds = {q["question_id"]: (by_fold[folds[q["question_id"]]] if q["split"] == "dev" else final)
@@ -515,14 +414,15 @@ def _thresholds(run: _Run, stage: RerankStage) -> tuple[dict[str, float], str]:
     return thresholds, note
 
 
-def _generate(run: _Run, stage: RerankStage, generator: Any, qrels: Mapping[str, Mapping[str, int]]):
+def _generate(run: _Run, found: AblationRows, generator: Any, qrels: Mapping[str, Mapping[str, int]],
+              timings: dict[str, dict[str, list[float]]]):
     """Every version's top passages handed to the generator; the Oracle gets the labelled evidence."""
     cfg, versions = run.cfg, versions_of(run.cfg)
     gen_input: dict[str, dict[str, list[str]]] = {v: {} for v in versions}
     answers: dict[str, dict[str, Answer]] = {v: {} for v in versions}
     thresholds, note = {}, cfg.refuse_below
     if (generator is None or _is_factory(generator)) and cfg.refuse_below is None:
-        thresholds, note = _thresholds(run, stage)
+        thresholds, note = _thresholds(run, found)
     built: dict[float, Any] = {}
     factory = generator if _is_factory(generator) else ExtractiveAnswerer
     for q in run.wanted:
@@ -539,19 +439,20 @@ def _generate(run: _Run, stage: RerankStage, generator: Any, qrels: Mapping[str,
                 gold = qrels[qid]
                 ids = sorted((c for c, g in gold.items() if g > 0), key=lambda c: (-gold[c], c))
             else:
-                ids = run.stage_out[qid][v][: cfg.context_k]
+                ids = found.rows[v][qid][: cfg.context_k]
             gen_input[v][qid] = ids
-            run.trace[qid][f"generator_input[{v}]"] = tuple(ids)
-            passages = run.stage_out[qid]["pipe"].passages(ids)
-            answers[v][qid] = run.timed(v, "generate", gen, q["text"], passages)
+            passages = _passages(found.index_of[qid], ids)
+            answers[v][qid] = _timed(timings[v], "generate", gen, q["text"], passages)
     return answers, gen_input, note
 
 
-def _alpha_note(cfg: AblationConfig, alphas: Mapping[str, float], on_all_dev: float | None) -> str:
-    if on_all_dev is None:
+def _alpha_note(cfg: AblationConfig, found: AblationRows) -> str | None:
+    if not cfg.score_fusion:
+        return None
+    if found.alpha_on_dev is None:
         return f"{cfg.alpha:g} (set)"
-    used = sorted(set(alphas.values()))
-    return (f"by the keep-the-default rule (default {ALPHA_DEFAULT:g}): {on_all_dev:g} on all dev; "
+    used = sorted(set(found.alphas.values()))
+    return (f"by the keep-the-default rule (default {ALPHA_DEFAULT:g}): {found.alpha_on_dev:g} on all dev; "
             f"used here: {', '.join(f'{a:g}' for a in used)} (dev questions out of fold)")
 
 
@@ -580,13 +481,10 @@ def _number(value: Any) -> float | None:
     return None if math.isnan(f) else f
 
 
-def _visible(grades: Mapping[str, int], pipe: IdentityPipeline) -> dict[str, int]:
-    """Labels restricted to the chunks the asked identity holds on this snapshot."""
-    return {c: g for c, g in grades.items() if c in pipe.by_id}
-
-
-def _per_question(wanted, runs, evaluations, answers, gen_input, qrels_eval, stage_out, names,
+def _per_question(run: _Run, found: AblationRows, evaluations, answers, gen_input, qrels_eval, names,
                   with_answers) -> pd.DataFrame:
+    """One row per (version, question): the scores, the first relevant rank, and the answer if any."""
+    wanted, runs = run.wanted, found.rows
     rows = []
     for v in (v for v in VERSIONS if v in runs or v == "Oracle"):
         for q in wanted:
@@ -595,7 +493,7 @@ def _per_question(wanted, runs, evaluations, answers, gen_input, qrels_eval, sta
             answerable = any(g > 0 for g in grades.values())
             row: dict[str, Any] = {
                 "version": v, "question_id": qid, "type": q["type"], "group": q["group"],
-                "identity": stage_out[qid]["pipe"].identity, "split": q["split"],
+                "identity": run.identity(q), "split": q["split"],
                 "answerable": answerable,
             }
             for name in names:
@@ -623,16 +521,12 @@ def _per_question(wanted, runs, evaluations, answers, gen_input, qrels_eval, sta
                     if not a.refused else np.nan,
                     "correct": (answer_is_correct(a, gold_number=_number(q.get("answer_number")),
                                                   grades=grades) if answerable else a.refused),
-                    "context chars": sum(len(p) for p in _texts(stage_out[qid]["pipe"],
-                                                                  gen_input[v][qid])),
+                    "context chars": sum(len(found.index_of[qid]["chunks"][c]["text"])
+                                         for c in gen_input[v][qid]),
                     "support": round(a.support, 9),
                 })
             rows.append(row)
     return pd.DataFrame(rows).set_index(["version", "question_id"])
-
-
-def _texts(pipe: IdentityPipeline, ids: Sequence[str]) -> list[str]:
-    return [pipe.by_id[c]["text"] for c in ids]
 
 
 def _latency(timings: dict[str, dict[str, list[float]]]) -> pd.DataFrame:

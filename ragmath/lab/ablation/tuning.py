@@ -2,7 +2,7 @@
 
 ``tune`` scores a grid (``DEFAULT_GRID``) with D out of fold and ``grid_edges`` says where each choice
 sits in it; ``knob_against_default`` compares each value of one knob with ``ARTICLE_DEFAULTS`` on
-the same questions (``ragmath.lab.ablation.rule`` keeps the default unless an interval excludes 0);
+the same questions (notebook 06a's keep-the-default rule keeps the default unless an interval excludes 0);
 ``tokenizer_ranks`` reads best ranks under each tokenizer. Dev questions only.
 """
 
@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ragmath.evaluation import evaluate
-from ragmath.lab.ablation.config import ALPHA_DEFAULT, ALPHA_GRID, TUNED_KNOBS, AblationConfig
+from ragmath.lab.ablation.config import TUNED_KNOBS, AblationConfig
 from ragmath.lab.ablation.rule import against_default
 from ragmath.lab.ablation.running import (
     content_hash,
@@ -26,6 +26,7 @@ from ragmath.lab.ablation.running import (
     require_dev_only,
     run_ablation,
 )
+from ragmath.lab.workbook import ALPHA_DEFAULT, ALPHA_GRID
 
 #: The default tuning grid: wide enough that the chosen values sit inside it (see ``grid_edges``).
 DEFAULT_GRID = {
@@ -68,7 +69,7 @@ def tune(
     for k in ks:
         for w in windows:
             for m in depths:
-                cfg = replace(base, k=k, window=w, rerank_depth=m, split="dev")
+                cfg = replace(base, k=k, window=w, rerank_depth=m, split="dev", score_fusion=False)
                 runs, qrels = ranked_runs(cfg, ds, corpus_key=key)
                 c = evaluate(runs["C"], qrels, [f"nDCG@{top}"]).means
                 d = evaluate(runs["D"], qrels, [f"nDCG@{top}", f"MRR@{top}", f"Recall@{m}"]).means
@@ -172,11 +173,10 @@ def knob_against_default(
     metric = metric or f"nDCG@{base.top_k}"
     ds = dataset_or_default(dataset)
     require_dev_only(ds, "knob_against_default")
-    runs, qrels = {}, {}
+    runs, qrels, key = {}, {}, content_hash(ds.corpus)
     for value in values:
-        cfg = replace(base, **{field_name: value}, split="dev")
-        result = run_ablation(cfg, ds, answers=False, reuse=True)
-        runs[value], qrels = result.runs[version], result.qrels
+        rows, qrels = ranked_runs(replace(base, **{field_name: value}, split="dev"), ds, corpus_key=key)
+        runs[value] = rows[version]
     return against_default(runs, qrels, knob, default, metric, version=version, seed=seed,
                            resamples=resamples)
 

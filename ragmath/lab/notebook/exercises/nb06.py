@@ -79,7 +79,8 @@ def _ex4() -> int:
 
 
 def _ex5() -> int:
-    from ragmath.lab.ablation import keep_default_rule, knob_against_default
+    from ragmath.lab.ablation import knob_against_default
+    from ragmath.lab.workbook import keep_default_rule
 
     return int(keep_default_rule(knob_against_default(_frozen(), EX5_KNOB)))
 
