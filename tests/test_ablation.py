@@ -19,12 +19,11 @@ from ragmath.lab.ablation import (
     AblationConfig,
     clear_cache,
     fit_refusal_threshold,
-    grid_edges,
     leakage_experiment,
     run_ablation,
-    tune,
 )
 from ragmath.lab.paths import DATA_DIR
+from ragmath.lab.workbook import grid_edges, tune
 
 
 def _raw_readers() -> dict[str, set[str]]:
@@ -234,7 +233,7 @@ def test_tuning_and_leakage_refuse_a_dataset_holding_holdout_questions():
     ds = SimpleNamespace(questions=pd.DataFrame({"question_id": ["Q99"], "split": ["holdout"]}),
                          corpus=None, qrels=None, identities=None, config={})
     with pytest.raises(ValueError, match="dev questions only"):
-        tune(dataset=ds)
+        tune(AblationConfig(), dataset=ds)
     with pytest.raises(ValueError, match="dev questions only"):
         leakage_experiment(ds)
 
@@ -259,3 +258,11 @@ def test_random_split_estimate_is_optimistic_on_average():
 def test_a_snapshot_before_the_corpus_is_refused_with_its_start_date():
     with pytest.raises(ValueError, match=r"no chunk is in the index on 2000-01-01 .*the corpus starts on"):
         run_ablation(AblationConfig(snapshot_date="2000-01-01"), answers=False)
+
+
+def test_article_defaults_are_the_config_defaults():
+    """06b's ARTICLE_DEFAULTS writes W and M as literals: they must stay AblationConfig's starting values."""
+    from ragmath.lab.workbook import ALPHA_DEFAULT, ARTICLE_DEFAULTS
+
+    config = AblationConfig()
+    assert ARTICLE_DEFAULTS == {"k": 60, "W": config.window, "M": config.rerank_depth, "α": ALPHA_DEFAULT}

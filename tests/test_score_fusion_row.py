@@ -13,11 +13,12 @@ import pandas as pd
 import pytest
 
 from ragmath import compare, evaluate
-from ragmath.lab.ablation import AblationConfig, against_default, run_ablation
+from ragmath.lab.ablation import AblationConfig, run_ablation
 from ragmath.lab.corpus import load_dataset
 from ragmath.lab.workbook import (
     ALPHA_DEFAULT,
     ALPHA_GRID,
+    against_default,
     convex_rankings,
     intervals_against_default,
     keep_default_rule,

@@ -9,14 +9,14 @@ import math
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 from rank_bm25 import BM25Okapi
 
-from ragmath import evaluate, fuse_runs, rrf
-from ragmath.lab.corpus import load_corpus, load_identities, parse_date
+from ragmath import compare, evaluate, fuse_runs, rrf
+from ragmath.lab.corpus import load_corpus, load_dataset, load_identities, parse_date
 from ragmath.lab.generate import QUESTION_WORDS, is_live, support
 from ragmath.lab.tokenize import ID_PATTERN, find_ids, get_tokenizer
 from ragmath.stats import paired_bootstrap
@@ -25,19 +25,25 @@ from ragmath.validation import check_k, check_rrf_k
 __all__ = [
     "ALPHA_DEFAULT",
     "ALPHA_GRID",
+    "ARTICLE_DEFAULTS",
     "AblationRows",
     "BM25Retriever",
     "CharNgramSVDEmbedder",
+    "DEFAULT_GRID",
     "EDITION_MODES",
     "FEATURES",
     "FOLDS",
     "FeatureExtractor",
     "HybridRetriever",
+    "KNOB_FIELDS",
     "LISTS",
     "LinearReranker",
+    "P_HOLM",
+    "P_SIGN_FLIP",
     "RerankStage",
     "SIMILARITY_MEMO",
     "VectorRetriever",
+    "against_default",
     "alphas_for",
     "as_chunk_records",
     "can_read",
@@ -47,11 +53,14 @@ __all__ = [
     "choose_alpha",
     "chunk_text",
     "convex_rankings",
+    "dataset_or_default",
     "evidence_chars",
+    "grid_edges",
     "identity_indexes",
     "in_index",
     "intervals_against_default",
     "keep_default_rule",
+    "knob_against_default",
     "label_memory",
     "memoised_similarity",
     "permission_filter",
@@ -60,10 +69,12 @@ __all__ = [
     "rankings",
     "readable_by",
     "readable_rows",
+    "require_dev_only",
     "rerank_stage",
     "roles_of",
     "rows_a_to_c",
     "run_rows",
+    "tune",
     "visible_labels",
 ]
 
@@ -1168,3 +1179,172 @@ def run_rows(config, dataset, indexes=None):
         rows["E"] = {x: convex[x][:depth] for x in scored}
     rows = {row: {x: by_question[x] for x in scored} for row, by_question in rows.items()}
     return AblationRows(rows, labels, index_of, lists, fused, stage, reranker, alphas, alpha_on_dev, convex)
+
+
+# ---- notebooks/06b_tuning_and_rows.ipynb, cell save-tune [6]
+
+DEFAULT_GRID = {  # wide enough that the chosen values sit inside it (see grid_edges)
+    "k": (0.5, 1, 3, 10, 60, 240),
+    "window": (5, 10, 20, 40, 80),
+    "rerank_depth": (5, 10, 20),
+    "alpha": ALPHA_GRID,
+}
+
+
+def dataset_or_default(dataset):
+    """The dataset as given (checked for its five parts), or ``load_dataset()`` (dev only) for None."""
+    if dataset is None:
+        return load_dataset()
+    for name in ("corpus", "questions", "qrels", "identities", "config"):
+        if not hasattr(dataset, name):
+            raise TypeError(f"dataset must have a {name!r} attribute (see ragmath.lab.corpus.load_dataset)")
+    return dataset
+
+
+def require_dev_only(dataset, what):
+    """Refuse a dataset that holds any holdout question: tuning, fitting and leakage are dev-only."""
+    questions = dataset.questions
+    held = list(questions.loc[questions["split"] != "dev", "question_id"])
+    if held:
+        raise ValueError(f"{what} works on dev questions only, but the dataset holds holdout question(s) "
+                         f"{held[:5]}; pass ragmath.lab.corpus.load_dataset() (dev only)")
+
+
+def tune(base, dataset=None, *, ks=DEFAULT_GRID["k"], windows=DEFAULT_GRID["window"],
+         depths=DEFAULT_GRID["rerank_depth"]):
+    """Grid over RRF's k, the window W and the rerank depth M on dev only; return the grid and the choice.
+
+    Every setting is scored with D out of fold (``run_rows`` on dev). The choice: highest D nDCG@K,
+    then D MRR@K, then C nDCG@K; remaining ties go to the smaller M, then the smaller W (cheaper), then
+    the k closest to 60 (the common default: on a plateau of k nothing is learned, so we keep it). The
+    chosen config is ``base`` with the three knobs set and ``tuned`` naming them.
+
+    Raises ValueError if the dataset holds a holdout question or a grid is empty.
+    """
+    ds = dataset_or_default(dataset)
+    require_dev_only(ds, "tune")
+    if not (ks and windows and depths):
+        raise ValueError("ks, windows and depths must each hold at least one value")
+    as_of = ds.config["snapshot_date"] if base.snapshot_date is None else base.snapshot_date
+    indexes = identity_indexes(ds, as_of, base.editions, base.tokenizer)  # built once for the grid
+    top, rows = base.top_k, []
+    for k in ks:
+        for w in windows:
+            for m in depths:
+                cfg = replace(base, k=k, window=w, rerank_depth=m, split="dev", score_fusion=False)
+                found = run_rows(cfg, ds, indexes)
+                c = evaluate(found.rows["C"], found.labels, [f"nDCG@{top}"]).means
+                d = evaluate(found.rows["D"], found.labels,
+                             [f"nDCG@{top}", f"MRR@{top}", f"Recall@{m}"]).means
+                rows.append({"k": k, "W": w, "M": m, f"C nDCG@{top}": float(c[f"nDCG@{top}"]),
+                             f"D nDCG@{top}": float(d[f"nDCG@{top}"]), f"D MRR@{top}": float(d[f"MRR@{top}"]),
+                             "D Recall@M": float(d[f"Recall@{m}"])})
+    grid = pd.DataFrame(rows)
+    order = grid.assign(_k_dist=(np.log(grid["k"].astype(float)) - math.log(60)).abs()).sort_values(
+        [f"D nDCG@{top}", f"D MRR@{top}", f"C nDCG@{top}", "M", "W", "_k_dist"],
+        ascending=[False, False, False, True, True, True], kind="mergesort")
+    best = order.iloc[0]
+    k_best = float(best["k"])
+    chosen = replace(base, k=int(k_best) if k_best.is_integer() else k_best, window=int(best["W"]),
+                     rerank_depth=int(best["M"]), split="dev", tuned=("k", "window", "rerank_depth"))
+    return grid, chosen
+
+
+# ---- notebooks/06b_tuning_and_rows.ipynb, cell save-edges [9]
+
+def grid_edges(grid, chosen, metric="D nDCG@5"):
+    """Where each chosen value sits in its grid, and the best ``metric`` at each value of the knob.
+
+    One row per knob (k, W, M): the grid's values, the chosen one, whether it is the lowest or highest
+    (an edge: the best may lie beyond the grid) and the profile, the best metric over the other knobs at
+    each value. A flat profile at an edge means the metric stops changing there, not that a better
+    value lies beyond.
+
+    >>> g = pd.DataFrame({"k": [1, 60], "W": [10, 10], "M": [5, 5], "D nDCG@5": [0.5, 0.6]})
+    >>> from types import SimpleNamespace
+    >>> grid_edges(g, SimpleNamespace(k=60, window=10, rerank_depth=5)).loc["k", "position"]
+    'highest (edge)'
+    """
+    rows = {}
+    for knob, picked in {"k": chosen.k, "W": chosen.window, "M": chosen.rerank_depth}.items():
+        values = sorted(grid[knob].unique())
+        if len(values) == 1:
+            position = "only value"
+        elif picked == values[0]:
+            position = "lowest (edge)"
+        elif picked == values[-1]:
+            position = "highest (edge)"
+        else:
+            position = "inside"
+        profile = grid.groupby(knob)[metric].max()
+        rows[knob] = {"grid": ", ".join(f"{v:g}" for v in values), "chosen": f"{picked:g}",
+                      "position": position,
+                      f"best {metric} at each value": ", ".join(f"{v:.3f}" for v in profile.loc[values])}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("knob")
+
+
+# ---- notebooks/06b_tuning_and_rows.ipynb, cell save-against-default [18]
+
+P_SIGN_FLIP = "p (sign-flip)"  # the column names of the p's in the comparison tables
+P_HOLM = "p (sign-flip, Holm)"
+# Each knob before any tuning: the article's k = 60 (RRF's common default); the article names no W or M,
+# so those are AblationConfig's starting values.
+ARTICLE_DEFAULTS = {"k": 60, "W": 20, "M": 10, "α": ALPHA_DEFAULT}
+KNOB_FIELDS = {"k": "k", "W": "window", "M": "rerank_depth", "α": "alpha"}  # symbol -> config field
+
+
+def against_default(runs, qrels, knob, default, metric, *, version, seed=0, resamples=10_000):
+    """Each value's run against the default's on the same questions (``ragmath.compare``), one row each.
+
+    Columns: the knob's value, ``default`` (the default's own row: difference 0, no test, p's NaN),
+    ``version``'s mean ``metric``, the paired difference value − default (``diff vs default``) with its
+    percentile bootstrap interval (``low``, ``high``), the sign-flip p, Holm's p over the values compared
+    with the default, the questions the value wins, ties and loses, their number and the test used.
+
+    Raises ValueError if ``default`` is not one of the runs (and as ``ragmath.compare`` does).
+    """
+    if default not in runs:
+        raise ValueError(f"the default {default!r} must be one of the values compared, got {list(runs)}")
+    found = compare(dict(runs), qrels, [metric], baseline=default, seed=seed, n_resamples=resamples)
+    means = found.systems.set_index("name")["mean"]
+    against = found.comparisons.set_index("system")
+    n = len(found.per_question[default])
+    rows = []
+    for value in runs:
+        row = (against.loc[value] if value != default else
+               {"diff": 0.0, "low": 0.0, "high": 0.0, "p": math.nan, "p_holm": math.nan,
+                "wins": 0, "ties": n, "losses": 0, "test": ""})
+        rows.append({knob: value, "default": value == default, f"{version} {metric}": float(means[value]),
+                     "diff vs default": float(row["diff"]), "low": float(row["low"]),
+                     "high": float(row["high"]), P_SIGN_FLIP: float(row["p"]), P_HOLM: float(row["p_holm"]),
+                     "wins": int(row["wins"]), "ties": int(row["ties"]), "losses": int(row["losses"]),
+                     "questions": n, "test": row["test"]})
+    return pd.DataFrame(rows)
+
+
+def knob_against_default(base, knob, values=None, dataset=None, *, default=None, metric=None,
+                         version="D", seed=0, resamples=10_000):
+    """One knob ("k", "W", "M" or "α") varied on dev, the others as in ``base``; each value against the
+    default on the same questions (``against_default``).
+
+    ``values`` defaults to the knob's ``DEFAULT_GRID``, ``default`` to ``ARTICLE_DEFAULTS[knob]``, ``metric``
+    to nDCG@K. Raises ValueError for an unknown knob, a dataset holding holdout questions, or a value the
+    config refuses (e.g. M below K).
+    """
+    if knob not in KNOB_FIELDS:
+        raise ValueError(f"knob must be one of {list(KNOB_FIELDS)}, got {knob!r}")
+    field = KNOB_FIELDS[knob]
+    default = ARTICLE_DEFAULTS[knob] if default is None else default
+    values = list(DEFAULT_GRID[field] if values is None else values)
+    if default not in values:
+        values = sorted([*values, default])
+    ds = dataset_or_default(dataset)
+    require_dev_only(ds, "knob_against_default")
+    as_of = ds.config["snapshot_date"] if base.snapshot_date is None else base.snapshot_date
+    indexes = identity_indexes(ds, as_of, base.editions, base.tokenizer)
+    runs = {}
+    for value in values:
+        found = run_rows(replace(base, **{field: value}, split="dev"), ds, indexes)
+        runs[value] = found.rows[version]
+    return against_default(runs, found.labels, knob, default, metric or f"nDCG@{base.top_k}",
+                           version=version, seed=seed, resamples=resamples)

@@ -92,8 +92,8 @@ def check_oracle_misses(shown: Shown) -> dict[str, str]:
 
 @functools.cache
 def _knob(knob: str):
-    from ragmath.lab.ablation import knob_against_default
     from ragmath.lab.holdout import frozen_design
+    from ragmath.lab.workbook import knob_against_default
 
     return knob_against_default(frozen_design(), knob, dataset=dataset())
 
@@ -194,7 +194,8 @@ CLAIMS = [
 
 @functools.cache
 def _grid():
-    from ragmath.lab.ablation import AblationConfig, grid_edges, tune
+    from ragmath.lab.ablation import AblationConfig
+    from ragmath.lab.workbook import grid_edges, tune
 
     grid, chosen = tune(AblationConfig(editions="live"), dataset())
     return grid, grid_edges(grid, chosen, "D nDCG@5")

@@ -386,9 +386,8 @@ def check_overlap_added(shown: Shown) -> dict[str, str]:
 def check_frozen_choice(shown: Shown) -> dict[str, str]:
     """"On dev, D's nDCG@5 at k = f minus at k = 60 (W, M) is +x [lo, hi] over n questions (sign-flip p): the
     interval holds 0, so the rule … keeps k = 60, not the frozen k = f"."""
-    from ragmath.lab.ablation import knob_against_default
     from ragmath.lab.holdout import opened_design
-    from ragmath.lab.workbook import keep_default_rule
+    from ragmath.lab.workbook import keep_default_rule, knob_against_default
 
     frozen = opened_design(1)
     rows = knob_against_default(frozen, "k", [frozen.k])

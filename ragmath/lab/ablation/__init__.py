@@ -9,8 +9,7 @@ fitting.py     the refusal threshold a run fits on dev (``RerankStage``: noteboo
 running.py     ``run_ablation`` and ``AblationResult``: the per-identity pipelines, per-question rows, latency
 tables.py      ``summary_table``, ``by_type_table``, ``caveats_of``, ``metric_names``; tables for reading
 intervals.py   ``rate_intervals``, ``bootstrap_table``, ``type_intervals``, ``paired_table``
-rule.py        ``against_default``: each knob value against the default (the rule: notebook 06a)
-tuning.py      ``tune``, ``grid_edges``, ``knob_against_default``, ``tokenizer_ranks``
+tuning.py      ``tokenizer_ranks`` (the tuning: notebook 06b, ragmath.lab.workbook)
 leakage.py     ``leakage_experiment``, ``leakage_on_fixed_questions``, ``holdout_overlap``
 =============  ==================================================================================
 """
@@ -25,8 +24,6 @@ from ragmath.lab.ablation.config import (
 )
 from ragmath.lab.ablation.fitting import fit_refusal_threshold
 from ragmath.lab.ablation.intervals import (
-    P_HOLM,
-    P_SIGN_FLIP,
     bootstrap_table,
     paired_table,
     rate_intervals,
@@ -38,12 +35,10 @@ from ragmath.lab.ablation.leakage import (
     leakage_experiment,
     leakage_on_fixed_questions,
 )
-from ragmath.lab.ablation.rule import against_default
 from ragmath.lab.ablation.running import (
     AblationResult,
     clear_cache,
     content_hash,
-    require_dev_only,
     run_ablation,
 )
 from ragmath.lab.ablation.tables import (
@@ -55,22 +50,13 @@ from ragmath.lab.ablation.tables import (
     summary_table,
     top_ranks_table,
 )
-from ragmath.lab.ablation.tuning import (
-    ARTICLE_DEFAULTS,
-    DEFAULT_GRID,
-    grid_edges,
-    knob_against_default,
-    tokenizer_ranks,
-    tune,
-)
+from ragmath.lab.ablation.tuning import tokenizer_ranks
 
 __all__ = [
     "VERSIONS",
     "AblationConfig",
     "AblationResult",
     "run_ablation",
-    "tune",
-    "grid_edges",
     "fit_refusal_threshold",
     "leakage_experiment",
     "leakage_on_fixed_questions",
@@ -79,16 +65,10 @@ __all__ = [
     "rate_intervals",
     "bootstrap_table",
     "paired_table",
-    "P_SIGN_FLIP",
-    "P_HOLM",
-    "knob_against_default",
-    "against_default",
-    "ARTICLE_DEFAULTS",
     "rerank_entries",
     "top_ranks_table",
     "readable_table",
     "tokenizer_ranks",
-    "require_dev_only",
     "clear_cache",
     # public in the old module too, outside its __all__ (ragmath.lab.holdout imports some)
     "SPLITS",
@@ -98,6 +78,5 @@ __all__ = [
     "caveats_of",
     "summary_table",
     "by_type_table",
-    "DEFAULT_GRID",
     "LEAK_GRID",
 ]

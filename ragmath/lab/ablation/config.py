@@ -18,11 +18,6 @@ VERSIONS: tuple[str, ...] = ("A", "B", "C", "D", "E", "Oracle")
 SPLITS = ("dev", "holdout", "all")
 #: The knobs ``tune`` chooses on dev, by AblationConfig field name, with their workbook symbol.
 TUNED_KNOBS = {"k": "k", "window": "W", "rerank_depth": "M"}
-#: Row E's weight α on BM25 (1 − α on the vector list): the values the rule weighs, and its default.
-#: The p columns of every paired table of the workbook: ``ragmath.compare``'s two-sided paired sign-flip
-#: (randomization) test, and Holm's adjustment over the comparisons of the same table.
-P_SIGN_FLIP = "p (sign-flip)"
-P_HOLM = "p (sign-flip, Holm)"
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 import pandas as pd
 
 # AblationConfig and run_ablation: the doctests' names (type_intervals, paired_table)
-from ragmath.lab.ablation.config import P_HOLM, P_SIGN_FLIP, AblationConfig  # noqa: F401
+from ragmath.lab.ablation.config import AblationConfig  # noqa: F401
 from ragmath.lab.ablation.running import AblationResult, run_ablation  # noqa: F401
+from ragmath.lab.workbook import P_HOLM, P_SIGN_FLIP
 
 
 def type_intervals(result: AblationResult, metric: str, versions: Sequence[str] = ("A", "B", "C", "D"), *,

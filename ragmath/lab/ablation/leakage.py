@@ -19,8 +19,8 @@ import pandas as pd
 
 from ragmath.evaluation import evaluate
 from ragmath.lab.ablation.config import TUNED_KNOBS, AblationConfig
-from ragmath.lab.ablation.running import dataset_or_default, require_dev_only, run_ablation
-from ragmath.lab.workbook import FOLDS, RerankStage
+from ragmath.lab.ablation.running import run_ablation
+from ragmath.lab.workbook import FOLDS, RerankStage, dataset_or_default, require_dev_only
 
 
 def leakage_experiment(

@@ -67,6 +67,7 @@ from ragmath.lab.workbook import (
     LinearReranker,
     RerankStage,
     convex_rankings,
+    dataset_or_default,
     identity_indexes,
     rankings,
     run_rows,
@@ -106,36 +107,6 @@ _INDEXES: dict[tuple, dict] = {}
 def clear_cache() -> None:
     """Forget the per-identity indexes (and the rankings they keep) built so far in this process."""
     _INDEXES.clear()
-
-
-def dataset_or_default(dataset: Any):
-    """The dataset as given (checked for its five parts), or ``load_dataset()`` for None."""
-    if dataset is None:
-        from ragmath.lab.corpus import load_dataset
-
-        return load_dataset()
-    for name in ("corpus", "questions", "qrels", "identities", "config"):
-        if not hasattr(dataset, name):
-            raise TypeError(f"dataset must have a {name!r} attribute (see ragmath.lab.corpus.load_dataset)")
-    return dataset
-
-
-def require_dev_only(dataset: Any, what: str) -> None:
-    """Refuse a dataset that holds any holdout question: tuning, fitting and leakage are dev-only.
-
-    >>> from types import SimpleNamespace
-    >>> held = SimpleNamespace(questions=pd.DataFrame({"question_id": ["q9"], "split": ["holdout"]}))
-    >>> try:
-    ...     require_dev_only(held, "tune")
-    ... except ValueError as error:
-    ...     print(str(error)[:60])
-    tune works on dev questions only, but the dataset holds hold
-    """
-    questions = dataset.questions
-    held = list(questions.loc[questions["split"] != "dev", "question_id"])
-    if held:
-        raise ValueError(f"{what} works on dev questions only, but the dataset holds holdout question(s) "
-                         f"{held[:5]}; pass ragmath.lab.corpus.load_dataset() (dev only)")
 
 
 def _roles(dataset: Any, identity: str) -> tuple[str, ...]:
@@ -318,17 +289,6 @@ def _start(config: Any, ds: Any, corpus_key: str | None = None) -> _Run:
     if not dev:
         raise ValueError("no dev question: the reranker and the refusal threshold are fitted on dev")
     return _Run(cfg, ds, as_of, corpus_key or content_hash(ds.corpus), wanted, dev)
-
-
-def ranked_runs(config: AblationConfig, dataset: Any, corpus_key: str | None = None,
-                ) -> tuple[dict[str, dict[str, list[str]]], dict[str, dict[str, int]]]:
-    """Every row's rankings (``run_rows``) and the labels as each question's identity sees them; nothing else.
-
-    Used by ``tune`` and ``knob_against_default``; ``corpus_key`` skips re-hashing the corpus.
-    """
-    run = _start(config, dataset_or_default(dataset), corpus_key)
-    found = run_rows(run.cfg, run.ds, indexes_for(run.ds, run.cfg, run.corpus_key))
-    return found.rows, {q["question_id"]: found.labels[q["question_id"]] for q in run.wanted}
 
 
 def _timed(timings: dict[str, list[float]], stage: str, fn, *args, **kwargs) -> Any:

@@ -79,8 +79,7 @@ def _ex4() -> int:
 
 
 def _ex5() -> int:
-    from ragmath.lab.ablation import knob_against_default
-    from ragmath.lab.workbook import keep_default_rule
+    from ragmath.lab.workbook import keep_default_rule, knob_against_default
 
     return int(keep_default_rule(knob_against_default(_frozen(), EX5_KNOB)))
 
@@ -94,7 +93,7 @@ def _ex6() -> tuple:
 
 
 def _ex7() -> tuple:
-    from ragmath.lab.ablation import knob_against_default
+    from ragmath.lab.workbook import knob_against_default
 
     table = knob_against_default(_frozen(), EX7_KNOB)
     row = table[table[EX7_KNOB] == EX7_VALUE].iloc[0]
