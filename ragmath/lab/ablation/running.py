@@ -1,35 +1,18 @@
-"""Run the ablation: versions A, B, C, D and Oracle on one split. Used by notebooks 05b, 06 and 07.
+"""Run the ablation with the generator: ``run_ablation`` and ``AblationResult``. Used by notebooks 05b–07.
 
-The ablation: A (BM25), B (vector), C (BM25 + vector + RRF), D (C + reranker), Oracle.
+The rows come from ``run_rows`` (notebook 06a, ``ragmath.lab.workbook``): A BM25, B vectors, C their RRF,
+D C reranked (out of fold on dev), E their score fusion (with ``score_fusion``), each cut to M, on each
+identity's own index. ``run_ablation`` hands each row's top passages, and the Oracle the labelled evidence,
+to the generator (refusal threshold fitted on dev, out of fold), scores everything with
+``ragmath.evaluate`` and assembles the tables; the holdout is opened only through
+``ragmath.lab.holdout.open_holdout``, which scores it with everything fitted on all dev questions.
 
-``run_ablation(config)`` builds, for every identity, an index over the chunks that identity may read
-on the snapshot date (the permission filter runs before any ranking), runs each question through
-every version, hands the top passages to the generator and scores everything with
-``ragmath.evaluate``. One change per row (notation: K the cut-off, k RRF's constant, W the recall
-window, M the rerank depth):
-
-=========  ==================================================================================
-A          BM25 (rank-bm25 over the configured tokenizer), top M
-B          vector retriever (``CharNgramSVDEmbedder`` by default), top M
-C          RRF (``ragmath.rrf``, constant k) of A's and B's top W, top M
-D          C's top M reordered by the ``LinearReranker``
-Oracle     no retrieval: the labelled evidence (grade >= 1) handed straight to the generator
-=========  ==================================================================================
-
-Nothing is scored in sample. On dev, each question's D ranking comes from a reranker fitted on
-the other folds of a grouped 5-fold split (whole groups per fold), and its refusal threshold
-likewise; on the holdout
-(opened only through ``ragmath.lab.holdout.open_holdout``) both are fitted on all dev questions. The
-table's ``caveat`` column says, per row, which dev numbers were tuned on and so are optimistic.
-
-Conventions: no-answer questions (no label > 0 for the identity asked) are outside the retrieval
-means and the answer accuracy; they are counted as correct refusals / wrong answers. Answer
-accuracy: numeric gold -> the number within 0.01; otherwise the first citation labelled 2.
-Citation support: per question that gave an answer, 1 if every cited chunk is labelled >= 1 for
-it, else 0; the table's rate is the share of those questions (the question is the sampling unit).
-Cost: characters of passage text sent to the generator per question. Latency is measured per
-stage and kept in its own table (``AblationResult.latency``), never in ``table``, ``by_type`` or
-``per_question``, which are identical from run to run.
+Conventions: no-answer questions (no label > 0 for the identity asked) are outside the retrieval means and
+the answer accuracy and count as correct refusals or wrong answers. Answer accuracy: a numeric gold answer
+within 0.01, otherwise the first citation labelled 2. Citation support: of the questions that gave an
+answer, the share whose every citation is labelled >= 1. Cost: characters of passage text sent to the
+generator. Latency is timed per stage on the calls ``run_rows`` makes, and kept in its own table, never in
+``table``, ``by_type`` or ``per_question``, which are identical from run to run.
 """
 
 from __future__ import annotations
