@@ -44,15 +44,9 @@ def test_unknown_stage_is_refused_with_the_known_ones():
         pipeline_diagram(highlight="reranker")
 
 
-def test_repr_svg_and_save_write_the_same_text(tmp_path):
+def test_jupyter_shows_the_svg_text():
     diagram = pipeline_diagram(highlight="cite")
-    path = diagram.save(tmp_path / "pipeline.svg")
-    assert path.read_text(encoding="utf-8") == diagram._repr_svg_() == diagram.svg
-
-
-def test_save_into_a_missing_folder_is_refused(tmp_path):
-    with pytest.raises(FileNotFoundError, match="does not exist"):
-        pipeline_diagram().save(tmp_path / "missing" / "pipeline.svg")
+    assert diagram._repr_svg_() == diagram.svg
 
 
 def test_svg_scales_to_the_cell_width_instead_of_a_fixed_size():

@@ -1,12 +1,12 @@
 """Notebook views of a :func:`ragmath.compare` result: the per-question change table and its plot.
 
-The numbers come from the core (:class:`ragmath.comparison.Comparison`); this module only arranges and
-draws them (matplotlib, which the core never imports). Their words (the outcomes, the table's own
-columns, the plot's labels) come from the message catalogue (``notebook.comparing.*``), in the notebook's
-language; the numbers and the version names are the same in every language.
+The numbers come from the core (:class:`ragmath.comparison.Comparison`); the words come from the message
+catalogue (``notebook.comparing.*``), in the notebook's language.
 """
 
 from __future__ import annotations
+
+import string
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -21,9 +21,8 @@ __all__ = ["change_table", "plot_paired_differences", "summary_table", "report_m
 def change_table(result: Comparison, system: str, metric: str) -> pd.DataFrame:
     """Per question: the baseline's score, the system's, the change and whether it is a win, tie or loss.
 
-    Sorted largest loss first (:meth:`Comparison.changes`); questions missing from a run say so. The
-    columns ``change``, ``outcome``, ``note`` and the outcomes are display words: in Chinese under
-    ``use_language("zh")``.
+    Sorted largest loss first (:meth:`Comparison.changes`); questions missing from a run say so. The words
+    of the columns ``change``, ``outcome``, ``note`` and of the outcomes follow the notebook's language.
 
     >>> from ragmath import compare
     >>> result = compare({"A": {"q1": ["x", "a"], "q2": ["b"]}, "B": {"q1": ["a"]}},
@@ -68,34 +67,22 @@ def plot_paired_differences(result: Comparison, system: str, metric: str, ax=Non
 
 def report_words() -> dict[str, str]:
     """The words of a comparison's report (:data:`ragmath.comparison.REPORT_WORDS`) in the notebook's
-    language: the baseline's cell, the notes and the test's descriptions from the catalogue
-    (``notebook.comparing.report.*``); the column names stay the code's (a Chinese table shows its headers
-    through :func:`ragmath.lab.messages.reader_headers`, and :func:`report_markdown` writes both)."""
+    language, from the catalogue (``notebook.comparing.report.*``), their ``{fields}`` still to be filled;
+    the column names stay the code's (:func:`report_markdown` writes both)."""
     return {name: message("notebook.comparing.report." + name, **_as_fields(REPORT_WORDS[name]))
             for name in REPORT_WORDS if name not in SUMMARY_COLUMNS}
 
 
-def _as_fields(template: str) -> dict[str, str]:
+def _as_fields(template: str) -> dict[str, _Field]:
     """Each ``{field}`` of ``template`` given back as itself, so a template comes out still to be filled."""
-    import string
-
-    out = {}
-    for _, name, _spec, _ in string.Formatter().parse(template):
-        if name:
-            out[name] = _Field(name)
-    return out
+    return {name: _Field(name) for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
 class _Field(str):
-    """A field put back into a template as ``{name}`` (with its format spec), to be filled later."""
-
-    def __new__(cls, name: str):
-        made = super().__new__(cls, name)
-        made.name = name
-        return made
+    """A field's name that formats as ``{name}`` (with its format spec), to be filled later."""
 
     def __format__(self, spec: str) -> str:
-        return "{" + self.name + (":" + spec if spec else "") + "}"
+        return "{" + self + (":" + spec if spec else "") + "}"
 
 
 def summary_table(result: Comparison, digits: int = 3) -> pd.DataFrame:

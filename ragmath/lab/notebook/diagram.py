@@ -1,21 +1,11 @@
 """The two-stage RAG pipeline as a small SVG drawing, with the stage a notebook studies marked.
 
-Offline, documents are parsed, cut into chunks and indexed. Online, a question is answered in five
-steps: permission filter, hybrid recall (BM25 and vector lists fused by RRF), rerank, generation and a
-citation check. The drawing is plain SVG text built here, so it needs no font or plotting library at
-build time; the browser draws the Chinese labels. The "you are here" notes are placed from a generous
-estimate of their width (:func:`_text_width`), each under its box where it meets no box, word, arrow or
-other note; tests/test_diagram_layout.py measures the drawing in Chromium.
-
-Every word comes from the message catalogue (``notebook.diagram.*``). In the English edition each box
-shows its stage's Chinese term with the English one beneath (the English terms are the ones the code
-uses); in the Chinese edition a box shows the Chinese term alone, with the name of its method beneath where
-it has one (BM25, RRF). The headings, the "you are here" note, the accessible name and the text form
-(``repr``: the marked stages) follow the notebook's language.
-
->>> svg = pipeline_diagram(highlight="rerank").svg
->>> 'data-stage="rerank" class="stage highlight"' in svg
-True
+Offline: parse, chunk, index. Online: permission filter, hybrid recall (BM25 and vector lists fused by
+RRF), rerank, generation and a citation check. The drawing is plain SVG text, so it needs no font at build
+time. The "you are here" notes are placed from a generous estimate of their width (:func:`_text_width`),
+each where it meets no box, word, arrow or other note (tests/test_diagram_layout.py measures it in
+Chromium). Every word comes from the catalogue (``notebook.diagram.*``): in English a box shows its Chinese
+term with the English one beneath; in Chinese, the Chinese term with its method's name beneath (BM25, RRF).
 """
 
 from __future__ import annotations
@@ -25,32 +15,19 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from xml.sax.saxutils import escape
 
 from ragmath.lab.messages import CATALOGUE, language, message
 
 __all__ = ["STAGES", "PipelineDiagram", "pipeline_diagram"]
 
-#: Every stage that can be highlighted -> the catalogue key of its label (an English and a Chinese term).
-_STAGE_KEYS = {
-    "parse": "notebook.diagram.stage.parse",
-    "chunk": "notebook.diagram.stage.chunk",
-    "index": "notebook.diagram.stage.index",
-    "question": "notebook.diagram.stage.question",
-    "permission": "notebook.diagram.stage.permission",
-    "bm25": "notebook.diagram.stage.bm25",
-    "vector": "notebook.diagram.stage.vector",
-    "rrf": "notebook.diagram.stage.rrf",
-    "recall": "notebook.diagram.stage.recall",
-    "rerank": "notebook.diagram.stage.rerank",
-    "generate": "notebook.diagram.stage.generate",
-    "cite": "notebook.diagram.stage.cite",
-}
+_STAGE = "notebook.diagram.stage."  # a stage's label is the catalogue's _STAGE + its key
 
 #: Every stage that can be highlighted: key -> (English label, Chinese label).
 STAGES: dict[str, tuple[str, str]] = {
-    stage: (CATALOGUE[key]["en"], CATALOGUE[key]["zh"]) for stage, key in _STAGE_KEYS.items()
+    stage: (CATALOGUE[_STAGE + stage]["en"], CATALOGUE[_STAGE + stage]["zh"])
+    for stage in ("parse", "chunk", "index", "question", "permission", "bm25", "vector", "rrf", "recall",
+                  "rerank", "generate", "cite")
 }
 
 #: The line under a box in the Chinese edition: the name of the stage's method, where it has one.
@@ -61,19 +38,12 @@ _BOX_H = 46
 _NORMAL = {"fill": "#f4f6f8", "stroke": "#7a8894", "width": "1.5"}
 _MARKED = {"fill": "#fff1d6", "stroke": "#d9822b", "width": "4"}
 
-# (key, x, y, width): the boxes; "recall" is the frame around bm25, vector and rrf.
+# (key, x, y, width): the boxes, offline then online; "recall" is the frame around bm25, vector and rrf.
 _BOXES = [
-    ("parse", 150, 52, 130),
-    ("chunk", 330, 52, 130),
-    ("index", 510, 52, 130),
-    ("question", 20, 220, 100),
-    ("permission", 150, 220, 140),
-    ("bm25", 340, 180, 120),
-    ("vector", 340, 256, 120),
-    ("rrf", 500, 218, 130),
-    ("rerank", 690, 220, 100),
-    ("generate", 820, 220, 100),
-    ("cite", 950, 220, 100),
+    ("parse", 150, 52, 130), ("chunk", 330, 52, 130), ("index", 510, 52, 130),
+    ("question", 20, 220, 100), ("permission", 150, 220, 140), ("bm25", 340, 180, 120),
+    ("vector", 340, 256, 120), ("rrf", 500, 218, 130), ("rerank", 690, 220, 100),
+    ("generate", 820, 220, 100), ("cite", 950, 220, 100),
 ]
 _RECALL_FRAME = (312, 166, 343, 148)  # x, y, width, height; the frame grows down to hold its notes
 _INSIDE_FRAME = ("bm25", "vector", "rrf")  # the boxes the hybrid-recall frame holds
@@ -158,11 +128,7 @@ def _place_note(box: Extent, width: float, taken: list[Extent], arrows: list, bo
 
 @dataclass(frozen=True)
 class PipelineDiagram:
-    """An SVG drawing of the pipeline; shows itself in Jupyter and can be saved to a file.
-
-    >>> PipelineDiagram("<svg/>").svg
-    '<svg/>'
-    """
+    """An SVG drawing of the pipeline (its text: ``svg``); shows itself in Jupyter."""
 
     svg: str
 
@@ -172,18 +138,10 @@ class PipelineDiagram:
     def __repr__(self) -> str:
         marked = re.findall(r'data-stage="([^"]+)" class="stage highlight"', self.svg)
         if language() != "en":
-            marked = [message(_STAGE_KEYS[stage]) for stage in marked]
+            marked = [message(_STAGE + stage) for stage in marked]
         return message("notebook.diagram.repr",
                        marked=message("common.list_separator").join(marked)
                        or message("notebook.diagram.nothing"))
-
-    def save(self, path: str | Path) -> Path:
-        """Write the SVG text to ``path`` (UTF-8) and return the path; the parent folder must exist."""
-        target = Path(path)
-        if not target.parent.is_dir():
-            raise FileNotFoundError(message("notebook.diagram.no_folder", folder=target.parent))
-        target.write_text(self.svg, encoding="utf-8")
-        return target
 
 
 def _check_highlight(highlight: str | Iterable[str] | None) -> frozenset[str]:
@@ -200,39 +158,29 @@ def _check_highlight(highlight: str | Iterable[str] | None) -> frozenset[str]:
 def _rect(key: str, x: float, y: float, width: float, height: float, marked: bool, rx: int = 8) -> str:
     style = _MARKED if marked else _NORMAL
     css = "stage highlight" if marked else "stage"
-    return (
-        f'<g data-stage="{key}" class="{css}">'
-        f'<rect x="{x}" y="{y}" width="{width}" height="{height}" rx="{rx}" '
-        f'fill="{style["fill"]}" stroke="{style["stroke"]}" stroke-width="{style["width"]}"/>'
-    )
+    return (f'<g data-stage="{key}" class="{css}"><rect x="{x}" y="{y}" width="{width}" height="{height}" '
+            f'rx="{rx}" fill="{style["fill"]}" stroke="{style["stroke"]}" stroke-width="{style["width"]}"/>')
 
 
 def _box(key: str, x: float, y: float, width: float, marked: bool) -> str:
     english, chinese = STAGES[key]
     under = english if language() == "en" else _NAMES_UNDER.get(key)
     centre = x + width / 2
-    if under is None:  # one line, in the middle of the box
-        return (_rect(key, x, y, width, _BOX_H, marked)
-                + f'<text x="{centre}" y="{y + 28}" text-anchor="middle" font-size="15">{escape(chinese)}'
-                + "</text></g>")
-    return (
-        _rect(key, x, y, width, _BOX_H, marked)
-        + f'<text x="{centre}" y="{y + 19}" text-anchor="middle" font-size="15">{escape(chinese)}</text>'
-        + f'<text x="{centre}" y="{y + 37}" text-anchor="middle" font-size="12" fill="#44505a">'
-        + f"{escape(under)}</text></g>"
-    )
+    text = (f'<text x="{centre}" y="{y + (28 if under is None else 19)}" text-anchor="middle" font-size="15">'
+            f"{escape(chinese)}</text>")
+    if under is not None:  # else one line, in the middle of the box
+        text += (f'<text x="{centre}" y="{y + 37}" text-anchor="middle" font-size="12" fill="#44505a">'
+                 f"{escape(under)}</text>")
+    return _rect(key, x, y, width, _BOX_H, marked) + text + "</g>"
 
 
 def _arrow(x1: float, y1: float, x2: float, y2: float) -> str:
-    return (
-        f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#44505a" stroke-width="1.6" '
-        'marker-end="url(#arrowhead)"/>'
-    )
+    return (f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#44505a" stroke-width="1.6" '
+            'marker-end="url(#arrowhead)"/>')
 
 
-def pipeline_diagram(
-    highlight: str | Iterable[str] | None = None, *, title: str | None = None
-) -> PipelineDiagram:
+def pipeline_diagram(highlight: str | Iterable[str] | None = None, *,
+                     title: str | None = None) -> PipelineDiagram:
     """Draw the article's two-stage RAG pipeline, marking the stage(s) in ``highlight``.
 
     >>> diagram = pipeline_diagram(highlight=["bm25", "vector", "rrf"])
@@ -328,18 +276,15 @@ def _svg(marked: frozenset[str], title: str | None, height: int, frame_h: float,
         f'<rect x="0" y="0" width="{_WIDTH}" height="{height}" fill="white"/>',
     ]
     if title:
-        parts.append(
-            f'<text x="{_WIDTH / 2}" y="20" text-anchor="middle" font-size="15">{escape(title)}</text>'
-        )
+        parts.append(f'<text x="{_WIDTH / 2}" y="20" text-anchor="middle" font-size="15">'
+                     f"{escape(title)}</text>")
     parts.append('<text x="20" y="80" font-size="14" font-weight="bold">'
                  f'{escape(message("notebook.diagram.offline"))}</text>')
     parts.append('<text x="20" y="160" font-size="14" font-weight="bold">'
                  f'{escape(message("notebook.diagram.online"))}</text>')
     parts.append(_rect("recall", frame_x, frame_y, frame_w, _number(frame_h), "recall" in marked, rx=12))
-    parts.append(
-        f'<text x="{frame_x + 8}" y="{frame_y - 6}" font-size="12" fill="#44505a">'
-        f'{escape(message("notebook.diagram.recall_frame"))}</text></g>'
-    )
+    parts.append(f'<text x="{frame_x + 8}" y="{frame_y - 6}" font-size="12" fill="#44505a">'
+                 f'{escape(message("notebook.diagram.recall_frame"))}</text></g>')
     for key, x, y, width in _BOXES:
         parts.append(_box(key, x, y, width, key in marked))
     parts.extend(_arrow(*arrow) for arrow in arrows)
@@ -356,8 +301,6 @@ def _number(value: float) -> str:
 def _you_are_here(note: Extent) -> str:
     """The note, centred in the extent :func:`_place_note` chose for it (baseline 1.1 em below its top)."""
     left, top, right, _ = note
-    return (
-        f'<text x="{_number((left + right) / 2)}" y="{_number(top + 1.1 * _LABEL_SIZE)}" '
-        'text-anchor="middle" font-size="12" font-weight="bold" fill="#b3641a" '
-        f'class="you-are-here">{escape(message("notebook.diagram.you_are_here"))}</text>'
-    )
+    return (f'<text x="{_number((left + right) / 2)}" y="{_number(top + 1.1 * _LABEL_SIZE)}" '
+            'text-anchor="middle" font-size="12" font-weight="bold" fill="#b3641a" '
+            f'class="you-are-here">{escape(message("notebook.diagram.you_are_here"))}</text>')

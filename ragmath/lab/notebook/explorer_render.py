@@ -49,11 +49,8 @@ def render_table_html(table: pd.DataFrame, k: int, window: int | None = None) ->
     """
     names = [c[len("rank[") : -1] for c in table.columns if c.startswith("rank[")]
     win = "all" if window is None else str(window)  # an attribute for tests: not translated
-    head = "".join(
-        f"<th>{html.escape(message('explorer.table.rank', name=n))}</th>"
-        f"<th>{html.escape(message('explorer.table.contribution', name=n))}</th>"
-        for n in names
-    )
+    head = "".join(f"<th>{html.escape(message('explorer.table.rank', name=n))}</th>"
+                   f"<th>{html.escape(message('explorer.table.contribution', name=n))}</th>" for n in names)
     tied_word = message("explorer.table.tied")
     cell = "padding:2px 8px;text-align:right;border-bottom:1px solid #ddd"
     places, tied = tie_places(table, k)
@@ -81,12 +78,11 @@ def render_table_html(table: pd.DataFrame, k: int, window: int | None = None) ->
         rows.append(f'<tr data-id="{html.escape(item, quote=True)}">' + "".join(cells) + "</tr>")
     style = f"<style>.rrf-table td,.rrf-table th{{{cell}}}</style>"
     scroll = ' style="max-height:420px;overflow-y:auto"' if len(rows) > 25 else ""
-    return (
-        f'{style}<div class="rrf-table" data-k="{k}" data-window="{win}"{scroll}>'
-        f"<table><thead><tr><th>{message('explorer.table.place')}</th><th>ID</th>{head}"
-        f"<th>{message('explorer.table.score')}</th><th>{message('explorer.table.gap')}</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
-    )
+    return (f'{style}<div class="rrf-table" data-k="{k}" data-window="{win}"{scroll}>'
+            f"<table><thead><tr><th>{message('explorer.table.place')}</th><th>ID</th>{head}"
+            f"<th>{message('explorer.table.score')}</th><th>{message('explorer.table.gap')}</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></div>")
+
 
 _ASCII_FONT = "DejaVu Sans"
 
@@ -134,14 +130,8 @@ class ExplorerChart:
         self.drawn: list[Any] = []
         self.draw_count = 0
 
-    def _rebuild(
-        self,
-        lists: Mapping[str, Sequence[str]],
-        window: int | None,
-        curves: pd.DataFrame,
-        names: list[str],
-        changes: list[LeadChange],
-    ) -> None:
+    def _rebuild(self, lists: Mapping[str, Sequence[str]], window: int | None, curves: pd.DataFrame,
+                 names: list[str], changes: list[LeadChange]) -> None:
         """Build every artist anew for new lists or window, then keep the background that k never moves."""
         self._clear()
         self._colours = item_colours(lists)
@@ -170,36 +160,24 @@ class ExplorerChart:
         """The left panel's empty bars, value labels and item names, which each move of k fills in."""
         ax = self.ax_bars
         shades = [LIST_SHADES[j % len(LIST_SHADES)] for j in range(len(names))]
-        self._bars = {
-            name: ax.barh(range(rows), [0.0] * rows, color=shades[j], edgecolor="white", label=name)
-            for j, name in enumerate(names)
-        }
+        self._bars = {name: ax.barh(range(rows), [0.0] * rows, color=shades[j], edgecolor="white", label=name)
+                      for j, name in enumerate(names)}
         # Numbers redrawn on every move of k: DejaVu Sans lays them out faster than the CJK font.
-        self._labels = [
-            ax.text(0, i, "", va="center", fontsize=8, parse_math=False, fontfamily=_ASCII_FONT)
-            for i in range(rows)
-        ]
+        self._labels = [ax.text(0, i, "", va="center", fontsize=8, parse_math=False, fontfamily=_ASCII_FONT)
+                        for i in range(rows)]
         # Item names as plain text artists beside the axis: cheaper to relabel on every move of k
         # than tick labels, which matplotlib rebuilds.
         ax.set_yticks(range(rows), [""] * rows)
         names_at = blended_transform_factory(ax.transAxes, ax.transData)
-        self._names = [
-            ax.text(-0.015, i, "", transform=names_at, ha="right", va="center", fontsize=10,
-                    parse_math=False)
-            for i in range(rows)
-        ]
+        self._names = [ax.text(-0.015, i, "", transform=names_at, ha="right", va="center", fontsize=10,
+                               parse_math=False) for i in range(rows)]
         ax.set_ylim(rows - 0.5, -0.5)
         ax.set_xlabel(message("explorer.chart.bars_xlabel"))
         # No x ticks: each bar carries its value, and ticks would be laid out anew for every k.
         ax.set_xticks([])
 
-    def _plot_curves(
-        self,
-        lists: Mapping[str, Sequence[str]],
-        window: int | None,
-        curves: pd.DataFrame,
-        names: list[str],
-    ) -> tuple[list[Any], list[str]]:
+    def _plot_curves(self, lists: Mapping[str, Sequence[str]], window: int | None, curves: pd.DataFrame,
+                     names: list[str]) -> tuple[list[Any], list[str]]:
         """Plot each drawn item's score relative to the leader's against k; return legend handles, labels."""
         self.drawn = drawn_items(lists, curves.index, window)
         relative = curves[self.drawn].div(curves.max(axis=1), axis=0)
@@ -260,16 +238,9 @@ class ExplorerChart:
                                              bbox_to_anchor=(1.01, 1.0), borderaxespad=0,
                                              title=message("explorer.chart.items"), title_fontsize=8)
         box = self.ax_bars.get_position()
-        lists_legend = self.figure.legend(
-            [bars[0] for bars in self._bars.values()] if rows else [],
-            names,
-            loc="lower left",
-            bbox_to_anchor=(box.x0, box.y1),
-            ncol=len(names),
-            fontsize=8,
-            frameon=False,
-            borderaxespad=0.2,
-        )
+        lists_legend = self.figure.legend([bars[0] for bars in self._bars.values()] if rows else [], names,
+                                          loc="lower left", bbox_to_anchor=(box.x0, box.y1), ncol=len(names),
+                                          fontsize=8, frameon=False, borderaxespad=0.2)
         self._legends = [lists_legend]
         for legend in (items_legend, lists_legend):
             for text in legend.get_texts():
@@ -278,11 +249,8 @@ class ExplorerChart:
     def _add_note(self, total: int) -> None:
         """Under the chart, when it draws only the top items: how many of how many."""
         if total > TOP_DRAWN:
-            self._note = self.figure.text(
-                0.01, 0.01,
-                message("explorer.chart.drawn", top=TOP_DRAWN, total=total),
-                fontsize=9, color="#444444", parse_math=False,
-            )
+            note = message("explorer.chart.drawn", top=TOP_DRAWN, total=total)
+            self._note = self.figure.text(0.01, 0.01, note, fontsize=9, color="#444444", parse_math=False)
 
     def _keep_background(self) -> None:
         """Draw the figure without what k moves and keep that picture for each move of k to restore."""
@@ -296,16 +264,8 @@ class ExplorerChart:
         for artist in moving:
             artist.set_visible(True)
 
-    def draw(
-        self,
-        lists: Mapping[str, Sequence[str]],
-        window: int | None,
-        table: pd.DataFrame,
-        k: int,
-        curves: pd.DataFrame,
-        changes: list[LeadChange],
-        key: tuple,
-    ) -> bytes:
+    def draw(self, lists: Mapping[str, Sequence[str]], window: int | None, table: pd.DataFrame, k: int,
+             curves: pd.DataFrame, changes: list[LeadChange], key: tuple) -> bytes:
         """Update the figure for this k (rebuilding it when ``key`` changed) and return PNG bytes."""
         names = [c[len("rank[") : -1] for c in table.columns if c.startswith("rank[")]
         if key != self._key:
@@ -337,10 +297,8 @@ class ExplorerChart:
         title = message("explorer.chart.bars_title", k=k)
         ax.set_title(title, fontsize=10, loc="left", fontfamily=_font_for(title), pad=16)
         self._vline.set_xdata([k, k])
-        relative = self._relative
-        if relative is not None and k in relative.index:
-            ys = relative.loc[k].tolist()
-            self._dots.set_offsets([(k, y) for y in ys])
+        if self._relative is not None and k in self._relative.index:
+            self._dots.set_offsets([(k, y) for y in self._relative.loc[k].tolist()])
         canvas = self.figure.canvas
         canvas.restore_region(self._background)
         renderer = canvas.get_renderer()

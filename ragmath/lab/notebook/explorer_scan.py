@@ -1,16 +1,13 @@
-"""What the RRF k explorer computes: the fused table and RRF over a range of k. Used by notebook 05.
+"""What the RRF k explorer computes, all by :func:`ragmath.rrf` and :func:`ragmath.fusion.fuse`.
 
-Everything here is computed by :func:`ragmath.rrf` and :func:`ragmath.fusion.fuse` (the one
-computation of RRF): the fused table, each item's score against k (``score_curves``), who leads at
-each k and where the lead changes (``leader_by_k``, ``lead_changes``, ``describe_lead``), ties
-(``tie_places``) and the items the chart draws (``drawn_items``). ``widgets.py`` re-exports it all.
-
-Lead rule: at a given k the *leader* is the first row of ``rrf(lists, k, window)``, so ties in the
-fused score go to the smaller ID (compared as strings), exactly as in :func:`ragmath.rrf`.
+The fused table, each item's score against k, who leads at each k and where the lead changes, ties and the
+items the chart draws. Lead rule: the *leader* at k is the first row of ``rrf(lists, k, window)``, so a tie
+in the fused score goes to the smaller ID (compared as strings), exactly as in :func:`ragmath.rrf`.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
@@ -30,6 +27,10 @@ K_MAX: int = 200
 #: The chart draws at most this many items; the table always lists them all.
 TOP_DRAWN: int = 12
 
+#: Ranked lists, best first: name -> IDs, or a list of lists (named L1, L2, ...).
+Lists = Mapping[str, Sequence[str]] | Sequence[Sequence[str]]
+_ALL_K = range(K_MIN, K_MAX + 1)  # every k of the slider: the default scan
+
 
 def _check_ks(ks: Iterable[int]) -> list[int]:
     """Return the k values sorted and unique; each is checked as RRF's k (one check: ``check_rrf_k``)."""
@@ -47,11 +48,7 @@ def _check_ks(ks: Iterable[int]) -> list[int]:
 
 
 # ------------------------------------------------------------------------------- computations
-def fused_table(
-    lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]],
-    k: int = 60,
-    window: int | None = None,
-) -> pd.DataFrame:
+def fused_table(lists: Lists, k: int = 60, window: int | None = None) -> pd.DataFrame:
     """Fuse ranked lists with :func:`ragmath.rrf` and return its table (best first).
 
     Columns: ``id``, ``rrf_rank``, ``rrf_score``, then ``rank[NAME]`` and ``contrib[NAME]`` for each
@@ -64,21 +61,16 @@ def fused_table(
     return rrf(named_lists(lists), k=k, window=window)
 
 
-def _rank_matrix(
-    lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]], window: int | None
-) -> tuple[list[Any], list[str], np.ndarray]:
+def _rank_matrix(lists: Lists, window: int | None) -> tuple[list[Any], list[str], np.ndarray]:
     """Every item's rank in every list, each list cut to its top ``window``: (items, names, ranks).
 
-    ``ranks`` is an integer array items × lists with 0 where a list lacks the item, as
-    :func:`ragmath.fusion.fuse` takes it. Items are in first-appearance order (within the window).
-    The lists are checked by :func:`ragmath.rrf` first (same errors).
+    ``ranks`` is items × lists, 0 where a list lacks the item (as :func:`ragmath.fusion.fuse` takes it);
+    items in first-appearance order. The lists are checked by :func:`ragmath.rrf` first (same errors).
     """
     named = named_lists(lists)
     rrf(named, k=60, window=window)  # validation only: duplicates, empty input, bad window
-    position: dict[Any, int] = {}
-    for ranking in named.values():
-        for item in ranking[:window]:
-            position.setdefault(item, len(position))
+    items = dict.fromkeys(item for ranking in named.values() for item in ranking[:window])
+    position = {item: row for row, item in enumerate(items)}
     ranks = np.zeros((len(position), len(named)), dtype=np.int64)
     for j, ranking in enumerate(named.values()):
         for rank, item in enumerate(ranking[:window], start=1):
@@ -86,15 +78,10 @@ def _rank_matrix(
     return list(position), list(named), ranks
 
 
-def score_curves(
-    lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]],
-    ks: Iterable[int] = range(K_MIN, K_MAX + 1),
-    window: int | None = None,
-) -> pd.DataFrame:
+def score_curves(lists: Lists, ks: Iterable[int] = _ALL_K, window: int | None = None) -> pd.DataFrame:
     """Fused RRF score of every item at every k: index ``k`` (sorted), one column per item ID.
 
-    The scores are :func:`ragmath.fusion.fused_scores`' (the one computation of RRF); columns are
-    sorted by ID (as strings). Raises ``ValueError`` for an empty ``ks`` or a k that is not an
+    Columns are sorted by ID (as strings). Raises ``ValueError`` for an empty ``ks`` or a k that is not an
     integer >= 1, and as :func:`ragmath.rrf` for bad lists.
 
     >>> c = score_curves({"BM25": ["4.2", "6.1", "3.5"], "vector": ["5.3", "6.1", "4.2"]}, [1, 60])
@@ -110,19 +97,12 @@ def score_curves(
     return frame
 
 
-def leader_by_k(
-    lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]],
-    ks: Iterable[int] = range(K_MIN, K_MAX + 1),
-    window: int | None = None,
-) -> pd.DataFrame:
+def leader_by_k(lists: Lists, ks: Iterable[int] = _ALL_K, window: int | None = None) -> pd.DataFrame:
     """Which item leads the fused ranking at each k, by how much, and over which runner-up.
 
     One row per k (sorted, unique): ``k``, ``leader``, ``score``, ``runner_up`` (None with a single
-    item), ``margin`` (leader's score minus runner-up's) and ``tied`` (exactly equal scores, decided
-    by the rrf rule: smaller ID first). Each k is fused by :func:`ragmath.fusion.fuse`, the function
-    behind :func:`ragmath.rrf`, so the leader at k is ``rrf(lists, k, window)``'s first row.
-    Raises ``ValueError`` for an empty ``ks``, a bad k, bad lists (as :func:`ragmath.rrf`), or
-    lists that hold no item at all.
+    item), ``margin`` (leader's score minus runner-up's) and ``tied`` (exactly equal scores). Raises
+    ``ValueError`` for an empty ``ks``, a bad k, bad lists (as :func:`ragmath.rrf`), or no item at all.
 
     >>> lists = {"BM25": ["4.2", "6.1", "3.5"], "vector": ["5.3", "6.1", "4.2"]}
     >>> leader_by_k(lists, [1, 60])[["k", "leader", "runner_up"]].values.tolist()
@@ -153,10 +133,8 @@ def leader_by_k(
 def tie_places(table: pd.DataFrame, k: int) -> tuple[list[int], list[bool]]:
     """Place of each row of an rrf table and whether it is tied, with ties decided exactly.
 
-    Equal fused scores (:func:`ragmath.fusion.fused_scores` of the table's ranks, as
-    :func:`ragmath.rrf` decides them) share one place, the best of the group ("1, 1, 3": competition
-    ranking); ``tied[i]`` is true when row i shares its score with another row. ``k`` must be the k
-    the table was fused with.
+    Exactly equal fused scores share the group's best place ("1, 1, 3"); ``tied[i]`` is true when row i
+    shares its score with another row. ``k`` must be the k the table was fused with.
 
     >>> t = fused_table({"L1": ["a", "b"], "L2": ["b", "a"], "L3": ["c"]}, k=1)
     >>> tie_places(t, 1)
@@ -174,16 +152,11 @@ def tie_places(table: pd.DataFrame, k: int) -> tuple[list[int], list[bool]]:
     return places, tied
 
 
-def drawn_items(
-    lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]],
-    ks: Iterable[int] = range(K_MIN, K_MAX + 1),
-    window: int | None = None,
-    top: int = TOP_DRAWN,
-) -> list[Any]:
+def drawn_items(lists: Lists, ks: Iterable[int] = _ALL_K, window: int | None = None,
+                top: int = TOP_DRAWN) -> list[Any]:
     """The items whose score curves the chart draws: at most ``top``, best place first.
 
-    Items are ordered by the best place they reach at any scanned k (then by first appearance)
-    and the first ``top`` are kept; with ``top`` items or fewer, all are drawn.
+    Ordered by the best place they reach at any scanned k, then by first appearance.
 
     >>> drawn_items({"L1": ["A", "B", "C"], "L2": ["C", "D", "B"]}, range(1, 11), top=2)
     ['C', 'B']
@@ -192,12 +165,8 @@ def drawn_items(
     if len(items) <= top:
         return items
     scores = np.array([fused_scores(ranks, k)[1] for k in _check_ks(ks)]).reshape(-1, len(items))
-    order = np.argsort(-scores, axis=1, kind="stable")
-    places = np.empty_like(order)
-    rows = np.arange(order.shape[0])[:, None]
-    places[rows, order] = np.arange(order.shape[1])[None, :]
-    best = places.min(axis=0)
-    chosen = sorted(range(len(items)), key=lambda i: (best[i], i))[:top]
+    places = np.argsort(-scores, axis=1, kind="stable").argsort(axis=1)  # each item's place at each k
+    chosen = np.argsort(places.min(axis=0), kind="stable")[:top]  # by best place, then first appearance
     return [items[i] for i in chosen]
 
 
@@ -209,15 +178,10 @@ class LeadChange(NamedTuple):
     leader: str
 
 
-def lead_changes(
-    lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]],
-    ks: Iterable[int] = range(K_MIN, K_MAX + 1),
-    window: int | None = None,
-) -> list[LeadChange]:
+def lead_changes(lists: Lists, ks: Iterable[int] = _ALL_K, window: int | None = None) -> list[LeadChange]:
     """The k values (among ``ks``, scanned in increasing order) at which the leader changes.
 
-    A change is reported at ``ks[i]`` when the leader there differs from the leader at ``ks[i-1]``
-    (leaders as in :func:`leader_by_k`). An empty result means one item leads at every scanned k.
+    A change is reported at ``ks[i]`` when the leader there differs from the leader at ``ks[i-1]``.
 
     >>> lead_changes({"L1": ["A", "B"], "L2": ["A", "X", "B"], "L3": ["Y", "Z", "B"]}, range(1, 11))
     [LeadChange(k=3, previous='A', leader='B')]
@@ -227,21 +191,12 @@ def lead_changes(
 
 def changes_from(leaders: pd.DataFrame) -> list[LeadChange]:
     """Lead changes read off a :func:`leader_by_k` table (rows in increasing k)."""
-    changes: list[LeadChange] = []
-    previous = None
-    for k, leader in zip(leaders["k"], leaders["leader"], strict=True):
-        if previous is not None and leader != previous:
-            changes.append(LeadChange(int(k), previous, leader))
-        previous = leader
-    return changes
+    rows = zip(leaders["k"], leaders["leader"], strict=True)
+    return [LeadChange(int(k), previous, leader)
+            for (_, previous), (k, leader) in itertools.pairwise(rows) if leader != previous]
 
 
-def describe_lead(
-    lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]],
-    k: int,
-    window: int | None = None,
-    ks: Iterable[int] = range(K_MIN, K_MAX + 1),
-) -> str:
+def describe_lead(lists: Lists, k: int, window: int | None = None, ks: Iterable[int] = _ALL_K) -> str:
     """One sentence, in plain text: who leads at ``k`` and where the lead changes over ``ks``.
 
     Raises ``ValueError`` as :func:`leader_by_k`.

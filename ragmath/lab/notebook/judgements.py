@@ -1,21 +1,11 @@
 """Judgements on disk: a qrels CSV written whole after every judgement, and a pool as a spreadsheet template.
 
-The labelling widget (:mod:`ragmath.lab.notebook.labelling`) keeps its judgements in a
-:class:`JudgementFile`: every change re-reads the file and rewrites it atomically (a temporary file
-renamed over the old one) under the file's lock (:func:`ragmath.io.writers.locked`), so a kernel restart,
-a crash or a closed laptop loses nothing, never leaves half a file, and two widgets or two processes
-labelling into one file keep each other's judgements. An existing file is rewritten row for row: only
-the grade cells of the pairs judged change, new pairs are added at the end, and everything else (a
-filled-in template's blank rows and text columns, an ID's protective apostrophe) stays as written.
-
-The same pool can go out to a spreadsheet: :func:`write_template` writes one row per pool item with an
-empty ``grade`` column and the texts to read; :func:`read_labels` reads it back with ragmath's qrels
-reader, a blank grade meaning "not yet labelled". Both files are plain qrels CSV (``question,id,grade``,
-other columns ignored), so ``python -m ragmath evaluate`` reads them as they are. In both, a
-cell that begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return (after any apostrophes) gets
-one more apostrophe in front, so a spreadsheet shows it as text, never runs it as a formula; ragmath's
-qrels reader (and so :func:`read_labels` and ``evaluate``) takes that apostrophe off the questions and IDs
-again (:func:`ragmath.io.escape_formula`).
+:class:`JudgementFile` (the labelling widget's store) rewrites its file atomically under the file's lock
+after each change, so nothing is lost and two writers keep each other's judgements; an existing file is
+rewritten row for row (only the grade cells judged change). :func:`write_template` and :func:`read_labels`
+take a pool to a spreadsheet and back. Both files are plain qrels CSV (``question,id,grade``, other columns
+ignored); a cell a spreadsheet would run as a formula gets an apostrophe in front
+(:func:`ragmath.io.escape_formula`), which ragmath's qrels reader takes off again.
 """
 
 from __future__ import annotations
@@ -30,13 +20,7 @@ from typing import Any
 
 import polars as pl
 
-from ragmath.io import (
-    escape_formula,
-    qrels_table,
-    read_qrels,
-    unescape_formula,
-    write_qrels,
-)
+from ragmath.io import escape_formula, qrels_table, read_qrels, unescape_formula, write_qrels
 from ragmath.io.writers import atomic_write, locked
 from ragmath.lab.messages import message
 
@@ -71,15 +55,15 @@ def pool_items(pool: Any) -> list[tuple[str, str]]:
 class JudgementFile:
     """The judgements of one person in one qrels CSV: each change re-read, merged and rewritten under a lock.
 
+    An existing file is read first (a template with blank grades too), so a new session resumes with
+    everything judged before; :attr:`grades` is the file as last written. Raises ``ValueError`` for a
+    grade outside 0, 1, 2 or an ID a qrels file refuses, before anything changes.
+
     >>> folder = Path(tempfile.mkdtemp())
     >>> store = JudgementFile(folder / "labels.csv")
     >>> store.set("q1", "a", 2)
     >>> JudgementFile(folder / "labels.csv").grades
     {('q1', 'a'): 2}
-
-    An existing file is read first (a template with blank grades too, see :func:`read_labels`), so a new
-    session resumes with everything judged before; :attr:`grades` is the file as last written. Raises
-    ``ValueError`` for a grade outside 0, 1, 2 or an ID a qrels file refuses, before anything changes.
     """
 
     def __init__(self, path: Any) -> None:
@@ -92,19 +76,14 @@ class JudgementFile:
 
     def set(self, question: str, item: str, grade: int) -> None:
         """Record one judgement (replacing an earlier one of the same pair) and rewrite the file."""
-        self.set_many([(question, item)], grade)
-
-    def set_many(self, pairs: list[tuple[str, str]], grade: int) -> None:
-        """Give every pair the same grade: under the file's lock, read it, add them, write it once."""
-        _check(pairs, grade)
-        self._change(lambda grades: {pair: int(grade) for pair in pairs})
+        _check([(question, item)], grade)
+        self._change(lambda grades: {(question, item): int(grade)})
 
     def set_unjudged(self, pairs: list[tuple[str, str]], grade: int) -> bool:
         """Give ``grade`` to those of ``pairs`` the file holds no grade for, unless one is graded above 0.
 
-        Decided on the file as it is under the lock, not on :attr:`grades`: a grade another widget or
-        process wrote since is kept, and counts. Returns False (nothing written) when a pair is
-        graded above 0.
+        Decided on the file as it is under the lock, not on :attr:`grades`: a grade another writer saved
+        since counts. Returns False (nothing written) when a pair is graded above 0.
         """
         _check(pairs, grade)
 
@@ -116,11 +95,7 @@ class JudgementFile:
         return self._change(unjudged)
 
     def _change(self, decide: Any) -> bool:
-        """Under the lock: read the file, ``decide`` the new grades from it, write them; False if refused.
-
-        An existing file is rewritten row for row (:func:`_rewrite`): a template's blank rows and
-        text columns, and each cell as it was written, stay; a new file is a plain qrels CSV.
-        """
+        """Under the lock: read the file, ``decide`` the new grades from it, write them; False if refused."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with locked(self.path):
             grades = self._read()
@@ -132,7 +107,9 @@ class JudgementFile:
                 if self.path.exists() and self.path.stat().st_size:
                     _rewrite(self.path, new)
                 else:
-                    write_qrels(_table(new), self.path, "csv")
+                    table = pl.DataFrame([(q, i, g) for (q, i), g in new.items()], orient="row",
+                                         schema={"question": pl.String, "id": pl.String, "grade": pl.Int64})
+                    write_qrels(table, self.path, "csv")
             self.grades = grades | new
         return True
 
@@ -150,10 +127,9 @@ def _check(pairs: list[tuple[str, str]], grade: Any) -> None:
 def _rewrite(path: Path, new: Mapping[tuple[str, str], int]) -> None:
     """Write ``new`` grades into the CSV at ``path``, keeping every other row, column and cell as it is.
 
-    A pair the file holds gets its grade cell changed; a new pair is a row at the end (its question
-    and ID escaped as :func:`write_template` escapes them, other cells blank). The byte-order mark and
-    the line ends (``\\r\\n`` or ``\\n``) stay as they were. The file was read whole just before
-    (:func:`read_labels`), so its header names question, id and grade and each pair is on one row.
+    A new pair is a row at the end (question and ID escaped, other cells blank); the byte-order mark and
+    the line ends stay as they were. The file was read whole just before (:func:`read_labels`), so its
+    header names question, id and grade and each pair is on one row.
     """
     data = path.read_bytes()
     text = data.decode("utf-8-sig")
@@ -176,20 +152,13 @@ def _rewrite(path: Path, new: Mapping[tuple[str, str], int]) -> None:
     atomic_write(path, bom + buffer.getvalue().encode("utf-8"))
 
 
-def _table(grades: Mapping[tuple[str, str], int]) -> pl.DataFrame:
-    return pl.DataFrame([(q, i, g) for (q, i), g in grades.items()],
-                        schema={"question": pl.String, "id": pl.String, "grade": pl.Int64}, orient="row")
-
-
 def write_template(pool: Any, path: Any, *, questions: Mapping[str, str] | None = None,
                    texts: Mapping[str, str] | None = None) -> None:
     """Write the pool as a spreadsheet template: ``question,id,grade`` (grade empty), then the texts.
 
     Columns after ``grade``: ``question_text`` and ``text`` (when ``questions`` / ``texts`` are given),
     then the pool's other columns (e.g. best rank, versions), lists joined with ``;``. Fill in the grade
-    column (0, 1 or 2; leave it blank for "not yet") and read it back with :func:`read_labels`. A text
-    cell that a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``, ...) gets an apostrophe
-    in front, which the spreadsheet shows as text.
+    column (0, 1 or 2; blank for "not yet") and read it back with :func:`read_labels`.
 
     >>> folder = Path(tempfile.mkdtemp())
     >>> pool = pl.DataFrame({"question": ["q1"], "id": ["a"], "versions": [["bm25", "rrf"]]})
@@ -207,17 +176,12 @@ def write_template(pool: Any, path: Any, *, questions: Mapping[str, str] | None 
         columns["text"] = [texts.get(i, "") for _, i in items]
     for name in pool.columns:
         if name not in columns:
-            columns[str(name)] = [_cell(v) for v in _values(pool[name])]
+            columns[str(name)] = [_cell(v) for v in pool[name].to_list()]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow([_text(name) for name in columns])
     writer.writerows([_text(c) for c in row] for row in zip(*columns.values(), strict=True))
     atomic_write(path, buffer.getvalue().encode("utf-8"))
-
-
-def _values(column: Any) -> list[Any]:
-    """A pandas or polars column as Python values."""
-    return column.to_list() if hasattr(column, "to_list") else column.tolist()
 
 
 def _cell(value: Any) -> Any:
@@ -232,11 +196,8 @@ def _text(cell: Any) -> Any:
 def read_labels(path: Any) -> dict[str, dict[str, int]]:
     """The labelled rows of a qrels CSV or a filled-in template, question -> {id: grade}; blank = not yet.
 
-    The file is read by ragmath's qrels reader (:func:`ragmath.io.read_qrels`), with the rows whose
-    grade is blank left out, so a mistake is reported with this file's name and line, as for any qrels file.
-    A question or ID escaped by :func:`write_template` (an apostrophe before ``=``, ``+``, ``-``, ``@``)
-    is returned as it was before, as ``python -m ragmath evaluate`` reads it
-    (:func:`ragmath.io.unescape_formula`).
+    The file is read by :func:`ragmath.io.read_qrels` with the blank-grade rows left out, so a mistake is
+    reported with this file's name and line; an escaped question or ID comes back unescaped.
 
     >>> folder = Path(tempfile.mkdtemp())
     >>> _ = (folder / "t.csv").write_text("question,id,grade,text\\nq1,a,2,x\\nq1,b,,y\\n", encoding="utf-8")
@@ -259,25 +220,19 @@ def read_labels(path: Any) -> dict[str, dict[str, int]]:
     if header is None or "grade" not in header:
         return _read_table(path, path)  # the reader says what is missing
     column = header.index("grade")
-    start = reader.line_num  # physical lines read so far (a quoted field may span several)
-    blank = []
+    start, blank = reader.line_num, False  # physical lines read so far (a quoted field may span several)
     for row in reader:
         end = reader.line_num
         if row and len(row) > column and row[column].strip() == "":
-            blank.append((start, end))
+            lines[start:end] = [""] * (end - start)  # the reader skips blank lines: numbers stay the file's
+            blank = True
         start = end
     if not blank:
         return _read_table(path, path)
-    for first, last in blank:  # blank lines are skipped by the reader, so line numbers stay the file's
-        lines[first:last] = [""] * (last - first)
-    handle = tempfile.NamedTemporaryFile("wb", dir=path.parent, prefix=f".{path.name}.", suffix=".csv",
-                                         delete=False)
-    try:
-        with handle:
-            handle.write("\n".join(lines).encode("utf-8"))
-        return _read_table(Path(handle.name), path)
-    finally:
-        os.unlink(handle.name)
+    with tempfile.TemporaryDirectory(dir=path.parent, prefix=f".{path.name}.") as folder:
+        labelled = Path(folder) / path.name
+        labelled.write_bytes("\n".join(lines).encode("utf-8"))
+        return _read_table(labelled, path)
 
 
 def _read_table(source: Path, path: Path) -> dict[str, dict[str, int]]:

@@ -1,23 +1,15 @@
 """A labelling widget for JupyterLab: grade a pool's chunks 0, 1, 2 by keyboard, each judgement saved at once.
 
-``LabellingWidget(pool, path, questions=..., texts=...)`` shows one pool item at a time: the question, the
-chunk's text, buttons and keys ``0`` (irrelevant), ``1`` (helps), ``2`` (answers directly), ``s`` skip,
-``b`` back, ``n`` "this question has no answer in the pool" (every item of the question not yet judged
-gets 0), and a progress bar. Each judgement rewrites the qrels CSV at ``path`` atomically
-(:class:`~ragmath.lab.notebook.judgements.JudgementFile`), so a kernel restart loses nothing; a new widget
-on the same file resumes at the first item not yet judged (skipped items included).
+One pool item at a time: the question, the chunk's text, keys ``0`` ``1`` ``2`` (grades), ``s`` skip, ``b``
+back, ``n`` "no answer in the pool" (the question's unjudged items get 0), and a progress bar. Each judgement
+rewrites the qrels CSV (:class:`~ragmath.lab.notebook.judgements.JudgementFile`); a new widget on the same
+file resumes at the first item not yet judged.
 
-The keys are caught by the widget's own script (``static/labelling.js``, an anywidget ES module shipped in
-the package) while the widget has the focus: no plain key reaches JupyterLab, where in command mode 0, 0
-restarts the kernel and 1 or 2 turn a cell into a heading. Two guards, each enough alone in the browser
-test (``tests/test_labelling_browser.py``, which fails with neither): the script stops the keys on the
-window in the capture phase, before JupyterLab's handler, and the widget carries
-``data-lm-suppress-shortcuts``, Lumino's own opt-out. A keypress names the item it was meant for, and the
-kernel ignores one that arrives after the item changed (a double press never grades a chunk nobody has read).
-
-Every word the widget shows comes from the message catalogue (``notebook.labelling.*`` in
-``ragmath/lab/messages/notebook.py``), gathered per language in :data:`MESSAGES` and handed to the script
-as the ``text`` trait: the script fills the ``{fields}`` and draws, it holds no word of its own.
+The keys are caught by the widget's script (``static/labelling.js``, an anywidget ES module) on the window
+in the capture phase, and the widget carries ``data-lm-suppress-shortcuts``: no plain key reaches
+JupyterLab, where 0, 0 restarts the kernel (``tests/test_labelling_browser.py``). A keypress names its item;
+the kernel ignores one that arrives after the item changed. The widget's words come from the catalogue
+(``notebook.labelling.*``, :data:`MESSAGES`), handed to the script as the ``text`` trait.
 """
 
 from __future__ import annotations
@@ -37,33 +29,23 @@ __all__ = ["LabellingWidget", "MESSAGES"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 
-#: The widget's words by the script's name for them -> the catalogue key that holds them.
-_WORDS = {
-    "progress": "notebook.labelling.progress",
-    "grade0": "notebook.labelling.grade0",
-    "grade1": "notebook.labelling.grade1",
-    "grade2": "notebook.labelling.grade2",
-    "skip": "notebook.labelling.skip",
-    "back": "notebook.labelling.back",
-    "none": "notebook.labelling.none",
-    "current": "notebook.labelling.current",
-    "unlabelled": "notebook.labelling.unlabelled",
-    "hint": "notebook.labelling.hint",
-    "done": "notebook.labelling.done",
-    "none_refused": "notebook.labelling.none_refused",
-}
+#: The script's names for the widget's words; each is the catalogue's ``notebook.labelling.<name>``.
+_WORDS = ("progress", "grade0", "grade1", "grade2", "skip", "back", "none", "current", "unlabelled", "hint",
+          "done", "none_refused")
 
 #: The widget's words, per language; ``{name}`` fields are filled in by the widget's script.
 MESSAGES: dict[str, dict[str, str]] = {
-    lang: {name: CATALOGUE[key][lang] for name, key in _WORDS.items()} for lang in LANGUAGES
+    lang: {name: CATALOGUE["notebook.labelling." + name][lang] for name in _WORDS} for lang in LANGUAGES
 }
 
 
 class LabellingWidget(anywidget.AnyWidget):
     """Grade the items of ``pool`` into the qrels CSV ``path`` (see the module's docstring).
 
-    ``pool``: a table with columns ``question`` and ``id`` (pandas or polars; other columns ignored), in
-    the order to label. ``questions``: question ID -> text; ``texts``: chunk ID -> text.
+    ``pool``: a table with columns ``question`` and ``id`` (pandas or polars), in the order to label;
+    ``questions``: question ID -> text; ``texts``: chunk ID -> text; ``language``: the words' language
+    (default: the notebook's, :func:`ragmath.lab.messages.use_language`). Raises ``ValueError`` for an
+    empty pool, a pool item whose question or chunk has no text, or an unknown language.
 
     >>> import tempfile, polars as pl
     >>> path = Path(tempfile.mkdtemp()) / "labels.csv"
@@ -74,12 +56,6 @@ class LabellingWidget(anywidget.AnyWidget):
     >>> print(path.read_text(), end="")
     question,id,grade
     q1,a,2
-
-    ``language``: the words' language, by default the one the notebook chose
-    (:func:`ragmath.lab.messages.use_language`).
-
-    Raises ``ValueError`` for an empty pool, a pool item whose question or chunk has no text, or an
-    unknown language.
     """
 
     _esm = STATIC / "labelling.js"
@@ -105,7 +81,6 @@ class LabellingWidget(anywidget.AnyWidget):
                 raise ValueError(message("notebook.labelling.no_chunk_text", chunk=repr(item)))
         self.store = JudgementFile(path)
         self.text = dict(MESSAGES[language])
-        self._language = language
         unjudged = self._unjudged()
         self.position = unjudged[0] if unjudged else 0
         self._message = ""
@@ -115,8 +90,6 @@ class LabellingWidget(anywidget.AnyWidget):
     # ----------------------------------------------------------------- what a person can do
     def grade(self, grade: int) -> None:
         """Give the current item ``grade`` (0, 1 or 2), save, and move to the next item not yet judged."""
-        if isinstance(grade, bool) or grade not in GRADES:
-            raise ValueError(message("notebook.judgements.bad_grade", grade=repr(grade)))
         self.store.set(*self.items[self.position], grade)
         self._advance()
 
@@ -133,9 +106,8 @@ class LabellingWidget(anywidget.AnyWidget):
     def no_answer(self) -> None:
         """Grade 0 every item of the current question not yet judged: it has no answer in the pool.
 
-        Refused (a message in the widget) when an item of the question is already graded above 0, in
-        the file as it is now: a grade another widget or process saved since this one loaded counts,
-        and is kept.
+        Refused (a message in the widget) when an item of the question is graded above 0 in the file as
+        it is now, by this widget or another.
         """
         question = self.items[self.position][0]
         pairs = [p for p in self.items if p[0] == question]

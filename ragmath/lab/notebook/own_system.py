@@ -1,23 +1,9 @@
 """Notebook 08's helpers: a reader's files read, the workbook's stand-in for them, and the tables 08 shows.
 
-Notebook 08 runs on a reader's files (``MY_FILES``: a questions CSV, two or more run files, optionally a
-chunks CSV and labels): :func:`load_own_files` reads them. When a reader gives none, the workbook stands
-in: :func:`workbook_files` writes files of the same shape from the workbook's corpus and four versions,
-each a plain function (:func:`workbook_systems`) recorded with :func:`ragmath.lab.notebook.record.record`:
-
-- ``bm25``: BM25 over jieba tokens (the baseline); ``vector``: the offline vector retriever; ``rrf-k60``:
-  RRF of the two at k = 60; ``bm25-bigram``: BM25 over character bigrams. Named by what they are: notebooks
-  06 and 07 use the letters A-D for other versions.
-
-Each function takes a question record (``{"text": ..., "identity": ...}``, see :func:`question_records`);
-every one searches only what the asking identity may read (the filter runs before any scoring).
-
-The other helpers arrange tables from ragmath's numbers (no sentence: the notebook writes its own; the
-tables' column words are :data:`WORDS_08`, in the language chosen): groups a reader can form before
-labelling (:func:`question_groups`), runs and labels cut to some questions (:func:`runs_for`,
-:func:`labels_for`), a pool's judgements gathered (:func:`labels_from`; the prepared judgements stand in
-for a person, :func:`prepared_judgements`), labels restricted to one pool (:func:`labels_within`), the
-latency summary, the pooling-bias table and the question-count plan.
+:func:`load_own_files` reads a reader's files (``MY_FILES``). Without them, :func:`workbook_files` writes
+files of the same shape from the workbook's corpus and four versions (:data:`VERSIONS`, each a plain
+function of :func:`workbook_systems`, recorded with :func:`ragmath.lab.notebook.record.record`). The other
+helpers arrange ragmath's numbers into tables whose column words follow the notebook's language.
 """
 
 from __future__ import annotations
@@ -27,43 +13,48 @@ import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ragmath import evaluate
-from ragmath.comparison import Comparison, plan_questions, pool
-from ragmath.io import read_run
+from ragmath.comparison import Comparison, name_runs, plan_questions, pool
+from ragmath.io import read_qrels, read_run
 from ragmath.lab.messages import message
-from ragmath.lab.notebook.record import record
+from ragmath.lab.notebook.record import latency_path_for, record
 from ragmath.lab.paths import DATA_DIR
 from ragmath.lab.workbook import BM25Retriever, HybridRetriever, VectorRetriever, in_index, permission_filter
 
+__all__ = ["VERSIONS", "BASELINE", "OWN_SPLIT", "POOL_DEPTH", "workbook_systems", "question_records",
+           "relevant_only_labels", "workbook_files", "load_own_files", "OwnFiles", "question_groups",
+           "runs_for", "labels_for", "prepared_judgements", "labels_from", "labels_within", "latency_summary",
+           "latency_tables", "pooling_bias", "plan_table", "PREPARED_JUDGEMENTS"]
 
-class _Words(Mapping[str, str]):
-    """Words a reader sees in a table (column and index names), looked up in the language chosen when
-    they are read, not when the module was imported."""
 
-    def __init__(self, words: Callable[[], dict[str, str]]) -> None:
-        self._words = words
+class _InLanguage(Mapping[str, str]):
+    """A mapping whose texts are read from the catalogue when asked for, in the language chosen then."""
+
+    def __init__(self, texts: Callable[[], dict[str, str]]) -> None:
+        self._texts = texts
 
     def __getitem__(self, name: str) -> str:
-        return self._words()[name]
+        return self._texts()[name]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._words())
+        return iter(self._texts())
 
     def __len__(self) -> int:
-        return len(self._words())
+        return len(self._texts())
 
     def __repr__(self) -> str:
-        return repr(self._words())
+        return repr(self._texts())
 
 
 def _words_08() -> dict[str, str]:
-    # two words are templates their users fill (``{metric}``/``{baseline}``, ``{d}``, ``{n}``): the fields
-    # are given back as themselves
+    """The words of notebook 08's tables (column and index names) in the language chosen; three are
+    templates their users fill, their fields given back as themselves."""
     names = ["version", "questions", "median ms", "p95 ms", "failures", "labels", "pilot questions",
              "mean difference", "sd of differences", "questions for observed"]
     words = {name: message("notebook.own_system.word." + name.replace(" ", "_")) for name in names}
@@ -72,18 +63,6 @@ def _words_08() -> dict[str, str]:
     words["detectable with n"] = message("notebook.own_system.word.detectable_with_n", n="{n}")
     return words
 
-
-#: The words of notebook 08's tables (column and index names), in the language chosen when one is read:
-#: a table built in one language is indexed by the same language's words.
-WORDS_08: Mapping[str, str] = _Words(_words_08)
-
-__all__ = ["VERSIONS", "BASELINE", "OWN_SPLIT", "POOL_DEPTH", "workbook_systems", "question_records",
-           "dev_labels", "relevant_only_labels", "record_versions", "workbook_files", "load_own_files",
-           "OwnFiles", "question_groups", "runs_for", "labels_for", "prepared_judgements", "complete_labels",
-           "labels_from",
-           "labels_within", "latency_summary", "latency_tables", "pooling_bias", "plan_table",
-           "PREPARED_JUDGEMENTS"]
-
 #: Notebook 08's own holdout: a third of the questions, whole groups at a time (``ragmath.grouped_split``).
 OWN_SPLIT = {"holdout": 1 / 3, "seed": 0}
 #: How deep notebook 08 pools each version's ranking to list what to label.
@@ -91,39 +70,14 @@ POOL_DEPTH = 10
 #: How deep the stand-in's versions are recorded (what each run file keeps per question).
 RECORD_DEPTH = 20
 
-#: The prepared judgements that stand in for a person in notebook 08 (committed beside the notebook;
-#: found from any working folder, so the Chinese edition in ``notebooks/zh/`` reads the same file).
+#: The prepared judgements that stand in for a person in notebook 08 (committed beside the notebook).
 PREPARED_JUDGEMENTS = DATA_DIR.parent / "notebooks" / "own_system" / "prepared_judgements.csv"
 
-
-class _Described(Mapping[str, str]):
-    """A mapping name -> description whose descriptions are read from the catalogue when asked for, so
-    they speak the language the notebook chose after importing this module."""
-
-    def __init__(self, texts: Mapping[str, Callable[[], str]]) -> None:
-        self._texts = dict(texts)
-
-    def __getitem__(self, name: str) -> str:
-        return self._texts[name]()
-
-    def __iter__(self):
-        return iter(self._texts)
-
-    def __len__(self) -> int:
-        return len(self._texts)
-
-    def __repr__(self) -> str:
-        return repr(dict(self))
-
-
-#: The stand-in's four versions, named by what they are (no letter: notebooks 06a, 06b and 07 use A-D for
-#: other versions), each with its description (in the notebook's language). The first is the baseline.
-VERSIONS: Mapping[str, str] = _Described({
-    "bm25": lambda: message("notebook.own_system.version.bm25"),
-    "vector": lambda: message("notebook.own_system.version.vector"),
-    "rrf-k60": lambda: message("notebook.own_system.version.rrf_k60"),
-    "bm25-bigram": lambda: message("notebook.own_system.version.bm25_bigram"),
-})
+#: The stand-in's four versions -> their descriptions, in the notebook's language; the first is the baseline.
+#: Named by what they are: notebooks 06a, 06b and 07 use the letters A-D for other versions.
+VERSIONS: Mapping[str, str] = _InLanguage(lambda: {
+    name: message("notebook.own_system.version." + name.replace("-", "_"))
+    for name in ("bm25", "vector", "rrf-k60", "bm25-bigram")})
 #: The stand-in's baseline: the plain BM25 a reader usually starts from.
 BASELINE = "bm25"
 
@@ -132,8 +86,7 @@ Labels = Mapping[str, Mapping[str, int]]
 
 
 def question_records(dataset: Any) -> dict[str, dict[str, str]]:
-    """Question ID -> ``{"text", "identity"}`` for every question of ``dataset`` (dev only from
-    ``load_dataset()``), what :func:`workbook_systems`' functions take."""
+    """Question ID -> ``{"text", "identity"}`` for every question of ``dataset``: what a version takes."""
     rows = dataset.questions[["question_id", "text", "identity"]].itertuples(index=False)
     return {qid: {"text": text, "identity": identity} for qid, text, identity in rows}
 
@@ -144,7 +97,9 @@ def workbook_systems(dataset: Any, *, k: float = 60, window: int = 40,
     ``depth``: ``bm25`` (jieba tokens), ``vector`` (the offline vector retriever), ``rrf-k60`` (RRF of the
     two at ``k``, ``window``) and ``bm25-bigram`` (BM25 over character bigrams).
 
-    Indexes are built on first use per identity, on the dataset's snapshot date with published editions.
+    Each searches only what the asking identity may read; its indexes are built on first use per identity,
+    on the dataset's snapshot date with published editions. Raises ``ValueError`` (from the index) for an
+    identity the dataset does not know.
 
     >>> from ragmath.lab.corpus import load_dataset
     >>> ds = load_dataset()
@@ -152,8 +107,6 @@ def workbook_systems(dataset: Any, *, k: float = 60, window: int = 40,
     >>> ask = question_records(ds)["Q01"]
     >>> systems["bm25"](ask)[0][0], len(systems["rrf-k60"](ask))
     ('TRV26-3.3', 20)
-
-    Raises ``ValueError`` (from the index) for an identity the dataset does not know.
     """
     published = dataset.corpus[in_index(dataset.corpus, dataset.config["snapshot_date"], "published")]
     built: dict[str, dict[str, Any]] = {}
@@ -178,14 +131,14 @@ def workbook_systems(dataset: Any, *, k: float = 60, window: int = 40,
     return {name: version(name) for name in VERSIONS}
 
 
-def dev_labels(dataset: Any, questions: Sequence[str] | None = None) -> dict[str, dict[str, int]]:
+def relevant_only_labels(dataset: Any, questions: Sequence[str] | None = None) -> dict[str, dict[str, int]]:
     """The dataset's labels (question -> {chunk: grade}), for ``questions`` only when given.
 
-    They list the relevant chunks only (grade 1 or 2, found by hand in the documents): every chunk they do
-    not list is unjudged, so their Judged@K is low although they miss no relevant chunk.
+    They list the relevant chunks only (grade 1 or 2): every other chunk is unjudged, so their Judged@K
+    is low although they miss no relevant chunk.
 
     >>> from ragmath.lab.corpus import load_dataset
-    >>> dev_labels(load_dataset(), ["Q01"])["Q01"]["TRV26-3.3"]
+    >>> relevant_only_labels(load_dataset(), ["Q01"])["Q01"]["TRV26-3.3"]
     2
     """
     keep = None if questions is None else set(questions)
@@ -196,50 +149,29 @@ def dev_labels(dataset: Any, questions: Sequence[str] | None = None) -> dict[str
     return labels
 
 
-#: The workbook's relevant-only labels (notebook 08's name for :func:`dev_labels`).
-relevant_only_labels = dev_labels
-
-
-def record_versions(dataset: Any, questions: Sequence[str], folder: Any, *,
-                    systems: Mapping[str, System] | None = None) -> dict[str, pd.DataFrame]:
-    """Record every version on ``questions`` as ``folder/<name>.trec`` (and its latency CSV); the latency
-    tables by version. ``systems`` defaults to :func:`workbook_systems` of ``dataset``."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    systems = workbook_systems(dataset) if systems is None else systems
-    records = question_records(dataset)
-    return {name: record(system, {q: records[q] for q in questions}, folder / f"{name}.trec", tag=name)
-            for name, system in systems.items()}
-
-
-def _about(group: str) -> str:
-    """What a question's writer knows without the answer: the passage it was written from (``TRV-2026§4.2``),
-    or for a question written about a topic the documents do not cover, that topic (``NA:gym``)."""
-    return group
-
-
 def workbook_files(folder: Any, dataset: Any = None) -> dict[str, Any]:
-    """Write the workbook's stand-in for a reader's files into ``folder`` and return them as notebook 08's
-    ``MY_FILES`` names them: ``questions.csv`` (``question_id``, ``text``, ``about``: the passage the
-    question was written from, or its topic; ``identity``: who asks), ``chunks.csv`` (``id``, ``text``) and
-    ``runs/<version>.trec`` for the four versions of :data:`VERSIONS`, each recorded on every question with
-    :func:`ragmath.lab.notebook.record.record` (a latency CSV beside each run).
+    """Write the workbook's stand-in for a reader's files into ``folder``; return them as ``MY_FILES``.
 
-    Returns ``{"questions": path, "runs": [paths, baseline first], "chunks": path}``.
+    ``questions.csv`` (``question_id``, ``text``, ``about``: the passage the question was written from,
+    or its topic; ``identity``: who asks), ``chunks.csv`` (``id``, ``text``) and ``runs/<version>.trec``
+    for each of :data:`VERSIONS`, recorded on every question (a latency CSV beside each run). Returns
+    ``{"questions": path, "runs": [paths, baseline first], "chunks": path}``.
     """
     if dataset is None:
         from ragmath.lab.corpus import load_dataset
 
         dataset = load_dataset()
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "runs").mkdir(parents=True, exist_ok=True)
     q = dataset.questions
-    questions = pd.DataFrame({"question_id": q["question_id"], "text": q["text"],
-                              "about": [_about(g) for g in q["group"]], "identity": q["identity"]})
+    questions = pd.DataFrame({"question_id": q["question_id"], "text": q["text"], "about": list(q["group"]),
+                              "identity": q["identity"]})
     questions.to_csv(folder / "questions.csv", index=False)
     chunks = pd.DataFrame({"id": dataset.corpus["chunk_id"], "text": dataset.corpus["text"]})
     chunks.to_csv(folder / "chunks.csv", index=False)
-    record_versions(dataset, list(q["question_id"]), folder / "runs")
+    records = question_records(dataset)
+    for name, system in workbook_systems(dataset).items():
+        record(system, records, folder / "runs" / f"{name}.trec", tag=name)
     return {"questions": folder / "questions.csv",
             "runs": [folder / "runs" / f"{name}.trec" for name in VERSIONS],
             "chunks": folder / "chunks.csv"}
@@ -247,10 +179,9 @@ def workbook_files(folder: Any, dataset: Any = None) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class OwnFiles:
-    """A reader's files, read: ``questions`` (a table: ``question_id``, ``text``, and any other column the
-    file has, e.g. ``about``), ``runs`` (version name -> run file, in the order given: the first is the
-    baseline), ``texts`` (chunk ID -> text; empty without a chunks file) and ``labels`` (question ->
-    {ID: grade} from a labels file you already have; empty without one)."""
+    """A reader's files, read: ``questions`` (``question_id``, ``text`` and the file's other columns),
+    ``runs`` (name -> run file, the baseline first), ``texts`` (chunk ID -> text) and ``labels``
+    (question -> {ID: grade}); the last two empty without their file."""
 
     questions: pd.DataFrame
     runs: dict[str, Path]
@@ -266,17 +197,13 @@ def load_own_files(files: Mapping[str, Any]) -> OwnFiles:
     The questions CSV needs ``question_id`` and ``text``; the chunks CSV ``id`` and ``text``. Raises
     ``ValueError`` naming what is missing: a key, a column, a file, or fewer than two runs.
     """
-    from ragmath.comparison import name_runs
-    from ragmath.io import read_qrels
-
     unknown = sorted(set(files) - {"questions", "runs", "chunks", "labels"})
     missing = [key for key in ("questions", "runs") if key not in files]
     if unknown or missing:
         raise ValueError(message("notebook.own_system.files_keys", missing=missing, unknown=unknown))
     questions = pd.read_csv(files["questions"], dtype=str, keep_default_na=False)
     _need_columns(questions, ("question_id", "text"), files["questions"])
-    paths = files["runs"]
-    runs = {name: Path(path) for name, path in name_runs([str(p) for p in paths]).items()}
+    runs = {name: Path(path) for name, path in name_runs([str(p) for p in files["runs"]]).items()}
     if len(runs) < 2:
         raise ValueError(message("notebook.own_system.two_runs", given=len(runs)))
     for path in [*runs.values(), *[files[k] for k in ("chunks", "labels") if files.get(k) is not None]]:
@@ -307,9 +234,8 @@ def question_groups(questions: pd.DataFrame, *, about: str = "about", near: floa
     """Question ID -> group, by rules you can apply before anything is labelled: questions with the same
     ``about`` (the document, passage or topic a question was written about; the column may be absent) share
     a group, and so do near-duplicates (two texts whose character bigrams overlap by ``near`` or more,
-    Jaccard), transitively. A group is named by its first question's ID.
-
-    Why: a near-duplicate on each side of a split leaks (the holdout then scores what was tuned on).
+    Jaccard), transitively. A group is named by its first question's ID. Why: a near-duplicate on each side
+    of a split leaks (the holdout then scores what was tuned on).
 
     >>> table = pd.DataFrame({"question_id": ["q1", "q2", "q3", "q4"],
     ...                       "text": ["taxi over the limit", "taxi over the limit?", "hotel", "gym"],
@@ -318,19 +244,13 @@ def question_groups(questions: pd.DataFrame, *, about: str = "about", near: floa
     {'q1': 'q1', 'q2': 'q1', 'q3': 'q3', 'q4': 'q3'}
     """
     ids = [str(q) for q in questions["question_id"]]
-    parent = {q: q for q in ids}
-
-    def root(q: str) -> str:
-        while parent[q] != q:
-            parent[q] = parent[parent[q]]
-            q = parent[q]
-        return q
+    group = {q: q for q in ids}  # each group is named by its first question
 
     def join(a: str, b: str) -> None:
-        ra, rb = root(a), root(b)
-        if ra != rb:
-            first, second = sorted((ra, rb), key=ids.index)
-            parent[second] = first
+        first, second = sorted((group[a], group[b]), key=ids.index)
+        for q in ids:
+            if group[q] == second:
+                group[q] = first
 
     if about in questions.columns:
         seen: dict[str, str] = {}
@@ -343,12 +263,11 @@ def question_groups(questions: pd.DataFrame, *, about: str = "about", near: floa
             union = len(grams[i] | grams[j])
             if union and len(grams[i] & grams[j]) / union >= near:
                 join(ids[i], ids[j])
-    return {q: root(q) for q in ids}
+    return group
 
 
 def runs_for(runs: Mapping[str, Any], questions: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """Each run (a file or a mapping) with only ``questions``' rankings: what the working questions see,
-    the holdout's left out.
+    """Each run (a file or a mapping) with only ``questions``' rankings.
 
     >>> runs_for({"bm25": {"q1": ["a"], "q2": ["b"]}}, ["q2"])
     {'bm25': {'q2': ['b']}}
@@ -369,10 +288,9 @@ def labels_for(labels: Labels, questions: Sequence[str]) -> dict[str, dict[str, 
 
 
 def prepared_judgements(dataset: Any = None, *, depth: int = POOL_DEPTH) -> pd.DataFrame:
-    """The judgements that stand in for a person in notebook 08: the pool of the four versions (top
-    ``depth`` of each, recorded on every question as :func:`workbook_files` records them), each item graded
-    with the workbook's grade, 0 where its relevant-only labels list none. Columns ``question, id, grade``,
-    in the pool's order (written to :data:`PREPARED_JUDGEMENTS`)."""
+    """The judgements that stand in for a person in notebook 08 (:data:`PREPARED_JUDGEMENTS`): the pool of
+    the top ``depth`` of :func:`workbook_files`' runs, each item with its grade in
+    :func:`relevant_only_labels`, else 0. Columns ``question, id, grade``, in the pool's order."""
     if dataset is None:
         from ragmath.lab.corpus import load_dataset
 
@@ -381,33 +299,16 @@ def prepared_judgements(dataset: Any = None, *, depth: int = POOL_DEPTH) -> pd.D
         files = workbook_files(folder, dataset)
         runs = {Path(path).stem: read_run(path) for path in files["runs"]}
     table = pool(runs, depth)
-    labels = dev_labels(dataset)
+    labels = relevant_only_labels(dataset)
     pairs = zip(table["question"], table["id"], strict=True)
     table["grade"] = [labels.get(q, {}).get(i, 0) for q, i in pairs]
     return table[["question", "id", "grade"]]
 
 
-def complete_labels(pool_table: pd.DataFrame, by_hand: Labels,
-                    prepared: Labels) -> tuple[dict[str, dict[str, int]], dict[str, int]]:
-    """Every pool item's grade, a person's where given, else the prepared file's; and how many came from each.
-
-    >>> table = pd.DataFrame({"question": ["q1", "q1"], "id": ["a", "b"]})
-    >>> complete_labels(table, {"q1": {"a": 2}}, {"q1": {"a": 0, "b": 1}})
-    ({'q1': {'a': 2, 'b': 1}}, {'by hand': 1, 'prepared': 1})
-    """
-    labels, counts = labels_from(pool_table, by_hand, prepared)
-    if counts["not judged"]:
-        question, item = next((q, i) for q, i in zip(pool_table["question"], pool_table["id"], strict=True)
-                              if i not in labels.get(q, {}))
-        raise ValueError(message("notebook.own_system.unjudged", question=repr(question), item=repr(item)))
-    return labels, {"by hand": counts["by hand"], "prepared": counts["prepared"]}
-
-
 def labels_from(pool_table: pd.DataFrame, by_hand: Labels,
                 prepared: Labels | None = None) -> tuple[dict[str, dict[str, int]], dict[str, int]]:
-    """Each pool item's grade: a person's where given, else the prepared file's (the workbook's stand-in
-    only: a reader has none); and how many came from each and how many are still not judged (left out of
-    the labels: unjudged, as Judged@K counts them).
+    """Each pool item's grade, a person's where given, else the prepared file's; and how many came from
+    each and how many are still not judged (left out of the labels).
 
     >>> table = pd.DataFrame({"question": ["q1", "q1", "q2"], "id": ["a", "b", "c"]})
     >>> labels_from(table, {"q1": {"a": 2}}, {"q1": {"b": 0}})
@@ -435,18 +336,12 @@ def labels_within(labels: Labels, pool_table: pd.DataFrame) -> dict[str, dict[st
     >>> labels_within({"q1": {"a": 2, "b": 0}}, pd.DataFrame({"question": ["q1"], "id": ["b"]}))
     {'q1': {'b': 0}}
     """
-    out: dict[str, dict[str, int]] = {}
-    for question, item in zip(pool_table["question"], pool_table["id"], strict=True):
-        if item in labels.get(question, {}):
-            out.setdefault(question, {})[item] = int(labels[question][item])
-    return out
+    return labels_from(pool_table, labels)[0]
 
 
 def latency_tables(runs: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
     """The latency CSV that :func:`~ragmath.lab.notebook.record.record` wrote beside each run file, by
-    version; a run without one (recorded some other way) is left out."""
-    from ragmath.lab.notebook.record import latency_path_for
-
+    version; a run without one is left out."""
     found = {name: latency_path_for(path) for name, path in runs.items()}
     return {name: pd.read_csv(path, dtype={"question": str, "error": str}, keep_default_na=False)
             for name, path in found.items() if path.is_file()}
@@ -454,7 +349,7 @@ def latency_tables(runs: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
 
 def latency_summary(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Per version: questions asked, median and 95th-percentile latency (ms), failed questions."""
-    words = WORDS_08
+    words = _words_08()
     rows = {name: {words["questions"]: len(t), words["median ms"]: float(t["latency_ms"].median()),
                    words["p95 ms"]: float(np.percentile(t["latency_ms"], 95)),
                    words["failures"]: int((t["error"] != "").sum())} for name, t in tables.items()}
@@ -472,7 +367,7 @@ def pooling_bias(runs: Mapping[str, Any], label_sets: Mapping[str, Any], metrics
     >>> table["Recall@1"].tolist()
     [1.0, 0.0, 0.5, 0.5]
     """
-    words = WORDS_08
+    words = _words_08()
     k = int(metrics[0].split("@")[1])
     rows = []
     for label_name, labels in label_sets.items():
@@ -497,9 +392,7 @@ def plan_table(result: Comparison, metric: str, d: float, *, questions: int = 30
     where σ_d is the standard deviation of the pilot's per-question differences and n = ``questions``
     (the inverse of :func:`ragmath.comparison.plan_questions`).
     """
-    from statistics import NormalDist
-
-    words = WORDS_08
+    words = _words_08()
     z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
     base = result.per_question[result.baseline][metric]
     rows = {}

@@ -1,13 +1,8 @@
-"""Chinese text in matplotlib charts, on any machine: :func:`use_cjk_font`.
+"""Chinese text in matplotlib charts, on any machine (:func:`use_cjk_font`), and the items' colours.
 
-matplotlib's own fonts (DejaVu) have no Chinese glyphs, so a label such as 差旅费报销 draws as
-empty boxes unless a CJK font is configured. Rather than rely on a font the operating system may
-not have (and cannot always install), RAG Lab uses the Noto Sans SC font shipped inside the PyPI
-package ``pylopdf-fonts-zh-cn`` (SIL Open Font License 1.1, which allows redistribution; Simplified
-Chinese glyphs, plus Latin, Greek and the usual symbols). The ``lab`` extra installs it.
-
-Notebooks and the RRF k explorer call :func:`use_cjk_font` once before drawing. Both colour an
-item with :func:`item_colours`, so 4.2 has the same colour in notebook 05's charts and in the explorer.
+matplotlib's own fonts have no Chinese glyphs, so RAG Lab uses the Noto Sans SC font shipped in the PyPI
+package ``pylopdf-fonts-zh-cn`` (SIL Open Font License 1.1), which the ``lab`` extra installs. Notebook
+05's charts and the RRF k explorer colour an item with :func:`item_colours`, so it looks the same in both.
 """
 
 from __future__ import annotations
@@ -58,13 +53,9 @@ def cjk_font_path() -> Path:
 def use_cjk_font() -> None:
     """Make matplotlib draw Chinese: register the packaged Noto Sans SC font and make it the default.
 
-    Registers the font file from :func:`cjk_font_path` with matplotlib's font manager (once), puts
-    its family first in ``font.sans-serif`` (DejaVu Sans second, for the few glyphs it lacks), sets
-    ``font.family`` to sans-serif and ``axes.unicode_minus = False`` (draw the ASCII hyphen-minus,
-    so no axis label depends on the minus sign glyph). Calling it again changes nothing further.
-    Returns nothing (a notebook's set-up cell that ends with it shows no ``Out[]``); the family is
-    ``font.sans-serif``'s first. Raises ``RuntimeError`` naming the package to install if the font
-    package is missing.
+    Its family goes first in ``font.sans-serif`` (DejaVu Sans second, for the few glyphs it lacks), and
+    ``axes.unicode_minus = False`` draws the ASCII hyphen-minus. Calling it again changes nothing further.
+    Raises ``RuntimeError`` naming the package to install if the font package is missing.
 
     >>> use_cjk_font()
     >>> import matplotlib
@@ -89,9 +80,7 @@ def _entries_of(path: Path) -> list[font_manager.FontEntry]:
 def item_colours(lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]]) -> dict[str, str]:
     """A colour for every item, by its first appearance across the lists (first list first).
 
-    The one colour rule of the workbook: notebook 05's charts and the RRF k explorer both call it.
-    The colour depends only on the lists, never on k or the window, so an item keeps its colour
-    while those move. Colours cycle through :data:`PALETTE` (20 colours) for longer lists.
+    The colour depends only on the lists, never on k or the window; colours cycle through :data:`PALETTE`.
 
     >>> item_colours({"BM25": ["4.2", "6.1"], "vector": ["5.3", "4.2"]})
     {'4.2': '#1f77b4', '6.1': '#ff7f0e', '5.3': '#2ca02c'}
@@ -104,8 +93,5 @@ def item_colours(lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]]) -
         raise TypeError(message("notebook.plotting.bad_lists", kind=type(lists).__name__))
     else:
         rankings = list(lists)
-    order: dict[str, None] = {}
-    for ranking in rankings:
-        for item in ranking:
-            order.setdefault(str(item), None)
+    order = dict.fromkeys(str(item) for ranking in rankings for item in ranking)  # first appearances
     return {item: PALETTE[i % len(PALETTE)] for i, item in enumerate(order)}

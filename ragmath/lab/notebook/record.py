@@ -1,19 +1,12 @@
 """Record a run: ask your retriever every question and write what it returned as a run file.
 
-Any callable that maps a question to a ranked list, best first, is a system: a list of IDs, or of
-``(id, score)`` pairs. :func:`record` calls it once per question, keeps the top ``depth``, writes the
-run with :func:`ragmath.io.write_run` (TREC, CSV or JSONL, from the file's extension) and writes one
-row per question to a latency CSV beside it (``bm25.trec`` -> ``bm25.latency.csv``):
-
-- ``question``: the question's ID;
-- ``latency_ms``: wall-clock time of the call, in milliseconds (``time.perf_counter``);
-- ``results``: how many results were kept (0 when the call failed);
-- ``error``: empty, or the exception's type and message when the call raised or returned something
-  that is not a ranking. Such a question is left out of the run (``evaluate`` then scores it 0),
-  and the other questions are still asked: one failure is recorded, not fatal.
-
-It is notebook glue (notebook 08 records the workbook's versions with it); what it writes is an ordinary
-run file that the core (``ragmath.evaluate``, ``python -m ragmath``) reads.
+A system is any callable question -> ranked list, best first (IDs, or ``(id, score)`` pairs). :func:`record`
+asks it once per question, keeps the top ``depth``, writes the run with :func:`ragmath.io.write_run` (the
+format from the file's extension) and a latency CSV beside it (``bm25.trec`` -> ``bm25.latency.csv``), one
+row per question: ``question``, ``latency_ms`` (wall-clock, ``time.perf_counter``), ``results`` (how many
+were kept; 0 when the call failed) and ``error`` (empty, or the exception's type and message when the call
+raised or returned no ranking). A failed question is left out of the run (``evaluate`` then scores it 0) and
+the other questions are still asked.
 """
 
 from __future__ import annotations
@@ -35,7 +28,8 @@ from ragmath.lab.messages import message
 
 __all__ = ["record", "latency_path_for"]
 
-LATENCY_COLUMNS = ("question", "latency_ms", "results", "error")
+_LATENCY_SCHEMA = {"question": pl.String, "latency_ms": pl.Float64, "results": pl.Int64, "error": pl.String}
+LATENCY_COLUMNS = tuple(_LATENCY_SCHEMA)
 
 
 def latency_path_for(run_path: Any) -> Path:
@@ -97,10 +91,8 @@ def record(system: Callable[[Any], Any], questions: Mapping[str, Any], path: Any
     """Ask ``system`` every question of ``questions`` (ID -> what the system takes, usually the text) and
     write the run to ``path`` and the per-question latency to ``latency_path`` (default: beside the run).
 
-    Returns the latency table (columns ``question``, ``latency_ms``, ``results``, ``error``), one row per
-    question in the order given. A ranking of IDs is written with ranks (and scores n, ..., 1 in a TREC
-    file); a ranking of ``(id, score)`` pairs with its scores. A TREC file is read by score, so equal
-    scores read back in ID order (the tie rule, :mod:`ragmath.ranking`).
+    Returns the latency table, one row per question in the order given. A ranking of IDs is written with
+    ranks (and scores n, ..., 1 in a TREC file), a ranking of ``(id, score)`` pairs with its scores.
 
     >>> import tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -177,8 +169,7 @@ def _ask(system: Callable[[Any], Any], qid: str, question: Any,
 
 def _write_latency(rows: list[tuple[str, float, int, str]], latency_path: Any) -> None:
     """Write the latency rows as CSV to ``latency_path``."""
-    schema = {"question": pl.String, "latency_ms": pl.Float64, "results": pl.Int64, "error": pl.String}
-    latency = pl.DataFrame(rows, schema=schema, orient="row").write_csv(quote_style="necessary")
+    latency = pl.DataFrame(rows, schema=_LATENCY_SCHEMA, orient="row").write_csv(quote_style="necessary")
     atomic_write(latency_path, latency.encode("utf-8"))
 
 

@@ -1,17 +1,9 @@
 """The RRF k explorer widget (``build_explorer``) and its input. Used by notebook 05 and rrf_explorer.
 
-The RRF k explorer: plain, testable functions plus an ipywidgets builder. This module holds the
-builder and its input (lists typed as text, the cap :data:`MAX_IDS`); what the explorer computes is in
-``explorer_scan.py`` and what it draws in ``explorer_render.py``. Every name is importable from here.
-
-Everything the explorer shows is computed by :func:`ragmath.rrf`; the functions here only parse
-input, arrange :func:`ragmath.rrf` results for display and draw them. The builder renders one
-matplotlib figure (never registered with pyplot) to PNG bytes in an ``ipywidgets.Image``, so each
-move of the k slider updates the same figure in place, in JupyterLab. For a classroom, the same
+What the explorer computes is in ``explorer_scan.py`` (all of it by :func:`ragmath.rrf`), what it draws in
+``explorer_render.py``; every name is importable from here. The builder draws one matplotlib figure to PNG
+bytes in an ``ipywidgets.Image``, updated in place on each move of the k slider. For a classroom, the same
 explorer is a static page that computes in the browser: ``explorer/`` (``make explorer``, docs/classroom.md).
-
-Lead rule: at a given k the *leader* is the first row of ``rrf(lists, k, window)``, so ties in the
-fused score go to the smaller ID (compared as strings), exactly as in :func:`ragmath.rrf`.
 """
 
 from __future__ import annotations
@@ -30,6 +22,7 @@ from ragmath.lab.notebook.explorer_scan import (
     K_MIN,
     TOP_DRAWN,
     LeadChange,
+    Lists,
     changes_from,
     describe_lead,
     drawn_items,
@@ -43,38 +36,13 @@ from ragmath.lab.notebook.explorer_scan import (
 from ragmath.lab.notebook.plotting import PALETTE, item_colours
 from ragmath.validation import check_rrf_k, check_window, named_lists
 
-__all__ = [
-    "ARTICLE_LISTS",
-    "K_MAX",
-    "K_MIN",
-    "MAX_IDS",
-    "TOP_DRAWN",
-    "Explorer",
-    "LeadChange",
-    "build_explorer",
-    "check_size",
-    "describe_lead",
-    "drawn_items",
-    "format_list",
-    "fused_table",
-    "PALETTE",
-    "item_colours",
-    "lead_changes",
-    "leader_by_k",
-    "parse_list",
-    "parse_lists",
-    "render_table_html",
-    "score_curves",
-    "tie_places",
-    # public in the old module too, outside its __all__ (tools/build_explorer.py reads it)
-    "LIST_SHADES",
-]
+__all__ = ["ARTICLE_LISTS", "K_MAX", "K_MIN", "MAX_IDS", "TOP_DRAWN", "Explorer", "LeadChange",
+           "build_explorer", "check_size", "describe_lead", "drawn_items", "format_list", "fused_table",
+           "PALETTE", "item_colours", "lead_changes", "leader_by_k", "parse_list", "parse_lists",
+           "render_table_html", "score_curves", "tie_places", "LIST_SHADES"]
 
 #: The article's worked example: BM25 and vector search results, best first.
-ARTICLE_LISTS: dict[str, list[str]] = {
-    "BM25": ["4.2", "6.1", "3.5"],
-    "vector": ["5.3", "6.1", "4.2"],
-}
+ARTICLE_LISTS: dict[str, list[str]] = {"BM25": ["4.2", "6.1", "3.5"], "vector": ["5.3", "6.1", "4.2"]}
 
 #: Largest recall window offered by the window control (``0`` in the control means "all").
 WINDOW_MAX: int = 20
@@ -90,11 +58,10 @@ MAX_IDS: int = 1000
 def parse_list(text: str, name: str = "list") -> list[str]:
     """Parse one ranked list typed as text ("4.2, 6.1, 3.5") into a list of IDs, best first.
 
-    IDs are separated by commas (``,`` or the full-width ``，``) and nothing else: a space inside an
-    ID is part of it ("doc 1" is one ID); spaces around an ID are trimmed. One trailing comma is
-    ignored. Raises ``TypeError`` if ``text`` is not a string, ``ValueError`` if the list is empty,
-    has an empty entry between two commas, or names an ID twice (the message names the list, the
-    ID and both positions).
+    IDs are separated by commas (``,`` or ``，``) only: "doc 1" is one ID; spaces around an ID are trimmed
+    and one trailing comma is ignored. Raises ``TypeError`` if ``text`` is not a string, ``ValueError`` if
+    the list is empty, has an empty entry between two commas, or names an ID twice (the message names the
+    list, the ID and both positions).
 
     >>> parse_list("4.2, 6.1,3.5，doc 7")
     ['4.2', '6.1', '3.5', 'doc 7']
@@ -145,11 +112,10 @@ def format_list(ids: Iterable[str]) -> str:
     return ", ".join(str(i) for i in ids)
 
 
-def check_size(lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]]) -> int:
+def check_size(lists: Lists) -> int:
     """Return the number of distinct IDs in ``lists``; raise if it is above :data:`MAX_IDS`.
 
-    The explorer rescans k = 1…200 for every item on each edit; past :data:`MAX_IDS` items an edit
-    takes seconds (measured by ``bench/bench_explorer.py``), so it refuses with a message saying so.
+    The explorer rescans k = 1…200 for every item on each edit: past :data:`MAX_IDS` an edit takes seconds.
 
     >>> check_size({"BM25": ["4.2", "6.1"], "vector": ["6.1"]})
     2
@@ -189,10 +155,10 @@ class Explorer:
 
     Attributes: ``k_slider`` (IntSlider), ``window`` (Dropdown; 0 = all), ``texts`` (name -> Text,
     one per input list), ``message`` (HTML: input errors), ``leader_html`` (HTML: who leads and
-    where the lead changes), ``table_html`` (HTML: the fused table, with ``data-k``; also reachable
-    as ``table_out``), ``image`` (Image: the chart, hidden while the input has an error),
-    ``figure`` (the one matplotlib Figure), ``widget`` (the container to display), and after each
-    :meth:`update`: ``lists``, ``table`` (the rrf DataFrame), ``error`` (message or None).
+    where the lead changes), ``table_html`` (HTML: the fused table, with ``data-k``), ``image`` (Image:
+    the chart, hidden while the input has an error), ``figure`` (the one matplotlib Figure), ``widget``
+    (the container to display), and after each :meth:`update`: ``lists``, ``table`` (the rrf
+    DataFrame), ``error`` (message or None).
     """
 
     def __init__(self, lists: Mapping[str, Sequence[str]], k: int, window: int | None) -> None:
@@ -200,47 +166,20 @@ class Explorer:
 
         self._chart = ExplorerChart()
         self.figure = self._chart.figure
-        self.k_slider = w.IntSlider(
-            value=k,
-            min=K_MIN,
-            max=K_MAX,
-            step=1,
-            description="k",
-            continuous_update=False,
-            layout=w.Layout(width="520px"),
-        )
-        self.window = w.Dropdown(
-            options=_window_options(lists, window),
-            value=0 if window is None else window,
-            description=message("explorer.control.window"),
-            layout=w.Layout(width="180px"),
-        )
-        self.texts = {
-            name: w.Text(
-                value=format_list(ranking),
-                description=name,
-                continuous_update=False,
-                placeholder=message("explorer.control.placeholder"),
-                layout=w.Layout(width="520px"),
-            )
-            for name, ranking in lists.items()
-        }
-        self.message = w.HTML(value="")
-        self.leader_html = w.HTML(value="")
-        self.table_html = w.HTML(value="")
+        self.k_slider = w.IntSlider(value=k, min=K_MIN, max=K_MAX, step=1, description="k",
+                                    continuous_update=False, layout=w.Layout(width="520px"))
+        self.window = w.Dropdown(options=_window_options(lists, window), value=window if window else 0,
+                                 description=message("explorer.control.window"),
+                                 layout=w.Layout(width="180px"))
+        self.texts = {name: w.Text(value=format_list(ranking), description=name, continuous_update=False,
+                                   placeholder=message("explorer.control.placeholder"),
+                                   layout=w.Layout(width="520px"))
+                      for name, ranking in lists.items()}
+        self.message, self.leader_html, self.table_html = w.HTML(value=""), w.HTML(value=""), w.HTML(value="")
         self.image = w.Image(format="png", layout=w.Layout(width="800px"))
         help_text = w.HTML(f"<small>{message('explorer.help', max_ids=MAX_IDS, top=TOP_DRAWN)}</small>")
-        self.widget = w.VBox(
-            [
-                w.HBox([self.k_slider, self.window]),
-                *self.texts.values(),
-                help_text,
-                self.message,
-                self.leader_html,
-                self.table_html,
-                self.image,
-            ]
-        )
+        self.widget = w.VBox([w.HBox([self.k_slider, self.window]), *self.texts.values(), help_text,
+                              self.message, self.leader_html, self.table_html, self.image])
         self.lists: dict[str, list[str]] = {}
         self.table: pd.DataFrame | None = None
         self.error: str | None = None
@@ -248,29 +187,17 @@ class Explorer:
         self._curves: pd.DataFrame | None = None
         self._changes: list[LeadChange] = []
         self._leaders: pd.DataFrame | None = None
-        self.k_slider.observe(self._on_change, names="value")
-        self.window.observe(self._on_change, names="value")
-        for text in self.texts.values():
-            text.observe(self._on_change, names="value")
+        for control in (self.k_slider, self.window, *self.texts.values()):
+            control.observe(self._on_change, names="value")
         self.update()
 
     def _on_change(self, _change: Any) -> None:
         self.update()
 
-    @property
-    def table_out(self) -> Any:
-        """The HTML widget holding the fused table (the same object as ``table_html``)."""
-        return self.table_html
-
-    @property
-    def window_value(self) -> int | None:
-        """The window the control selects: None for all, else n."""
-        return self.window.value or None
-
     def update(self) -> None:
         """Recompute the fused table, the lead line and the chart for the controls' values."""
         k = int(self.k_slider.value)
-        window = self.window_value
+        window = self.window.value or None  # 0 in the control means all
         try:
             lists = parse_lists({name: t.value for name, t in self.texts.items()})
             check_size(lists)
@@ -283,27 +210,20 @@ class Explorer:
                 self._cache_key = key
             table = fused_table(lists, k=k, window=window)
         except (TypeError, ValueError) as exc:
-            self.error = str(exc)
-            self.table = None
-            self.message.value = (
-                f'<div class="rrf-error" style="color:#b00020">⚠ {html.escape(str(exc))}</div>'
-            )
-            self.table_html.value = (
-                f'<div class="rrf-table" data-k="{k}" data-error="1">'
-                f"<i>{message('explorer.error.fix_input')}</i></div>"
-            )
+            self.error, self.table = str(exc), None
+            self.message.value = (f'<div class="rrf-error" style="color:#b00020">⚠ '
+                                  f"{html.escape(str(exc))}</div>")
+            self.table_html.value = (f'<div class="rrf-table" data-k="{k}" data-error="1">'
+                                     f"<i>{message('explorer.error.fix_input')}</i></div>")
             self.leader_html.value = ""
             self.image.layout.visibility = "hidden"  # the last chart would be stale
             return
-        self.error = None
-        self.lists = lists
-        self.table = table
+        self.error, self.lists, self.table = None, lists, table
         self.message.value = _space_note(lists)
         self.leader_html.value = f"<p class='rrf-leader'>{html.escape(self._lead_sentence(k))}</p>"
         self.table_html.value = render_table_html(table, k, window)
-        self.image.value = self._chart.draw(
-            lists, window, table, k, self._curves, self._changes, self._cache_key
-        )
+        self.image.value = self._chart.draw(lists, window, table, k, self._curves, self._changes,
+                                            self._cache_key)
         self.image.layout.visibility = "visible"
 
     def _lead_sentence(self, k: int) -> str:
@@ -318,11 +238,7 @@ class Explorer:
         display(self.widget)
 
 
-def build_explorer(
-    lists: Mapping[str, Sequence[str]] | Sequence[Sequence[str]] = ARTICLE_LISTS,
-    k: int = 60,
-    window: int | None = None,
-) -> Explorer:
+def build_explorer(lists: Lists = ARTICLE_LISTS, k: int = 60, window: int | None = None) -> Explorer:
     """Build the RRF k explorer for ``lists`` (default: the article's BM25 and vector lists).
 
     Returns an :class:`Explorer`; display ``explorer.widget`` (or the explorer itself). Raises
