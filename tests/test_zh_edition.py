@@ -16,7 +16,7 @@ import nbformat
 import pytest
 
 from ragmath.lab import messages
-from ragmath.lab.messages import CATALOGUE, LANGUAGES, fields_of, join_names, message, use_language
+from ragmath.lab.messages import CATALOGUE, LANGUAGES, fields_of, message, use_language
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("zh_notebooks", ROOT / "tools" / "zh_notebooks.py")
@@ -164,13 +164,6 @@ def test_an_unknown_key_names_itself():
 def test_an_unknown_language_is_refused():
     with pytest.raises(ValueError, match="language must be one of en, zh, got 'fr'"):
         use_language("fr")
-
-
-def test_names_are_joined_in_each_language():
-    assert join_names(["C"]) == "C"
-    assert join_names(["C", "D"]) == "C and D"
-    use_language("zh")
-    assert join_names(["A", "B", "C"]) == "A、B 和 C"
 
 
 def test_the_core_never_imports_the_catalogue():

@@ -49,54 +49,25 @@ from typing import Any, Union
 import pandas as pd
 
 from ragmath.io import read_jsonl
+from ragmath.lab.paths import data_dir  # the data folder, or an error saying where it is expected
 
-__all__ = [
-    "CANONICAL_FILES",
-    "CHUNK_KINDS",
-    "QUESTION_TYPES",
-    "SPLITS",
-    "Dataset",
-    "chunk_to_clause",
-    "chunk_to_document",
-    "corpus_hash",
-    "data_dir",
-    "load_config",
-    "load_corpus",
-    "load_dataset",
-    "load_identities",
-    "load_qrels",
-    "load_questions",
-    "parse_date",
-    "qrels_for",
-    "split_manifest",
-    "split_problems",
-]
+__all__ = ["CANONICAL_FILES", "CHUNK_KINDS", "QUESTION_TYPES", "SPLITS", "Dataset", "chunk_to_clause",
+           "chunk_to_document", "corpus_hash", "data_dir", "load_config", "load_corpus", "load_dataset",
+           "load_identities", "load_qrels", "load_questions", "parse_date", "qrels_for", "split_manifest",
+           "split_problems"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
 #: The eight question types the ablation reports on (issue 3).
-QUESTION_TYPES: tuple[str, ...] = (
-    "single-hop",
-    "multi-hop",
-    "no-answer",
-    "conflict",
-    "table",
-    "cross-permission",
-    "exact-id",
-    "paraphrase",
-)
+QUESTION_TYPES: tuple[str, ...] = ("single-hop", "multi-hop", "no-answer", "conflict", "table",
+                                   "cross-permission", "exact-id", "paraphrase")
 #: What a chunk holds: running text, a table kept whole (Markdown pipes), or one record.
 CHUNK_KINDS: tuple[str, ...] = ("text", "table", "record")
 #: The two sides of the grouped split.
 SPLITS: tuple[str, ...] = ("dev", "holdout")
 #: The files :func:`corpus_hash` reads, in this order.
-CANONICAL_FILES: tuple[str, ...] = (
-    "corpus.jsonl",
-    "questions.jsonl",
-    "qrels.csv",
-    "identities.csv",
-    "config.json",
-)
+CANONICAL_FILES: tuple[str, ...] = ("corpus.jsonl", "questions.jsonl", "qrels.csv", "identities.csv",
+                                    "config.json")
 
 CORPUS_FIELDS: tuple[str, ...] = (
     "chunk_id", "doc_id", "doc_title", "clause_id", "clause_no", "edition", "published_on",
@@ -112,17 +83,6 @@ _INT_RE = re.compile(r"^[+-]?\d+$")
 
 # --------------------------------------------------------------------------------------------
 # small helpers
-
-
-def data_dir() -> Path:
-    """Return the workbook's data directory, ``ragmath.lab.paths.DATA_DIR``.
-
-    >>> (data_dir() / "corpus.jsonl").is_file()
-    True
-    """
-    from ragmath.lab.paths import data_dir as _checked_data_dir  # says where the data is expected
-
-    return _checked_data_dir()
 
 
 def _resolve(path: PathLike | None, filename: str) -> Path:
@@ -178,10 +138,9 @@ def _date_field(value: Any, where: _Where, field: str, *, nullable: bool = False
     if value is None and nullable:
         return None
     if not isinstance(value, str):
-        if nullable:
-            raise where.fail(field, f"{value!r} is not a date; write null or a string 'YYYY-MM-DD', e.g. "
-                                    "\"2026-01-01\"")
-        raise where.fail(field, f"{value!r} is not a date; write a string 'YYYY-MM-DD', e.g. \"2026-01-01\"")
+        accepted = "null or a string" if nullable else "a string"
+        raise where.fail(field, f"{value!r} is not a date; write {accepted} 'YYYY-MM-DD', e.g. "
+                                "\"2026-01-01\"")
     try:
         return parse_date(value, field)
     except ValueError:
@@ -234,6 +193,12 @@ def _csv_rows(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[str
         raise ValueError(f"{path.name}: not UTF-8 ({error}); save the file as UTF-8") from None
 
 
+def _frame(rows: list[dict[str, Any]], fields: tuple[str, ...]) -> pd.DataFrame:
+    """The rows as a DataFrame: ``fields`` first, then any extra field in the order the rows name them."""
+    extras = [c for c in dict.fromkeys(k for r in rows for k in r) if c not in fields]
+    return pd.DataFrame(rows, columns=[*fields, *extras])
+
+
 def _check_include_holdout(include_holdout: Any) -> None:
     if not isinstance(include_holdout, bool):
         raise TypeError(f"include_holdout must be True or False, got {include_holdout!r}")
@@ -283,8 +248,7 @@ def load_corpus(path: PathLike | None = None) -> pd.DataFrame:
         rows.append(row)
     if not rows:
         raise _Where(file).fail(None, "no chunks; the corpus needs at least one line")
-    extras = [c for c in dict.fromkeys(k for r in rows for k in r) if c not in CORPUS_FIELDS]
-    return pd.DataFrame(rows, columns=[*CORPUS_FIELDS, *extras])
+    return _frame(rows, CORPUS_FIELDS)
 
 
 def _readers_field(record: Mapping[str, Any], where: _Where) -> tuple[str, ...]:
@@ -380,12 +344,9 @@ def _identity_names(identities: pd.DataFrame | Mapping[str, Any] | None, sibling
                     f"got {type(identities).__name__}")
 
 
-def load_questions(
-    path: PathLike | None = None,
-    *,
-    identities: pd.DataFrame | Mapping[str, Any] | None = None,
-    include_holdout: bool = False,
-) -> pd.DataFrame:
+def load_questions(path: PathLike | None = None, *,
+                   identities: pd.DataFrame | Mapping[str, Any] | None = None,
+                   include_holdout: bool = False) -> pd.DataFrame:
     """Load ``questions.jsonl`` as a DataFrame, one row per dev question, in file order.
 
     Every line is validated; holdout lines are returned only with ``include_holdout=True`` (which
@@ -433,21 +394,15 @@ def load_questions(
     _check_include_holdout(include_holdout)
     if not include_holdout:
         rows = [r for r in rows if r["split"] == "dev"]
-    extras = [c for c in dict.fromkeys(k for r in rows for k in r) if c not in QUESTION_FIELDS]
-    frame = pd.DataFrame(rows, columns=[*QUESTION_FIELDS, *extras])
+    frame = _frame(rows, QUESTION_FIELDS)
     frame["answer_number"] = frame["answer_number"].astype(object)
     frame.loc[frame["answer_number"].isna(), "answer_number"] = None
     return frame
 
 
-def load_qrels(
-    path: PathLike | None = None,
-    *,
-    corpus: pd.DataFrame | None = None,
-    questions: pd.DataFrame | None = None,
-    identities: pd.DataFrame | None = None,
-    include_holdout: bool = False,
-) -> pd.DataFrame:
+def load_qrels(path: PathLike | None = None, *, corpus: pd.DataFrame | None = None,
+               questions: pd.DataFrame | None = None, identities: pd.DataFrame | None = None,
+               include_holdout: bool = False) -> pd.DataFrame:
     """Load ``qrels.csv`` as a DataFrame with columns question_id, chunk_id, grade (int).
 
     Labels are checked against the corpus, questions and identities (default: the files beside
@@ -596,12 +551,8 @@ def load_dataset(path: PathLike | None = None, *, include_holdout: bool = False)
 # views for evaluation
 
 
-def qrels_for(
-    question_ids: Iterable[str] | None = None,
-    *,
-    qrels: pd.DataFrame | None = None,
-    questions: pd.DataFrame | None = None,
-) -> dict[str, dict[str, int]]:
+def qrels_for(question_ids: Iterable[str] | None = None, *, qrels: pd.DataFrame | None = None,
+              questions: pd.DataFrame | None = None) -> dict[str, dict[str, int]]:
     """Return labels as question -> {chunk_id: grade}, the shape ``ragmath.evaluate`` takes.
 
     Every asked question is a key, in the order given; a question without labels maps to ``{}``

@@ -1,24 +1,21 @@
 """The workbook's message catalogue: every sentence it says to a reader, in English and in Chinese.
 
-One small mapping per message key, ``{"en": ..., "zh": ...}``, kept in one module per part of the
-workbook (``notebook``, ``explorer``, ``columns``, ...) and merged here. It holds what the package itself
-shows (widgets, charts drawn by helpers, table headers, the notebook helpers' errors and self-check
-verdicts); a notebook's code cells print their own words. A mapping, not the standard
-library's ``gettext``: the two languages sit side by side where a reviewer reads them, nothing is
-compiled (gettext needs ``.mo`` files built by ``msgfmt`` or Babel), and a test can check each key at
-import time (both languages present, the same ``{fields}`` in each).
+One mapping ``{"en": ..., "zh": ...}`` per message key, kept in one module per part of the workbook
+(``notebook``, ``explorer``, ``columns``, ...) and merged here: what the package itself shows (widgets,
+charts, table headers, the notebook helpers' errors and verdicts); a notebook's code cells print their own
+words. A mapping, not ``gettext``: the two languages sit side by side where a reviewer reads them, nothing
+is compiled (no ``.mo`` files), and a test checks each key (both languages, the same ``{fields}`` in each).
 
 The language is chosen once per notebook, in its first code cell (``use_language("zh")``); English is
 the default. The core (``ragmath``) never imports this package: its errors and the command line stay
-English. So do the errors of the toy pipeline (``ragmath/lab/*.py`` and ``ragmath/lab/ablation/``),
-plain English strings written where they are raised. The core's tables keep their English column names
-in code; in a notebook that chose Chinese, every table is displayed with Chinese headers beside those
-names (:func:`reader_headers`, words in ``columns``).
+English, as do the errors of the toy pipeline (``ragmath/lab/*.py``, ``ragmath/lab/ablation/``). The
+core's tables keep their English column names in code; in a notebook that chose Chinese, every table is
+displayed with Chinese headers beside those names (:func:`reader_headers`, words in ``columns``).
 
->>> use_language("zh"); message("common.not_available")
-'无'
->>> use_language("en"); message("common.not_available")
-'n/a'
+>>> use_language("zh"); message("explorer.table.tied")
+'并列'
+>>> use_language("en"); message("explorer.table.tied")
+'tied'
 """
 
 from __future__ import annotations
@@ -27,7 +24,7 @@ import copy
 import re
 import string
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -41,7 +38,7 @@ from ragmath.lab.messages import (
     values,
 )
 
-__all__ = ["LANGUAGES", "CATALOGUE", "use_language", "language", "message", "join_names", "reader_columns",
+__all__ = ["LANGUAGES", "CATALOGUE", "use_language", "language", "message", "reader_columns",
            "reader_headers", "reader_value", "reader_values", "reader_lists", "fields_of"]
 
 #: The languages every key must have; the first is the default.
@@ -98,8 +95,8 @@ def message(key: str, /, **fields: object) -> str:
     Raises ``KeyError`` naming the key when the catalogue has no such message, and ``KeyError``
     naming the field when a field the template needs is not given.
 
-    >>> use_language("en"); message("common.of", part=3, whole=7)
-    '3 of 7'
+    >>> use_language("en"); message("explorer.table.rank", name="BM25")
+    'BM25 rank'
     """
     try:
         texts = CATALOGUE[key]
@@ -107,21 +104,6 @@ def message(key: str, /, **fields: object) -> str:
         raise KeyError(f"no message {key!r} in ragmath.lab.messages; add it to the part it belongs to")\
             from None
     return texts[_language].format(**fields)
-
-
-def join_names(names: Iterable[object]) -> str:
-    """Names joined as a sentence lists them: "A, B and C" in English, "A、B 和 C" in Chinese.
-
-    >>> use_language("en"); join_names(["A", "B", "C"])
-    'A, B and C'
-    >>> use_language("zh"); join_names(["A", "B", "C"]); use_language("en")
-    'A、B 和 C'
-    """
-    names = [str(name) for name in names]
-    if len(names) <= 1:
-        return "".join(names)
-    head = message("common.list_separator").join(names[:-1])
-    return message("common.join_names", head=head, last=names[-1])
 
 
 def reader_columns(*columns: str) -> list[str]:
@@ -151,30 +133,39 @@ def _template_pattern(template: str) -> re.Pattern[str]:
     return re.compile("".join(parts))
 
 
-#: The column words that are templates: (the pattern of their English text, their key).
-_HEADER_TEMPLATES = [(_template_pattern(texts["en"]), key) for key, texts in CATALOGUE.items()
-                     if key.startswith("columns.") and fields_of(texts["en"])]
+def _templates(part: str) -> list[tuple[re.Pattern[str], str]]:
+    """The words of a part (``columns`` or ``values``) that are templates, as (pattern, key), longest first
+    (a longer one is tried before a shorter it contains)."""
+    keys = [key for key in CATALOGUE if key.startswith(part + ".") and fields_of(CATALOGUE[key]["en"])]
+    keys.sort(key=lambda key: -len(CATALOGUE[key]["en"]))
+    return [(_template_pattern(CATALOGUE[key]["en"]), key) for key in keys]
 
 
-#: The values that are templates, longest first (a longer one is tried before a shorter it contains).
-_VALUE_TEMPLATES = sorted(((_template_pattern(texts["en"]), key) for key, texts in CATALOGUE.items()
-                           if key.startswith("values.") and fields_of(texts["en"])),
-                          key=lambda item: -len(CATALOGUE[item[1]]["en"]))
+_TEMPLATES = {part: _templates(part) for part in ("columns", "values")}
+
+
+def _word_key(part: str, text: str) -> tuple[str, dict[str, str]] | None:
+    """The key of the word of ``text`` in ``part`` and the fields the text fills, or None when it has none."""
+    key = f"{part}.{text}"
+    if key in CATALOGUE and not fields_of(CATALOGUE[key]["en"]):
+        return key, {}
+    for pattern, key in _TEMPLATES[part]:
+        found = pattern.fullmatch(text)
+        if found:
+            return key, found.groupdict()
+    return None
 
 
 def _value_word(value: str) -> str | None:
     """The Chinese word of a value of the ``values`` part, or None when it has none."""
-    key = "values." + value
-    if key in CATALOGUE and not fields_of(CATALOGUE[key]["en"]):
-        return CATALOGUE[key]["zh"]
-    for pattern, key in _VALUE_TEMPLATES:
-        found = pattern.fullmatch(value)
-        if found:
-            fields = {name: (text.replace(", ", message("common.list_separator"))
-                             if name in values.LIST_FIELDS else text)
-                      for name, text in found.groupdict().items()}
-            return CATALOGUE[key]["zh"].format(**fields)
-    return None
+    found = _word_key("values", value)
+    if found is None:
+        return None
+    key, fields = found
+    separator = message("common.list_separator")
+    fields = {name: text.replace(", ", separator) if name in values.LIST_FIELDS else text
+              for name, text in fields.items()}
+    return CATALOGUE[key]["zh"].format(**fields)
 
 
 def _header(label: object) -> object:
@@ -183,13 +174,9 @@ def _header(label: object) -> object:
     crosstab's columns: identities, splits, question types); otherwise the label itself."""
     if _language == "en" or not isinstance(label, str):
         return label
-    key = "columns." + label
-    if key in CATALOGUE and not fields_of(CATALOGUE[key]["en"]):
-        return columns.HEADER.format(word=message(key), name=label)
-    for pattern, key in _HEADER_TEMPLATES:
-        found = pattern.fullmatch(label)
-        if found:
-            return columns.HEADER.format(word=message(key, **found.groupdict()), name=label)
+    found = _word_key("columns", label)
+    if found is not None:
+        return columns.HEADER.format(word=message(found[0], **found[1]), name=label)
     if label in values.AS_HEADERS:
         return columns.HEADER.format(word=_value_word(label), name=label)
     return label
@@ -234,6 +221,13 @@ def reader_lists(lists: Mapping[str, object]) -> Mapping[str, object]:
             for name, ranked in lists.items()}
 
 
+def _is_styler(table: object) -> bool:
+    """Whether ``table`` is a pandas Styler (which exists only once pandas.io.formats.style, needing jinja2,
+    is imported: looked up, not imported)."""
+    styler = getattr(sys.modules.get("pandas.io.formats.style"), "Styler", None)
+    return styler is not None and isinstance(table, styler)
+
+
 def _is_text(column: pd.Series) -> bool:
     return column.dtype == object or pd.api.types.is_string_dtype(column.dtype)
 
@@ -272,8 +266,7 @@ def _is_word(value: object) -> bool:
 
 def _styler_values(table):
     """A Styler's copy whose columns and row labels holding words show them through :func:`reader_value`."""
-    styler = getattr(sys.modules.get("pandas.io.formats.style"), "Styler", None)
-    if styler is None or not isinstance(table, styler):
+    if not _is_styler(table):
         return table
     data = table.data
     worded = [column for column in data.columns if any(_is_word(v) for v in data[column])]
@@ -303,9 +296,7 @@ def reader_headers(table):
 
     Raises ``TypeError`` for anything but a DataFrame or a Styler.
     """
-    # a Styler exists only once pandas.io.formats.style is imported (it needs jinja2): looked up, not imported
-    styler = getattr(sys.modules.get("pandas.io.formats.style"), "Styler", None)
-    if not isinstance(table, pd.DataFrame) and not (styler is not None and isinstance(table, styler)):
+    if not isinstance(table, pd.DataFrame) and not _is_styler(table):
         raise TypeError(f"reader_headers takes a pandas DataFrame or Styler, got {type(table).__name__}")
     if _language == "en":
         return table

@@ -1,18 +1,15 @@
 """The words of the tables' headers: each column or index name the code uses, and its Chinese word.
 
-A key is ``columns.`` + the name exactly as the code spells it (its English text is that name); a
-Chinese table shows the word and, after it, the name in full-width brackets (:data:`HEADER`), so a reader
-who types the name into code still finds it. A name may be a template: ``{metric}`` stands for the part
-of the header that is data (a metric, maybe with its version: ``best D nDCG@5 at each value``).
-
-Names that are data are not here and stay as they are: version names (A–D, Oracle), metric names
-(Recall@5, nDCG@5, Judged@K), list, tokenizer and feature names (BM25, vector, jieba, bigram, bm25,
-cosine), identities, question and chunk IDs, functions (ragmath.compare) and symbols (k, K, M, W, N, x, q).
+A key is ``columns.`` + the name exactly as the code spells it (its English text is that name). A name may
+be a template: ``{metric}`` stands for the part of the header that is data (``best D nDCG@5 at each
+value``). Names that are data stay as they are: version names (A–D, Oracle), metric names (Recall@5,
+nDCG@5, Judged@K), list, tokenizer and feature names (BM25, vector, jieba, bigram, bm25, cosine),
+identities, question and chunk IDs, functions (ragmath.compare) and symbols (k, K, M, W, N, x, q).
 """
 
-#: How a Chinese header reads: the word first, as a Chinese reader reads, then the code's name in the
-#: brackets the glossary uses for an original term (片段（chunk）); one line, so the same form serves the
-#: HTML table and its plain-text copy. English headers are the code's names themselves.
+#: How a Chinese header reads: the word first, then the code's name in the brackets the glossary uses for
+#: an original term (片段（chunk）), so a reader who types the name into code still finds it; one line, so
+#: the same form serves the HTML table and its plain-text copy.
 HEADER = "{word}（{name}）"
 
 #: Each name the code uses -> its Chinese word.

@@ -1,17 +1,13 @@
 """The words of the values a reader reads in a table: the data's codes and the phrases the package writes.
 
 A table's cells and row labels are data, and the code keeps them as they are (``q["type"] == "conflict"``
-still selects the conflict questions). A Chinese reader reads them through these words: the data's own
-codes (question types, identities, splits) and the phrases the workbook and the core write into their
-tables (caveats, grid positions, how a p was computed, generator names, rates, leaks, the design's rows).
-A key is ``values.`` + the English text exactly as the code writes it; ``{field}`` stands for a part that
-is data (a number, a list of knobs) and is kept. :func:`ragmath.lab.messages.reader_value` and
-:func:`~ragmath.lab.messages.reader_values` apply them (the display hook of ``use_language("zh")`` does it
-for every table); in English every value stays as it is.
-
-Names the code uses (versions, metrics, tokenizers, features, IDs, class names) are not here: they stay.
-Row labels that are names a reader types into code (a config's fields) read "中文（name）".
-The Chinese terms are the glossary's (docs/glossary.csv).
+still selects the conflict questions); a Chinese reader reads them through these words (applied by
+:func:`ragmath.lab.messages.reader_value`, and for every table by the display hook of
+``use_language("zh")``). A key is ``values.`` + the English text exactly as the code writes it;
+``{field}`` stands for a part that is data (a number, a list of knobs) and is kept. Names the code uses
+(versions, metrics, tokenizers, features, IDs, class names) stay; row labels that are names a reader
+types into code (a config's fields) read "中文（name）". The Chinese terms are the glossary's
+(docs/glossary.csv).
 """
 
 #: Each value -> its Chinese word.

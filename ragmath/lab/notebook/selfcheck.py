@@ -1,24 +1,16 @@
 """Self-checks for the notebooks' exercises: say whether an answer is right, never what is right.
 
-Exercise definitions live in ``ragmath.lab.notebook.exercises.nbNN`` (``NN`` = the notebook number);
-each registers (``ragmath.lab.notebook.exercises.register``) a function that *computes* the expected
-answer with ragmath on the workbook's data. This module imports every ``nbNN`` (plain imports: the
-exercises never import this module back), so ``check("02.1", x)`` finds them all.
+Each ``ragmath.lab.notebook.exercises.nbNN`` registers a function that *computes* an exercise's answer
+with ragmath on the workbook's data; this module imports them all, so ``check("02.1", x)`` finds each.
+An exercise registered with ``decimals=2`` accepts any answer within half a unit of the second decimal
+(the question says "to 2 decimals"), and an exact fraction; an answer rounded to fewer decimals, or cut
+off instead of rounded, is told that only its rounding differs. Where the answer is a number, a string
+that spells one exactly ("1/4", "0.25") counts as that number; another string is asked for a number.
 
-A numeric exercise may state a precision: ``register("02.4", f, decimals=2)`` accepts any answer that
-rounds to the expected value at 2 decimals, i.e. ``|answer - expected| <= 0.5 * 10**-2`` (plus a
-hair for floating point), and the question must say "to 2 decimals". An exact fraction is always
-accepted. An answer that is the expected value rounded to fewer decimals, or cut off (truncated)
-instead of rounded, is told that only its rounding differs, not that its method is wrong. Where the
-answer is a number, a string that spells one exactly ("1/4", "0.25") counts as that number; any other
-string is asked to be given as a number, without a maths hint.
-
-The verdicts start with a mark from :data:`MARKS` (✓, ≈, ✗, ○: glyphs DejaVu Sans and Noto CJK draw, so
-no emoji font is needed), coloured with ANSI codes, which JupyterLab, Voila and terminals show in colour.
-An exercise still holding its ``None`` is not answered yet, not wrong: after Run All it reads "○ Not
-answered yet" in grey, and only an answer given and wrong gets the red ✗.
-Their words come from the message catalogue (``notebook.selfcheck.*``), an exercise's hint from
-``exercises.<id>.hint``, in the language the notebook chose (:func:`ragmath.lab.messages.use_language`).
+A verdict starts with a mark of :data:`MARKS` (text glyphs DejaVu Sans and Noto CJK draw, no emoji
+font needed) in an ANSI colour. An exercise still holding its ``None`` is not answered yet, not wrong:
+it reads "○ Not answered yet" in grey. The words come from the catalogue (``notebook.selfcheck.*``,
+the hint from ``exercises.<id>.hint``) in the notebook's language.
 """
 
 from __future__ import annotations
@@ -53,12 +45,13 @@ from ragmath.lab.notebook.exercises import (  # noqa: F401 - importing nbNN regi
 MARKS = {"right": "✓", "almost": "≈", "wrong": "✗", "unanswered": "○"}
 _COLOURS = {"right": "32", "almost": "33", "wrong": "31", "unanswered": "90"}  # ANSI green, yellow, red, grey
 
+__all__ = ["MARKS", "register", "check", "check_prediction", "hint_key", "known_exercises", "KINDS"]
+
 
 def _verdict(kind: str, text: str) -> str:
     """The mark of ``kind`` in its colour, then ``text`` (bold-free, so any font draws it)."""
     return f"\x1b[{_COLOURS[kind]}m{MARKS[kind]} {text}\x1b[0m"
 
-__all__ = ["MARKS", "register", "check", "check_prediction", "hint_key", "known_exercises", "KINDS"]
 
 def _load(exercise_id: str) -> Exercise:
     if not isinstance(exercise_id, str) or "." not in exercise_id:
@@ -99,11 +92,8 @@ def _as_number(answer: str) -> Fraction | None:
 
 
 def check(exercise_id: str, answer: Any) -> bool:
-    """Print whether ``answer`` is right for exercise ``exercise_id`` and return it as a bool.
-
-    The expected value is computed, compared and never printed. When the expected value is a
-    number, a string that spells a number exactly ("1/4") is read as that number; another string
-    is told to be a number.
+    """Print whether ``answer`` is right for exercise ``exercise_id`` and return it as a bool; the
+    expected value is computed, compared and never printed.
 
     Raises ``ValueError`` for an unknown exercise id.
     """

@@ -1,12 +1,9 @@
 """Exercise definitions, one module per notebook (``nb02`` for notebook 02), and their registry.
 
 Each ``nbNN`` registers its exercises here with :func:`register`; ``ragmath.lab.notebook.selfcheck``
-imports every ``nbNN`` and checks answers against this registry. The exercises import this package,
-never ``selfcheck``, so the import graph has no loop.
-
-An exercise's hint is not registered here: it is the message ``exercises.<id>.hint`` of the catalogue
-(``ragmath/lab/messages/exercises.py``, English and Chinese), looked up when a wrong answer is checked,
-so it speaks the language the notebook chose.
+imports every ``nbNN`` and checks answers against this registry (the exercises never import
+``selfcheck``, so the import graph has no loop). An exercise's hint is the message
+``exercises.<id>.hint`` of the catalogue (``ragmath/lab/messages/exercises.py``), in the notebook's language.
 """
 
 from __future__ import annotations
@@ -15,10 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["register", "register_prediction", "known_exercises", "KINDS", "Exercise", "REGISTRY",
-           "PREDICTIONS", "FLOAT_SLACK"]
+__all__ = ["register", "register_prediction", "known_exercises", "row_as_read", "KINDS", "Exercise",
+           "REGISTRY", "PREDICTIONS", "FLOAT_SLACK"]
 
 KINDS = ("close", "exact", "set")
+
+#: Room for binary floating point: 0.835 rounds to 0.83 or 0.84 depending on its last bit.
+FLOAT_SLACK = 1e-9
 
 
 @dataclass(frozen=True)
@@ -40,18 +40,13 @@ class Exercise:
 
 REGISTRY: dict[str, Exercise] = {}
 
-#: Room for binary floating point: 0.835 rounds to 0.83 or 0.84 depending on its last bit.
-FLOAT_SLACK = 1e-9
+#: Exercise id -> the slack within which a prediction written before the run counts as near the computed
+#: value (:func:`ragmath.lab.notebook.selfcheck.check_prediction`).
+PREDICTIONS: dict[str, float] = {}
 
 
-def register(
-    exercise_id: str,
-    expected: Callable[[], Any],
-    *,
-    kind: str = "close",
-    tol: float = 1e-6,
-    decimals: int | None = None,
-) -> None:
+def register(exercise_id: str, expected: Callable[[], Any], *, kind: str = "close", tol: float = 1e-6,
+             decimals: int | None = None) -> None:
     """Register an exercise: ``expected`` computes the right answer when a reader checks one.
 
     ``kind``: ``"close"`` (numbers within ``tol``), ``"exact"`` (equality, e.g. a Fraction or an ID
@@ -73,14 +68,8 @@ def register(
     REGISTRY[exercise_id] = Exercise(expected, kind, tol, decimals)
 
 
-#: Exercise id -> the slack within which a prediction written before the run counts as near the computed
-#: value (:func:`ragmath.lab.notebook.selfcheck.check_prediction`).
-PREDICTIONS: dict[str, float] = {}
-
-
 def register_prediction(exercise_id: str, slack: float) -> None:
-    """Let ``check_prediction(exercise_id, prediction)`` compare a prediction with the exercise's computed
-    value: near when within ``slack``. The exercise itself is registered with :func:`register`.
+    """Let ``check_prediction(exercise_id, prediction)`` call a prediction near when within ``slack``.
 
     Raises ``ValueError`` for a slack that is not a positive number.
     """
@@ -94,3 +83,8 @@ def known_exercises() -> list[str]:
     return sorted(REGISTRY)
 
 
+def row_as_read(row: Any, difference: str) -> tuple:
+    """A comparison table's row as a reader reads it aloud: (difference, low, high, wins, losses),
+    the numbers to 3 decimals as the table shows them; ``difference`` names the difference's column."""
+    return (round(float(row[difference]), 3), round(float(row["low"]), 3), round(float(row["high"]), 3),
+            int(row["wins"]), int(row["losses"]))

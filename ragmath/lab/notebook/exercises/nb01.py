@@ -68,35 +68,9 @@ def _ex6():
     return recall_at_k(ranking, grades, 3, exact=True)
 
 
-register(
-    "01.1",
-    _ex1,
-    kind="close",
-    decimals=2,
-)
-register(
-    "01.2",
-    _ex2,
-    kind="exact",
-)
-register(
-    "01.3",
-    _ex3,
-    kind="exact",
-)
-register(
-    "01.4",
-    _ex4,
-    kind="set",
-)
-register(
-    "01.5",
-    _ex5,
-    kind="exact",
-)
-register(
-    "01.6",
-    _ex6,
-    kind="close",
-    decimals=2,
-)
+register("01.1", _ex1, decimals=2)
+register("01.2", _ex2, kind="exact")
+register("01.3", _ex3, kind="exact")
+register("01.4", _ex4, kind="set")
+register("01.5", _ex5, kind="exact")
+register("01.6", _ex6, decimals=2)

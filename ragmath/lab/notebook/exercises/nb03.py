@@ -16,30 +16,20 @@ EX1_RANKING = ("X", "Y", "Z", "F", "W", "C")
 # 03.2 — MRR@3 once D moves from rank 3 to rank 1 for q2.
 EX2_RUN = {**ARTICLE_RUN, "q2": ["D", "Y", "Z"]}
 
-# 03.3 — MRR@5 of a run.
-EX3_QRELS = {  # question -> {ID: grade}; grade 1 = relevant
-    "a": {"P": 1},
-    "b": {"Q": 1, "R": 1},
-    "c": {"S": 1},
-    "d": {"T": 1, "U": 1},
-}
-EX3_RUN = {
-    "a": ["P", "x1", "x2", "x3", "x4"],
-    "b": ["x1", "x2", "R", "Q", "x3"],
-    "c": ["x1", "x2", "x3", "x4", "x5", "S"],
-    "d": ["x1", "U", "x2", "x3", "T"],
-}
+# 03.3 — MRR@5 of a run (labels: question -> {ID: grade}, grade 1 = relevant).
+EX3_QRELS = {"a": {"P": 1}, "b": {"Q": 1, "R": 1}, "c": {"S": 1}, "d": {"T": 1, "U": 1}}
+EX3_RUN = {"a": ["P", "x1", "x2", "x3", "x4"], "b": ["x1", "x2", "R", "Q", "x3"],
+           "c": ["x1", "x2", "x3", "x4", "x5", "S"], "d": ["x1", "U", "x2", "x3", "T"]}
 
 # 03.4 — rankings for q1 with the same RR@3 as "A X B" but a higher Recall@3.
 EX4_RELEVANT = frozenset({"A", "B", "C"})
 EX4_BASELINE = ("A", "X", "B")
-EX4_RANKINGS = {
-    "r1": ("A", "B", "C"),
-    "r2": ("X", "A", "B"),
-    "r3": ("A", "X", "Y"),
-    "r4": ("B", "C", "X"),
-    "r5": ("C", "X", "Y"),
-}
+EX4_RANKINGS = {"r1": ("A", "B", "C"), "r2": ("X", "A", "B"), "r3": ("A", "X", "Y"), "r4": ("B", "C", "X"),
+                "r5": ("C", "X", "Y")}
+
+
+def _mean(run, qrels, metric: str) -> float:
+    return float(evaluate(run, qrels, metrics=(metric,)).means[metric])
 
 
 def _ex4() -> set[str]:
@@ -53,37 +43,13 @@ def _ex4() -> set[str]:
     }
 
 
-register(
-    "03.1",
-    lambda: reciprocal_rank(list(EX1_RANKING), EX1_RELEVANT, 5, exact=True),
-    kind="close",
-    decimals=2,
-)
-register(
-    "03.2",
-    lambda: evaluate(EX2_RUN, ARTICLE_QRELS, metrics=("MRR@3",)).means["MRR@3"],
-    kind="close",
-    decimals=2,
-)
-register(
-    "03.3",
-    lambda: evaluate(EX3_RUN, EX3_QRELS, metrics=("MRR@5",)).means["MRR@5"],
-    kind="close",
-    decimals=2,
-)
-register(
-    "03.4",
-    _ex4,
-    kind="set",
-)
+register("03.1", lambda: reciprocal_rank(list(EX1_RANKING), EX1_RELEVANT, 5, exact=True), decimals=2)
+register("03.2", lambda: _mean(EX2_RUN, ARTICLE_QRELS, "MRR@3"), decimals=2)
+register("03.3", lambda: _mean(EX3_RUN, EX3_QRELS, "MRR@5"), decimals=2)
+register("03.4", _ex4, kind="set")
 
 # 03.5 — predict, then run: the article's run with q3's list extended to 5 items, scored at K = 5.
 EX5_RUN = {**ARTICLE_RUN, "q3": ["U", "V", "W", "Q", "E"]}
 EX5_K = 5
 
-register(
-    "03.5",
-    lambda: evaluate(EX5_RUN, ARTICLE_QRELS, metrics=(f"MRR@{EX5_K}",)).means[f"MRR@{EX5_K}"],
-    kind="close",
-    decimals=2,
-)
+register("03.5", lambda: _mean(EX5_RUN, ARTICLE_QRELS, f"MRR@{EX5_K}"), decimals=2)

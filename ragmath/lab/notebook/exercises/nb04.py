@@ -14,20 +14,10 @@ EX3_GRADES = {"A": 2, "B": 1, "C": 2, "X": 0}
 EX3_RANKING = ("B", "C", "X")
 
 # 04.4 — weighted mean over question types (weights per type, not per question).
-EX4_QRELS = {
-    "s1": {"D": 2},
-    "s2": {"G": 2},
-    "s3": {"H": 2},
-    "m1": {"A": 2, "B": 1, "C": 2},
-    "m2": {"E": 2, "F": 1},
-}
-EX4_RUN = {
-    "s1": ["D", "Y", "Z"],
-    "s2": ["Y", "G", "Z"],
-    "s3": ["H", "Z", "Y"],
-    "m1": ["A", "X", "B"],
-    "m2": ["U", "F", "V"],
-}
+EX4_QRELS = {"s1": {"D": 2}, "s2": {"G": 2}, "s3": {"H": 2},
+             "m1": {"A": 2, "B": 1, "C": 2}, "m2": {"E": 2, "F": 1}}
+EX4_RUN = {"s1": ["D", "Y", "Z"], "s2": ["Y", "G", "Z"], "s3": ["H", "Z", "Y"], "m1": ["A", "X", "B"],
+           "m2": ["U", "F", "V"]}
 EX4_TYPES = {"s1": "single-hop", "s2": "single-hop", "s3": "single-hop",
              "m1": "multi-hop", "m2": "multi-hop"}
 EX4_TYPE_WEIGHTS = {"single-hop": 1, "multi-hop": 2}
@@ -44,30 +34,10 @@ def _ex4() -> float:
     return float(sum(EX4_TYPE_WEIGHTS[t] * type_means[t] for t in EX4_TYPE_WEIGHTS) / total_weight)
 
 
-register(
-    "04.1",
-    lambda: dcg_at_k(list(EX1_RANKING), EX1_GRADES, 3),
-    kind="close",
-    decimals=3,
-)
-register(
-    "04.2",
-    lambda: dcg_at_k(_ideal(EX1_GRADES), EX1_GRADES, 3),
-    kind="close",
-    decimals=3,
-)
-register(
-    "04.3",
-    lambda: ndcg_at_k(list(EX3_RANKING), EX3_GRADES, 3, gain="linear"),
-    kind="close",
-    decimals=3,
-)
-register(
-    "04.4",
-    _ex4,
-    kind="close",
-    decimals=3,
-)
+register("04.1", lambda: dcg_at_k(list(EX1_RANKING), EX1_GRADES, 3), decimals=3)
+register("04.2", lambda: dcg_at_k(_ideal(EX1_GRADES), EX1_GRADES, 3), decimals=3)
+register("04.3", lambda: ndcg_at_k(list(EX3_RANKING), EX3_GRADES, 3, gain="linear"), decimals=3)
+register("04.4", _ex4, decimals=3)
 
 # 04.5 — predict, then run: q1's run with binary labels (every piece of evidence graded 1).
 EX5_GRADES = {"A": 1, "B": 1, "C": 1, "X": 0}
@@ -78,15 +48,5 @@ EX6_GRADES = {"A": 2, "B": 1, "C": 2, "X": 0}
 EX6_RANKING = ("A", "X", "B", "Y", "C")
 EX6_K = 5
 
-register(
-    "04.5",
-    lambda: ndcg_at_k(list(EX5_RANKING), EX5_GRADES, 3),
-    kind="close",
-    decimals=3,
-)
-register(
-    "04.6",
-    lambda: ndcg_at_k(list(EX6_RANKING), EX6_GRADES, EX6_K),
-    kind="close",
-    decimals=3,
-)
+register("04.5", lambda: ndcg_at_k(list(EX5_RANKING), EX5_GRADES, 3), decimals=3)
+register("04.6", lambda: ndcg_at_k(list(EX6_RANKING), EX6_GRADES, EX6_K), decimals=3)

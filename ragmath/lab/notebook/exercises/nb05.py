@@ -17,32 +17,19 @@ EX2_K = 60
 EX2_WINDOW = 2
 
 # 05.3 — a third retriever joins; the fused order of all items at k = 60.
-EX3_LISTS = {
-    "BM25": ["4.2", "6.1", "3.5"],
-    "vector": ["5.3", "6.1", "4.2"],
-    "title": ["6.1", "3.5", "5.3"],
-}
+EX3_LISTS = {"BM25": ["4.2", "6.1", "3.5"], "vector": ["5.3", "6.1", "4.2"], "title": ["6.1", "3.5", "5.3"]}
 EX3_K = 60
 
 # 05.4 — the first k (scanning 1, 2, 3, ...) at which the leader changes.
-EX4_LISTS = {
-    "BM25": ["7.1", "2.4", "3.5", "6.1"],
-    "vector": ["7.1", "5.3", "4.2", "2.2", "6.1"],
-    "title": ["1.1", "4.2", "2.4", "3.5", "6.1"],
-}
+EX4_LISTS = {"BM25": ["7.1", "2.4", "3.5", "6.1"], "vector": ["7.1", "5.3", "4.2", "2.2", "6.1"],
+             "title": ["1.1", "4.2", "2.4", "3.5", "6.1"]}
 EX4_KS = range(1, 201)
 
 # 05.5 — two retrievers name the same clauses differently; which clause leads once IDs are aligned?
 EX5_BM25 = ["TRV-6.1", "TRV-4.2", "TRV-3.5"]
 EX5_VECTOR = ["chunk-0420", "chunk-0530", "chunk-0350"]
-EX5_TO_CLAUSE = {
-    "TRV-6.1": "6.1",
-    "TRV-4.2": "4.2",
-    "TRV-3.5": "3.5",
-    "chunk-0420": "4.2",
-    "chunk-0530": "5.3",
-    "chunk-0350": "3.5",
-}
+EX5_TO_CLAUSE = {"TRV-6.1": "6.1", "TRV-4.2": "4.2", "TRV-3.5": "3.5",
+                 "chunk-0420": "4.2", "chunk-0530": "5.3", "chunk-0350": "3.5"}
 EX5_K = 60
 
 
@@ -51,8 +38,8 @@ def _ex1() -> float:
     return float(table.loc[table["id"] == EX1_ITEM, "rrf_score"].iloc[0])
 
 
-def _ex2() -> str:
-    return str(rrf(EX2_LISTS, k=EX2_K, window=EX2_WINDOW)["id"].iloc[0])
+def _leader(lists, k: int, window: int | None = None) -> str:
+    return str(rrf(lists, k=k, window=window)["id"].iloc[0])
 
 
 def _ex3() -> list[str]:
@@ -67,51 +54,18 @@ def _ex4() -> int:
 
 
 def _ex5() -> str:
-    aligned = {
-        "BM25": units.to_units(EX5_BM25, EX5_TO_CLAUSE),
-        "vector": units.to_units(EX5_VECTOR, EX5_TO_CLAUSE),
-    }
-    return str(rrf(aligned, k=EX5_K)["id"].iloc[0])
+    return _leader({"BM25": units.to_units(EX5_BM25, EX5_TO_CLAUSE),
+                    "vector": units.to_units(EX5_VECTOR, EX5_TO_CLAUSE)}, EX5_K)
 
 
-register(
-    "05.1",
-    _ex1,
-    kind="close",
-    decimals=4,
-)
-register(
-    "05.2",
-    _ex2,
-    kind="exact",
-)
-register(
-    "05.3",
-    _ex3,
-    kind="exact",
-)
-register(
-    "05.4",
-    _ex4,
-    kind="exact",
-)
-register(
-    "05.5",
-    _ex5,
-    kind="exact",
-)
+register("05.1", _ex1, decimals=4)
+register("05.2", lambda: _leader(EX2_LISTS, EX2_K, EX2_WINDOW), kind="exact")
+register("05.3", _ex3, kind="exact")
+register("05.4", _ex4, kind="exact")
+register("05.5", _ex5, kind="exact")
 
 # 05.6 — predict, then run: the vector list puts 6.1 first; which chunk leads the fused list at k = 60?
 EX6_LISTS = {"BM25": list(ARTICLE_LISTS["BM25"]), "vector": ["6.1", "5.3", "4.2"]}
 EX6_K = 60
 
-
-def _ex6() -> str:
-    return str(rrf(EX6_LISTS, k=EX6_K)["id"].iloc[0])
-
-
-register(
-    "05.6",
-    _ex6,
-    kind="exact",
-)
+register("05.6", lambda: _leader(EX6_LISTS, EX6_K), kind="exact")

@@ -80,6 +80,6 @@ def _ex4() -> float:
 
 
 register("05b.1", _ex1, kind="exact")
-register("05b.2", _ex2, kind="close", decimals=3)
-register("05b.3", _ex3, kind="close", decimals=4)
-register("05b.4", _ex4, kind="close", decimals=5)
+register("05b.2", _ex2, decimals=3)
+register("05b.3", _ex3, decimals=4)
+register("05b.4", _ex4, decimals=5)

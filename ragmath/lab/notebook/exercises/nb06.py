@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ragmath.lab.notebook.exercises import register, register_prediction
+from ragmath.lab.notebook.exercises import register, register_prediction, row_as_read
 
 # 06a.1 — predict, then run: D's Recall@5 minus C's with the frozen design but a deeper rerank.
 EX1_DEPTH = 20
@@ -88,22 +88,19 @@ def _ex6() -> tuple:
     from ragmath.lab.ablation import paired_table, run_ablation
 
     row = paired_table(run_ablation(_frozen(), answers=False), [EX6_PAIR], EX6_METRIC).iloc[0]
-    return (round(float(row["mean diff"]), 3), round(float(row["low"]), 3), round(float(row["high"]), 3),
-            int(row["wins"]), int(row["losses"]))
+    return row_as_read(row, "mean diff")
 
 
 def _ex7() -> tuple:
     from ragmath.lab.workbook import knob_against_default
 
     table = knob_against_default(_frozen(), EX7_KNOB)
-    row = table[table[EX7_KNOB] == EX7_VALUE].iloc[0]
-    return (round(float(row["diff vs default"]), 3), round(float(row["low"]), 3),
-            round(float(row["high"]), 3), int(row["wins"]), int(row["losses"]))
+    return row_as_read(table[table[EX7_KNOB] == EX7_VALUE].iloc[0], "diff vs default")
 
 
-register("06a.1", _ex1, kind="close", decimals=3)
+register("06a.1", _ex1, decimals=3)
 register_prediction("06a.1", EX1_SLACK)
-register("06a.2", _ex2, kind="close", decimals=2)
+register("06a.2", _ex2, decimals=2)
 register("06a.3", _ex3, kind="exact")
 register("06a.4", _ex6, kind="exact")
 register("06b.1", _ex4, kind="exact")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ragmath.lab.notebook.exercises import register, register_prediction
+from ragmath.lab.notebook.exercises import register, register_prediction, row_as_read
 from ragmath.stats import wilson_interval
 
 # 07.1 — predict, then run: the Wilson interval of 30 correct out of 43, its lower bound.
@@ -74,11 +74,10 @@ def _ex5() -> tuple:
     from ragmath.lab.holdout import opened_design
 
     row = paired_table(run_ablation(opened_design(1), answers=False), [EX5_PAIR], EX5_METRIC).iloc[0]
-    return (round(float(row["mean diff"]), 3), round(float(row["low"]), 3), round(float(row["high"]), 3),
-            int(row["wins"]), int(row["losses"]))
+    return row_as_read(row, "mean diff")
 
 
-register("07.1", _ex1, kind="close", decimals=3)
+register("07.1", _ex1, decimals=3)
 register_prediction("07.1", EX1_SLACK)
 register("07.2", _ex2, kind="exact")
 register("07.3", _ex3, kind="exact")

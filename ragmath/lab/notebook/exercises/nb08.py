@@ -14,7 +14,7 @@ from pathlib import Path
 from ragmath import compare, grouped_split
 from ragmath.comparison import plan_questions, pool
 from ragmath.io import read_qrels
-from ragmath.lab.notebook.exercises import register, register_prediction
+from ragmath.lab.notebook.exercises import register, register_prediction, row_as_read
 from ragmath.lab.notebook.own_system import (
     BASELINE,
     OWN_SPLIT,
@@ -91,10 +91,14 @@ def _ex3() -> int:
     return int((table["error"] != "").sum())
 
 
-def _candidate() -> str:
+def _rows_on_metric():
+    """The comparison's rows on :data:`METRIC`, indexed by system."""
     _, _, _, result = _setup()
-    rows = result.comparisons[result.comparisons["metric"] == METRIC].set_index("system")
-    return str(rows["diff"].idxmax())
+    return result.comparisons[result.comparisons["metric"] == METRIC].set_index("system")
+
+
+def _candidate() -> str:
+    return str(_rows_on_metric()["diff"].idxmax())
 
 
 def _ex4() -> int:
@@ -104,13 +108,10 @@ def _ex4() -> int:
 
 
 def _ex5() -> tuple:
-    _, _, _, result = _setup()
-    row = result.comparisons[result.comparisons["metric"] == METRIC].set_index("system").loc[EX5_VERSION]
-    return (round(float(row["diff"]), 3), round(float(row["low"]), 3), round(float(row["high"]), 3),
-            int(row["wins"]), int(row["losses"]))
+    return row_as_read(_rows_on_metric().loc[EX5_VERSION], "diff")
 
 
-register("08.1", _ex1, kind="close", decimals=3)
+register("08.1", _ex1, decimals=3)
 register_prediction("08.1", EX1_SLACK)
 register("08.2", _ex2, kind="exact")
 register("08.3", _ex3, kind="exact")
