@@ -129,8 +129,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     "notebook.diagram.nothing": {"en": "nothing", "zh": "无"},
     "notebook.diagram.unknown_stage": {"en": "pipeline_diagram: unknown stage {stage}; choose from {known}",
                                        "zh": "pipeline_diagram：没有阶段 {stage}；可选：{known}"},
-    "notebook.diagram.no_folder": {"en": "save: the folder {folder} does not exist; create it first",
-                                   "zh": "save：文件夹 {folder} 不存在；请先创建它"},
     # ------------------------------------------------------------------ comparing.py (display words only:
     # under English the table's columns and outcomes are the words code indexes by, as before)
     "notebook.comparing.win": {"en": "win", "zh": "变好"},
@@ -220,12 +218,6 @@ MESSAGES: dict[str, dict[str, str]] = {
                                          "zh": "没有一个问题得到结果，因此没有运行结果可写（{failed} "
                                                "个失败{first}）；详见 {path}"},
     # ------------------------------------------------------------------ own_system.py
-    "notebook.own_system.unjudged": {"en": "pool item question {question}, id {item} has no judgement, "
-                                           "neither by hand nor in the prepared file; label it, "
-                                           "or rebuild the prepared file",
-                                     "zh": "池中的项（问题 {question}，id {item}）没有标注结果，"
-                                           "既没有手工标注，也不在预先准备的文件里；请标注它，"
-                                           "或重新生成预先准备的文件"},
     "notebook.own_system.version.bm25": {"en": "BM25 (jieba)", "zh": "BM25（jieba 分词）"},
     "notebook.own_system.version.vector": {"en": "vector search", "zh": "向量检索"},
     "notebook.own_system.version.rrf_k60": {"en": "RRF of bm25 and vector, k = 60",
