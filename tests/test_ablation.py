@@ -18,13 +18,13 @@ from ragmath.lab.ablation import (
     VERSIONS,
     AblationConfig,
     clear_cache,
-    fit_refusal_threshold,
     grid_edges,
     leakage_experiment,
     run_ablation,
     tune,
 )
 from ragmath.lab.paths import DATA_DIR
+from ragmath.lab.workbook import fit_refusal_threshold
 
 
 def _raw_readers() -> dict[str, set[str]]:

@@ -27,7 +27,6 @@ from ragmath.lab.ablation.config import (
     AblationConfig,
 )
 from ragmath.lab.ablation.convex import alphas_for
-from ragmath.lab.ablation.fitting import fit_refusal_threshold
 from ragmath.lab.ablation.intervals import (
     P_HOLM,
     P_SIGN_FLIP,
@@ -68,7 +67,7 @@ from ragmath.lab.ablation.tuning import (
     tokenizer_ranks,
     tune,
 )
-from ragmath.lab.workbook import convex_rankings
+from ragmath.lab.workbook import convex_rankings, fit_refusal_threshold
 
 __all__ = [
     "VERSIONS",

@@ -57,20 +57,22 @@ from ragmath.lab.ablation.config import (
     versions_of,
 )
 from ragmath.lab.ablation.convex import alphas_for
-from ragmath.lab.ablation.fitting import fit_refusal_threshold
 from ragmath.lab.ablation.tables import by_type_table, caveats_of, metric_names, summary_table
-from ragmath.lab.generate import Answer, ExtractiveAnswerer, answer_is_correct
 from ragmath.lab.workbook import (
     FEATURES,
     FOLDS,
+    Answer,
     BM25Retriever,
+    ExtractiveAnswerer,
     FeatureExtractor,
     HybridRetriever,
     LinearReranker,
     RerankStage,
     VectorRetriever,
+    answer_is_correct,
     as_chunk_records,
     convex_rankings,
+    fit_refusal_threshold,
 )
 
 
