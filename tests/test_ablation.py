@@ -18,12 +18,11 @@ from ragmath.lab.ablation import (
     VERSIONS,
     AblationConfig,
     clear_cache,
-    fit_refusal_threshold,
     leakage_experiment,
     run_ablation,
 )
 from ragmath.lab.paths import DATA_DIR
-from ragmath.lab.workbook import grid_edges, tune
+from ragmath.lab.workbook import fit_refusal_threshold, grid_edges, tune
 
 
 def _raw_readers() -> dict[str, set[str]]:

@@ -11,23 +11,20 @@ import pandas as pd
 import pytest
 
 from ragmath.lab.corpus import load_corpus
-from ragmath.lab.generate import (
-    Answer,
-    ExtractiveAnswerer,
-    LLMGeneratorAdapter,
-    answer_is_correct,
-    support,
-)
 from ragmath.lab.tokenize import available_tokenizers, get_tokenizer
 from ragmath.lab.workbook import (
     FEATURES,
+    Answer,
     BM25Retriever,
     CharNgramSVDEmbedder,
+    ExtractiveAnswerer,
     FeatureExtractor,
     HybridRetriever,
     LinearReranker,
     VectorRetriever,
+    answer_is_correct,
     as_chunk_records,
+    support,
 )
 
 TINY = [
@@ -187,11 +184,6 @@ def test_answerer_refuses_an_invoice_question_given_only_a_neighbour():
 def test_answer_judged_wrong_when_the_arithmetic_is_wrong():
     wrong = Answer("超出 18.5 元", 18.5, ("TRV26-4.2-a",), False)
     assert not answer_is_correct(wrong, gold_number=38.5, grades={"TRV26-4.2-a": 2})
-
-
-def test_llm_adapter_is_an_example_that_raises_with_instructions():
-    with pytest.raises(NotImplementedError, match="subclass"):
-        LLMGeneratorAdapter()("问题", [TINY[0]])
 
 
 def test_bad_passages_are_refused():

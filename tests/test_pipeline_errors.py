@@ -17,18 +17,19 @@ from test_corpus import copy_data  # tests/ is on the path (conftest.py)
 from ragmath.lab import holdout
 from ragmath.lab.ablation import AblationConfig, leakage_experiment
 from ragmath.lab.corpus import load_config, load_corpus, load_qrels, parse_date, qrels_for
-from ragmath.lab.generate import ExtractiveAnswerer, question_bigrams
 from ragmath.lab.messages import use_language
 from ragmath.lab.tokenize import get_tokenizer
 from ragmath.lab.workbook import (
     BM25Retriever,
     CharNgramSVDEmbedder,
+    ExtractiveAnswerer,
     HybridRetriever,
     LinearReranker,
     VectorRetriever,
     in_index,
     keep_default_rule,
     permission_filter,
+    question_bigrams,
     roles_of,
 )
 

@@ -5,10 +5,11 @@ this file and a fresh harvest differ). Each section below is one notebook cell, 
 the notebook's markdown around it explains the code.
 """
 
+import datetime
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -17,7 +18,6 @@ from rank_bm25 import BM25Okapi
 
 from ragmath import compare, evaluate, fuse_runs, rrf
 from ragmath.lab.corpus import load_corpus, load_dataset, load_identities, parse_date
-from ragmath.lab.generate import QUESTION_WORDS, is_live, support
 from ragmath.lab.tokenize import ID_PATTERN, find_ids, get_tokenizer
 from ragmath.stats import paired_bootstrap
 from ragmath.validation import check_k, check_rrf_k
@@ -27,10 +27,13 @@ __all__ = [
     "ALPHA_GRID",
     "ARTICLE_DEFAULTS",
     "AblationRows",
+    "Answer",
     "BM25Retriever",
+    "CJK_RUN",
     "CharNgramSVDEmbedder",
     "DEFAULT_GRID",
     "EDITION_MODES",
+    "ExtractiveAnswerer",
     "FEATURES",
     "FOLDS",
     "FeatureExtractor",
@@ -38,14 +41,20 @@ __all__ = [
     "KNOB_FIELDS",
     "LISTS",
     "LinearReranker",
+    "MisreadLimitAnswerer",
     "P_HOLM",
     "P_SIGN_FLIP",
+    "QUESTION_WORDS",
     "RerankStage",
     "SIMILARITY_MEMO",
     "VectorRetriever",
     "against_default",
     "alphas_for",
+    "amounts",
+    "answer_is_correct",
     "as_chunk_records",
+    "as_date",
+    "asks_for_excess",
     "can_read",
     "check_depth",
     "check_query",
@@ -55,15 +64,19 @@ __all__ = [
     "convex_rankings",
     "dataset_or_default",
     "evidence_chars",
+    "fit_refusal_threshold",
     "grid_edges",
     "identity_indexes",
     "in_index",
     "intervals_against_default",
+    "is_live",
     "keep_default_rule",
     "knob_against_default",
     "label_memory",
     "memoised_similarity",
     "permission_filter",
+    "pick_amount",
+    "question_bigrams",
     "question_similarity",
     "rank_scores",
     "rankings",
@@ -74,6 +87,8 @@ __all__ = [
     "roles_of",
     "rows_a_to_c",
     "run_rows",
+    "support",
+    "table_cell",
     "tune",
     "visible_labels",
 ]
@@ -301,7 +316,83 @@ def convex_rankings(lists, alpha, window):
     return {q: list(fused.get(q, {})) for q in lists}
 
 
-# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-features [9]
+# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-evidence [9]
+
+#: Words that ask rather than tell: removed from a question before its evidence is counted.
+QUESTION_WORDS = (
+    "请问", "能报多少", "多少钱", "多少", "怎么办", "怎么报", "怎么", "咋办", "如何", "什么", "哪些", "哪个",
+    "是否", "可以", "能否", "需要", "应该", "我的", "我们", "我", "吗", "呢", "吧", "了", "的", "是",
+    "有", "要", "能",
+)
+
+CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
+
+
+def question_bigrams(question):
+    """The evidence of a question: its Chinese bigrams once question words are removed, its IDs and
+    its ASCII words. Bare numbers are left out: they are the asker's data, not evidence.
+
+    >>> sorted(question_bigrams("住宿标准是多少")), sorted(question_bigrams("INV-102 能报多少"))
+    (['住宿', '宿标', '标准'], ['INV-102'])
+    """
+    if not isinstance(question, str):
+        raise TypeError(f"question must be a str, got {type(question).__name__}")
+    text = unicodedata.normalize("NFKC", question)
+    grams = set(find_ids(text))
+    text = ID_PATTERN.sub(" ", text)
+    for word in QUESTION_WORDS:
+        text = text.replace(word, " ")
+    for run in CJK_RUN.findall(text):
+        grams.update(run[i : i + 2] for i in range(max(1, len(run) - 1)))  # a lone character: itself
+    grams.update(word.lower() for word in re.findall(r"[A-Za-z][A-Za-z0-9]*", text))
+    return grams
+
+
+def support(question, passage_text):
+    """The share of the question's evidence bigrams found in the passage; 0 if it lacks a question ID.
+
+    >>> support("住宿标准是多少", "一线城市住宿标准 500 元"), support("INV-102 能报多少", "INV-103 80 元")
+    (1.0, 0.0)
+    """
+    grams = question_bigrams(question)
+    if not grams:
+        return 0.0
+    text = unicodedata.normalize("NFKC", passage_text)
+    ids = set(find_ids(question))
+    if ids and not ids & set(find_ids(text)):
+        return 0.0
+    lower = text.lower()  # ASCII words match in any case; IDs and Chinese as written
+    found = sum(1 for g in grams if (g in text if not g.isascii() or "-" in g else g in lower))
+    return found / len(grams)
+
+
+def as_date(value):
+    """A date from a date, a datetime, a pandas Timestamp or an ISO string; None for None or NaN."""
+    if value is None or (isinstance(value, float) and value != value):
+        return None
+    if hasattr(value, "date"):  # a datetime or a pandas Timestamp
+        return value.date()
+    if isinstance(value, datetime.date):
+        return value
+    return datetime.date.fromisoformat(str(value)[:10])
+
+
+def is_live(passage, as_of):
+    """Whether a chunk is in force on ``as_of``: effective_from <= as_of < effective_to (None: open).
+
+    A chunk without dates is live; with ``as_of`` None, a chunk is live if it has no end.
+
+    >>> is_live({"effective_from": "2025-01-01", "effective_to": "2026-01-01"}, "2026-06-30")
+    False
+    """
+    day = as_date(as_of)
+    start, end = as_date(passage.get("effective_from")), as_date(passage.get("effective_to"))
+    if day is None:
+        return end is None
+    return (start is None or start <= day) and (end is None or day < end)
+
+
+# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-features [10]
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 
@@ -317,7 +408,7 @@ def question_similarity(a, b):
     J(a, b) = |G(a) ∩ G(b)| / |G(a) ∪ G(b)|
 
     where G(x) is the set of Chinese characters of question x after removing question words
-    (``generate.QUESTION_WORDS``: 多少, 怎么, 吗 ...), plus its invoice IDs. Characters rather than
+    (``QUESTION_WORDS``: 多少, 怎么, 吗 ...), plus its invoice IDs. Characters rather than
     words, so that 打车 and 出租车 still share 车. Two questions naming different IDs score 0.
 
     >>> question_similarity("住宿标准是多少", "住宿标准怎么定")
@@ -458,7 +549,7 @@ class FeatureExtractor:
                             columns=list(FEATURES))
 
 
-# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-reranker [12]
+# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-reranker [13]
 
 class LinearReranker:
     """Score = w · standardised features + bias; rerank by score desc, then chunk ID asc.
@@ -611,7 +702,7 @@ class LinearReranker:
         return s.reindex(s.abs().sort_values(ascending=False).index)
 
 
-# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-rerank-stage [15]
+# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-rerank-stage [16]
 
 FOLDS = 5  # grouped K-fold: group i (groups sorted by name) goes to fold i mod FOLDS (section 1)
 
@@ -710,7 +801,7 @@ class RerankStage:
         return {q: out[q] for q in self.dev}
 
 
-# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-vectors [17]
+# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-vectors [18]
 
 class CharNgramSVDEmbedder:
     """Dense vectors from the corpus itself: character n-gram TF-IDF reduced by truncated SVD.
@@ -875,7 +966,7 @@ class VectorRetriever:
         return rank_scores(dict(zip(self.chunk_ids, cos.tolist(), strict=True)), depth)
 
 
-# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-hybrid [18]
+# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-hybrid [19]
 
 class HybridRetriever:
     """Reciprocal Rank Fusion (``ragmath.rrf``) of several retrievers' top ``window`` results.
@@ -960,7 +1051,252 @@ class HybridRetriever:
         return out if depth is None else out[:depth]
 
 
-# ---- notebooks/06a_ablation_table.ipynb, cell save-indexes [32]
+# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-generator [33]
+
+_AMOUNT = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(?:元|yuan|CNY|RMB)", re.IGNORECASE)
+_QUANTITY = re.compile(
+    r"(?<![\w.-])(\d+(?:,\d{3})*(?:\.\d+)?)\s*(元|天|日|次|小时|个月|月|年|楼|公里|晚|人|位|%)")
+_ASKS_EXCESS = re.compile(r"(?:超|多出)[^，。,.;；？?!！]{0,6}?多少")  # 超出标准多少, 超标多少, 超了多少
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A generator's output: text, the number (if any), cited chunk IDs, whether it refused, and the
+    best passage's coverage of the question (``support``)."""
+
+    text: str
+    number: float | None
+    citations: tuple
+    refused: bool
+    support: float = 0.0
+
+
+def amounts(text):
+    """The amounts in yuan written in ``text``, in order.
+
+    >>> amounts("上海市内交通每次 80 元, 超出 18.5 元, 全年 1,200元")
+    [80.0, 18.5, 1200.0]
+    """
+    text = unicodedata.normalize("NFKC", text)
+    return [float(m.group(1).replace(",", "")) for m in _AMOUNT.finditer(text)]
+
+
+def asks_for_excess(question):
+    """Whether a question states a spend and asks how much it exceeds a limit.
+
+    >>> asks_for_excess("打车花了 118.5 元，超出标准多少？"), asks_for_excess("打车超标怎么报")
+    (True, False)
+    """
+    return bool(amounts(question)) and bool(_ASKS_EXCESS.search(unicodedata.normalize("NFKC", question)))
+
+
+def table_cell(question, table):
+    """``(number, "row / column: cell")`` from the markdown table's cell whose row label and column
+    header both appear in the question (longest matches first, then the leftmost column), or None."""
+    lines = [line.strip().strip("|") for line in table.splitlines() if "|" in line]
+    rows = [[c.strip() for c in line.split("|")] for line in lines]
+    rows = [row for row in rows if not all(set(c) <= set("-: ") for c in row)]  # drop the |---| line
+    if len(rows) < 2:
+        return None
+    header, q = rows[0], unicodedata.normalize("NFKC", question)
+
+    def hits(label):  # the length of the longest part of the label found in the question
+        label = unicodedata.normalize("NFKC", label)
+        parts = re.split(r"[\s/、,，()（）:：;；\-–—~]+|如|及以下|及以上", label)
+        return max((len(p) for p in parts if p and p in q), default=0)
+
+    best = None
+    for row in rows[1:]:
+        row_score = hits(row[0])
+        if not row_score:
+            continue
+        for j, cell in enumerate(row[1:], start=1):
+            column_score = hits(header[j]) if j < len(header) else 0
+            numbers = re.findall(r"\d+(?:\.\d+)?", cell)
+            key = (row_score + column_score, -j)
+            if column_score and numbers and (best is None or key > best[0]):
+                best = (key, float(numbers[0]), f"{row[0]} / {header[j]}: {cell}")
+    return None if best is None else best[1:]
+
+
+def pick_amount(question, text):
+    """The number the question asks for, or None. Each number written with a unit scores 5 if the
+    question names its unit (几天: 天, 多少钱: 元) plus 1 per question character among the 8
+    characters before it; the first best wins."""
+    q = unicodedata.normalize("NFKC", question)
+    asked = set("".join(CJK_RUN.findall(q))) - set("的了是吗呢多少几")
+    units = {u for u in ("天", "日", "次", "小时", "月", "年", "楼", "公里", "晚", "人") if u in q}
+    if any(word in q for word in ("钱", "金额", "报多少", "元")):
+        units.add("元")
+    if "多久" in q:
+        units.update({"天", "日", "小时", "月", "年"})
+    text = unicodedata.normalize("NFKC", text)
+    best = None
+    for m in _QUANTITY.finditer(text):
+        before = set(text[max(0, m.start() - 8) : m.start()])
+        score = len(asked & before) + (5 if m.group(2) in units else 0)
+        if best is None or score > best[0]:
+            best = (score, float(m.group(1).replace(",", "")))
+    return None if best is None else best[1]
+
+
+@dataclass
+class ExtractiveAnswerer:
+    """Offline extractive generator: the passage that covers most of the question, its live edition,
+    an amount read from it, or spend − limit when the question asks how much a spend is over.
+
+    It refuses when the best passage covers less than ``refuse_below`` of the question's evidence
+    (``support``); ``as_of`` decides which editions are live; it reads the first ``max_passages``.
+
+    >>> generate = ExtractiveAnswerer(refuse_below=0.2)
+    >>> a = generate("打车 118.5 元, 超标多少?", [{"chunk_id": "TRV26-4.2-a", "text": "市内交通每次 80 元"}])
+    >>> a.number, a.citations, a.refused
+    (38.5, ('TRV26-4.2-a',), False)
+
+    Raises ValueError for ``refuse_below`` outside [0, 1], ``max_passages`` below 1 or a passage
+    without string chunk_id and text; TypeError for a question that is not text or passages not a list.
+    """
+
+    refuse_below: float = 0.25
+    as_of: object = None
+    max_passages: int | None = None
+    name = "extractive"  # the name a table shows for it
+
+    def __post_init__(self):
+        if not isinstance(self.refuse_below, (int, float)) or not 0 <= self.refuse_below <= 1:
+            raise ValueError(f"refuse_below must be a share in [0, 1], got {self.refuse_below!r}")
+        n = self.max_passages
+        if n is not None and (not isinstance(n, int) or n < 1):
+            raise ValueError(f"max_passages must be a positive int or None, got {n!r}")
+
+    def ranked(self, question, passages):
+        """``(support, passage)`` pairs, best first: coverage, then a live edition, then a newer one,
+        then the order given."""
+        scored = []
+        for i, p in enumerate(passages):
+            title_and_text = "\n".join(p[k] for k in ("title", "text") if isinstance(p.get(k), str))
+            start = as_date(p.get("effective_from")) or datetime.date.min
+            scored.append((support(question, title_and_text), is_live(p, self.as_of), start, -i, p))
+        scored.sort(key=lambda s: (round(s[0], 9), s[1], s[2], s[3]), reverse=True)
+        return [(s[0], s[4]) for s in scored]
+
+    def live_edition(self, passage, passages):
+        """The passage, or the live edition of its clause when the passage is superseded."""
+        def clause(p):  # TRV25-4.2-a and TRV26-4.2-a are editions of one clause, 4.2-a
+            head, _, tail = p["chunk_id"].partition("-")
+            return p.get("doc_title"), p.get("clause_no"), tail or head
+
+        if is_live(passage, self.as_of):
+            return passage
+        live = [p for p in passages if clause(p) == clause(passage) and is_live(p, self.as_of)]
+        return live[0] if live else passage
+
+    def __call__(self, question, passages):
+        """Answer from the passages, citing chunk IDs, or refuse."""
+        if not isinstance(question, str):
+            raise TypeError(f"question must be a str, got {type(question).__name__}")
+        if isinstance(passages, (str, bytes, Mapping)) or not isinstance(passages, Sequence):
+            raise TypeError("passages must be a list of mappings with chunk_id and text, got "
+                            f"{type(passages).__name__}")
+        for i, p in enumerate(passages):
+            if not isinstance(p, Mapping) or not all(isinstance(p.get(k), str) for k in ("chunk_id", "text")):
+                raise ValueError(f"passages[{i}] must be a mapping with string chunk_id and text, got {p!r}")
+        passages = list(passages)[: self.max_passages]
+        if not passages:
+            return Answer("无可用证据, 无法回答 (no evidence: refused)", None, (), True, 0.0)
+        ranked = self.ranked(question, passages)
+        top = ranked[0][0]
+        if top < self.refuse_below:
+            return Answer("证据不足, 无法回答 (evidence too weak: refused)", None, (), True, top)
+        best = self.live_edition(ranked[0][1], passages)
+        if not asks_for_excess(question):
+            found = table_cell(question, best["text"]) if best.get("kind") == "table" else None
+            number, text = found or (pick_amount(question, best["text"]), best["text"])
+            return Answer(text, number, (best["chunk_id"],), False, top)
+        spent = amounts(question)[0]
+        for _, p in ranked:  # the best-covering passage that states a limit below the spend
+            p = self.live_edition(p, passages)
+            limits = [a for a in amounts(p["text"]) if a < spent]
+            if limits:
+                number = round(spent - limits[0], 2)
+                text = f"超出 {number:g} 元 ({spent:g} − {limits[0]:g}); 依据: {p['text']}"
+                cited = tuple(dict.fromkeys([p["chunk_id"], best["chunk_id"]]))  # the limit's clause first
+                return Answer(text, number, cited, False, top)
+        return Answer(best["text"], None, (best["chunk_id"],), False, top)
+
+
+@dataclass
+class MisreadLimitAnswerer(ExtractiveAnswerer):
+    """A deliberately faulty generator, for the Oracle lesson: an excess is computed against a limit it
+    "remembers" (``remembered_limit``), not the one the cited clause states.
+
+    >>> bad = MisreadLimitAnswerer(refuse_below=0.2)
+    >>> bad("打车 118.5 元, 超标多少?", [{"chunk_id": "4.2-a", "text": "市内交通每次 80 元"}]).number
+    18.5
+    """
+
+    remembered_limit: float = 100.0
+
+    def __post_init__(self):
+        super().__post_init__()
+        self.name = f"misread limit ({self.remembered_limit:g} 元)"
+
+    def __call__(self, question, passages):
+        """Answer as ExtractiveAnswerer does, but compute an excess against the remembered limit."""
+        answer = super().__call__(question, passages)
+        if answer.refused or not asks_for_excess(question):
+            return answer
+        spent = amounts(question)[0]
+        number = round(spent - self.remembered_limit, 2)
+        text = f"超出 {number:g} 元 ({spent:g} − {self.remembered_limit:g})"
+        return Answer(text, number, answer.citations, False, answer.support)
+
+
+def answer_is_correct(answer, *, gold_number, grades, tol=0.01):
+    """Whether an answer to an answerable question is right; a refusal never is.
+
+    With a gold number (not None or NaN): the answer's number within ``tol`` of it. Without one: the
+    first citation is labelled 2 (answers the question).
+
+    >>> answer_is_correct(Answer("", 18.5, ("a",), False), gold_number=38.5, grades={"a": 2})
+    False
+    """
+    if answer.refused:
+        return False
+    if gold_number is not None and gold_number == gold_number:
+        return answer.number is not None and abs(answer.number - float(gold_number)) <= tol
+    return bool(answer.citations) and grades.get(answer.citations[0], 0) >= 2
+
+
+def fit_refusal_threshold(rows):
+    """The support threshold that gets the most dev questions right; the lowest one on a tie.
+
+    Each row: ``split`` ("dev"), ``support`` (the best passage's coverage), ``answerable`` and
+    ``correct`` (the answer given with threshold 0 is right). At threshold t an answerable question
+    counts when support >= t and correct, a no-answer question when support < t.
+    Raises ValueError for no rows or a row that is not a dev question.
+
+    >>> fit_refusal_threshold([{"split": "dev", "support": 0.9, "answerable": True, "correct": True},
+    ...                        {"split": "dev", "support": 0.2, "answerable": False, "correct": False}])
+    0.9
+    """
+    rows = list(rows)
+    if not rows:
+        raise ValueError("rows is empty: fit the refusal threshold on the dev questions")
+    for r in rows:
+        if r.get("split") != "dev":
+            raise ValueError(f"row {r.get('question_id', '?')!r} has split={r.get('split')!r}: the refusal "
+                             "threshold is fitted on dev questions only")
+    best_t, best_score = 0.0, -1
+    for t in sorted({0.0} | {round(float(r["support"]), 9) for r in rows}):
+        score = sum((r["support"] >= t and r["correct"]) if r["answerable"] else r["support"] < t
+                    for r in rows)
+        if score > best_score:
+            best_t, best_score = t, score
+    return best_t
+
+
+# ---- notebooks/06a_ablation_table.ipynb, cell save-indexes [30]
 
 def identity_indexes(dataset, as_of, editions, tokenizer="jieba"):
     """Each identity's index on ``as_of``: only the chunks it may read, with BM25, vectors and features.
@@ -996,7 +1332,7 @@ def visible_labels(qrels, index_of):
     return labels
 
 
-# ---- notebooks/06a_ablation_table.ipynb, cell save-rows-abc [35]
+# ---- notebooks/06a_ablation_table.ipynb, cell save-rows-abc [33]
 
 def rankings(index, text):
     """BM25's and the vectors' full rankings of one question in one index, computed once and kept."""
@@ -1020,7 +1356,7 @@ def rows_a_to_c(index, text, k, window, depth):
     return rows, lists, fused
 
 
-# ---- notebooks/06a_ablation_table.ipynb, cell save-rule [38]
+# ---- notebooks/06a_ablation_table.ipynb, cell save-rule [36]
 
 ALPHA_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)  # row E's weights on BM25 tried on dev
 ALPHA_DEFAULT = 0.5  # equal weights: kept unless the rule below finds better
@@ -1086,7 +1422,7 @@ def choose_alpha(per_question, questions, seed=0):
     return keep_default_rule(intervals_against_default(on, "α", ALPHA_DEFAULT, seed=seed))
 
 
-# ---- notebooks/06a_ablation_table.ipynb, cell save-rows-de [40]
+# ---- notebooks/06a_ablation_table.ipynb, cell save-rows-de [38]
 
 def rerank_stage(questions, index_of, candidates, labels, l2):
     """Row D's stage: each question's candidates (C's top M) and their features; the labels of dev only.
@@ -1120,7 +1456,7 @@ def alphas_for(lists, targets, folds, dev_labels, *, window, depth, metric, seed
     return {x: by_fold[folds[x]] if x in folds else on_all_dev for x in targets}, on_all_dev
 
 
-# ---- notebooks/06a_ablation_table.ipynb, cell save-run-rows [43]
+# ---- notebooks/06a_ablation_table.ipynb, cell save-run-rows [41]
 
 @dataclass
 class AblationRows:

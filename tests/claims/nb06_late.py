@@ -50,8 +50,8 @@ def check_three_chunk_ranks(shown: Shown) -> dict[str, str]:
 @functools.cache
 def _faulty():
     from ragmath.lab.ablation import run_ablation
-    from ragmath.lab.generate import MisreadLimitAnswerer
     from ragmath.lab.holdout import frozen_design
+    from ragmath.lab.workbook import MisreadLimitAnswerer
 
     return run_ablation(frozen_design(), generator=MisreadLimitAnswerer)
 
@@ -60,7 +60,7 @@ def check_oracle_faulty(shown: Shown) -> dict[str, str]:
     """"With the gold evidence the Oracle answers o/n with our generator and f/n with the faulty one: here the
     Oracle row does not catch the fault. … (Q08) … support s … both generators refuse it". On the live index the
     refusal threshold refuses the taxi question before either generator answers it."""
-    from ragmath.lab.generate import asks_for_excess
+    from ragmath.lab.workbook import asks_for_excess
 
     dev, faulty = dev_full(), _faulty()
     n = int(dev.table.loc["Oracle", "answerable"])

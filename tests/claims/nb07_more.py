@@ -425,7 +425,7 @@ def check_generations(shown: Shown) -> dict[str, str]:
 
     from claims import dataset
     from ragmath import bootstrap_interval, wilson_interval
-    from ragmath.lab.generate import ExtractiveAnswerer, answer_is_correct
+    from ragmath.lab.workbook import ExtractiveAnswerer, answer_is_correct
 
     dev, ds = design_1_full(), dataset()
     rng = np.random.default_rng(0)

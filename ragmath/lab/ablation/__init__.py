@@ -5,7 +5,6 @@ importable from here as before (``from ragmath.lab.ablation import run_ablation`
 
 =============  ==================================================================================
 config.py      ``AblationConfig`` and the fixed names (``VERSIONS``, ``SPLITS``, ``TUNED_KNOBS``)
-fitting.py     the refusal threshold a run fits on dev (``RerankStage``: notebook 05b, ragmath.lab.workbook)
 running.py     ``run_ablation`` and ``AblationResult``: the per-identity pipelines, per-question rows, latency
 tables.py      ``summary_table``, ``by_type_table``, ``caveats_of``, ``metric_names``; tables for reading
 intervals.py   ``rate_intervals``, ``bootstrap_table``, ``type_intervals``, ``paired_table``
@@ -22,7 +21,6 @@ from ragmath.lab.ablation.config import (
     VERSIONS,
     AblationConfig,
 )
-from ragmath.lab.ablation.fitting import fit_refusal_threshold
 from ragmath.lab.ablation.intervals import (
     bootstrap_table,
     paired_table,
@@ -57,7 +55,6 @@ __all__ = [
     "AblationConfig",
     "AblationResult",
     "run_ablation",
-    "fit_refusal_threshold",
     "leakage_experiment",
     "leakage_on_fixed_questions",
     "holdout_overlap",

@@ -39,18 +39,20 @@ from ragmath.lab.ablation.config import (
     AblationConfig,
     versions_of,
 )
-from ragmath.lab.ablation.fitting import fit_refusal_threshold
 from ragmath.lab.ablation.tables import by_type_table, caveats_of, metric_names, summary_table
-from ragmath.lab.generate import Answer, ExtractiveAnswerer, answer_is_correct
 from ragmath.lab.workbook import (
     ALPHA_DEFAULT,
     FEATURES,
     FOLDS,
     AblationRows,
+    Answer,
+    ExtractiveAnswerer,
     LinearReranker,
     RerankStage,
+    answer_is_correct,
     convex_rankings,
     dataset_or_default,
+    fit_refusal_threshold,
     identity_indexes,
     rankings,
     run_rows,

@@ -49,7 +49,7 @@ def _ex1() -> float:
 
 def _ex2() -> float:
     from ragmath.lab.corpus import load_corpus
-    from ragmath.lab.generate import ExtractiveAnswerer
+    from ragmath.lab.workbook import ExtractiveAnswerer
 
     corpus = load_corpus()
     chunk = corpus[corpus["chunk_id"] == EX2_CHUNK].to_dict("records")
@@ -72,7 +72,7 @@ def _ex4() -> int:
     from functools import partial
 
     from ragmath.lab.ablation import run_ablation
-    from ragmath.lab.generate import MisreadLimitAnswerer
+    from ragmath.lab.workbook import MisreadLimitAnswerer
 
     generator = partial(MisreadLimitAnswerer, remembered_limit=EX4_REMEMBERED_LIMIT)
     return int(run_ablation(_frozen(), generator=generator).table.loc["Oracle", "answers correct"])
