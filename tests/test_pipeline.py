@@ -18,7 +18,6 @@ from ragmath.lab.generate import (
     answer_is_correct,
     support,
 )
-from ragmath.lab.tokenize import available_tokenizers, get_tokenizer
 from ragmath.lab.workbook import (
     FEATURES,
     BM25Retriever,
@@ -28,6 +27,8 @@ from ragmath.lab.workbook import (
     LinearReranker,
     VectorRetriever,
     as_chunk_records,
+    available_tokenizers,
+    get_tokenizer,
 )
 
 TINY = [

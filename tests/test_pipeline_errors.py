@@ -19,13 +19,13 @@ from ragmath.lab.ablation import AblationConfig, keep_default_rule, leakage_expe
 from ragmath.lab.corpus import load_config, load_corpus, load_qrels, parse_date, qrels_for
 from ragmath.lab.generate import ExtractiveAnswerer, question_bigrams
 from ragmath.lab.messages import use_language
-from ragmath.lab.tokenize import get_tokenizer
 from ragmath.lab.workbook import (
     BM25Retriever,
     CharNgramSVDEmbedder,
     HybridRetriever,
     LinearReranker,
     VectorRetriever,
+    get_tokenizer,
     in_index,
     permission_filter,
     roles_of,
@@ -96,7 +96,7 @@ def test_a_missing_data_file_is_named(tmp_path):
         f"{missing}: no such file; expected the workbook's corpus.jsonl"
 
 
-# ------------------------------------------------------------------------------------ tokenize.py
+# ------------------------------------------------------------------------------------ tokenizers (01)
 def test_an_unknown_tokenizer_lists_the_known_ones():
     assert error_of(lambda: get_tokenizer("nope"), ValueError) == \
         "unknown tokenizer 'nope'; choose one of ['bigram', 'jieba', 'jieba_plain', 'jieba_search']"

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from ragmath.lab.tokenize import ID_PATTERN, find_ids
+from ragmath.lab.workbook import ID_PATTERN, find_ids
 
 __all__ = [
     "Answer",
