@@ -11,7 +11,6 @@ import pandas as pd
 import pytest
 
 from ragmath.lab.corpus import load_corpus
-from ragmath.lab.tokenize import available_tokenizers, get_tokenizer
 from ragmath.lab.workbook import (
     FEATURES,
     Answer,
@@ -24,6 +23,8 @@ from ragmath.lab.workbook import (
     VectorRetriever,
     answer_is_correct,
     as_chunk_records,
+    available_tokenizers,
+    get_tokenizer,
     support,
 )
 

@@ -18,7 +18,6 @@ from ragmath.lab import holdout
 from ragmath.lab.ablation import AblationConfig, leakage_experiment
 from ragmath.lab.corpus import load_config, load_corpus, load_qrels, parse_date, qrels_for
 from ragmath.lab.messages import use_language
-from ragmath.lab.tokenize import get_tokenizer
 from ragmath.lab.workbook import (
     BM25Retriever,
     CharNgramSVDEmbedder,
@@ -26,6 +25,7 @@ from ragmath.lab.workbook import (
     HybridRetriever,
     LinearReranker,
     VectorRetriever,
+    get_tokenizer,
     in_index,
     keep_default_rule,
     permission_filter,
@@ -98,7 +98,7 @@ def test_a_missing_data_file_is_named(tmp_path):
         f"{missing}: no such file; expected the workbook's corpus.jsonl"
 
 
-# ------------------------------------------------------------------------------------ tokenize.py
+# ------------------------------------------------------------------------------------ tokenizers (01)
 def test_an_unknown_tokenizer_lists_the_known_ones():
     assert error_of(lambda: get_tokenizer("nope"), ValueError) == \
         "unknown tokenizer 'nope'; choose one of ['bigram', 'jieba', 'jieba_plain', 'jieba_search']"

@@ -6,19 +6,21 @@ the notebook's markdown around it explains the code.
 """
 
 import datetime
+import logging
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+import jieba
 import numpy as np
 import pandas as pd
 from rank_bm25 import BM25Okapi
 
 from ragmath import compare, evaluate, fuse_runs, rrf
 from ragmath.lab.corpus import load_corpus, load_dataset, load_identities, parse_date
-from ragmath.lab.tokenize import ID_PATTERN, find_ids, get_tokenizer
+from ragmath.lab.paths import DATA_DIR
 from ragmath.stats import paired_bootstrap
 from ragmath.validation import check_k, check_rrf_k
 
@@ -29,6 +31,7 @@ __all__ = [
     "AblationRows",
     "Answer",
     "BM25Retriever",
+    "CHINESE_RUN_OR_WORD",
     "CJK_RUN",
     "CharNgramSVDEmbedder",
     "DEFAULT_GRID",
@@ -38,6 +41,9 @@ __all__ = [
     "FOLDS",
     "FeatureExtractor",
     "HybridRetriever",
+    "ID_PATTERN",
+    "ID_SPLIT",
+    "JIEBA",
     "KNOB_FIELDS",
     "LISTS",
     "LinearReranker",
@@ -47,6 +53,9 @@ __all__ = [
     "QUESTION_WORDS",
     "RerankStage",
     "SIMILARITY_MEMO",
+    "TOKENIZERS",
+    "Tokenizer",
+    "USERDICT_PATH",
     "VectorRetriever",
     "against_default",
     "alphas_for",
@@ -55,6 +64,8 @@ __all__ = [
     "as_chunk_records",
     "as_date",
     "asks_for_excess",
+    "available_tokenizers",
+    "bigrams",
     "can_read",
     "check_depth",
     "check_query",
@@ -64,7 +75,9 @@ __all__ = [
     "convex_rankings",
     "dataset_or_default",
     "evidence_chars",
+    "find_ids",
     "fit_refusal_threshold",
+    "get_tokenizer",
     "grid_edges",
     "identity_indexes",
     "in_index",
@@ -73,6 +86,7 @@ __all__ = [
     "keep_default_rule",
     "knob_against_default",
     "label_memory",
+    "load_jieba",
     "memoised_similarity",
     "permission_filter",
     "pick_amount",
@@ -87,9 +101,13 @@ __all__ = [
     "roles_of",
     "rows_a_to_c",
     "run_rows",
+    "segment_table",
+    "shared_tokens",
     "support",
     "table_cell",
     "tune",
+    "userdict_entries",
+    "userdict_table",
     "visible_labels",
 ]
 
@@ -121,7 +139,131 @@ def in_index(corpus, as_of, editions="live"):
     return (start.map(lambda d: d <= day) & end.map(lambda d: d is None or day < d)).astype(bool)
 
 
-# ---- notebooks/01_unit_of_evaluation.ipynb, cell save-bm25 [38]
+# ---- notebooks/01_unit_of_evaluation.ipynb, cell save-tokenize [39]
+
+# An ID is kept as one token: letters, optional digits, "-" and a number, then "-" or "."-joined parts.
+ID_PATTERN = re.compile(r"[A-Za-z]{2,}\d*-\d+(?:[.-][A-Za-z0-9]+)*")  # INV-102, TRV26-4.2-a; not 4.2, P6
+ID_SPLIT = re.compile(f"({ID_PATTERN.pattern})")  # re.split with it keeps each ID as a piece of its own
+CHINESE_RUN_OR_WORD = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[A-Za-z0-9]+(?:\.[0-9]+)?")
+USERDICT_PATH = DATA_DIR / "userdict.txt"  # the workbook's domain words, each kept whole by jieba
+JIEBA = {}  # with the user dictionary or not -> our own jieba.Tokenizer, made on first use
+
+
+def find_ids(text):
+    """The IDs in ``text``, upper-cased, in order.
+
+    >>> find_ids("INV-102 和 inv-103 能报多少, 见第 4.2 条")
+    ['INV-102', 'INV-103']
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}: {text!r}")
+    return [m.upper() for m in ID_PATTERN.findall(unicodedata.normalize("NFKC", text))]
+
+
+def load_jieba(with_userdict):
+    """A jieba.Tokenizer of our own (the global jieba stays untouched), initialised once and quietly.
+
+    Raises FileNotFoundError when the user dictionary is missing.
+    """
+    if with_userdict not in JIEBA:
+        if with_userdict and not USERDICT_PATH.is_file():
+            raise FileNotFoundError(f"jieba user dictionary not found at {USERDICT_PATH}; it ships in the "
+                                    "repository's data/ folder (set RAGMATH_DATA to the folder that "
+                                    "holds it)")
+        logger = logging.getLogger("jieba")
+        level = logger.level
+        logger.setLevel(logging.ERROR)  # jieba reports loading its dictionary on stderr
+        try:
+            tokenizer = jieba.Tokenizer()
+            tokenizer.initialize()  # its cache goes to the system's temp folder, never the repository
+            if with_userdict:
+                tokenizer.load_userdict(str(USERDICT_PATH))
+        finally:
+            logger.setLevel(level)
+        JIEBA[with_userdict] = tokenizer
+    return JIEBA[with_userdict]
+
+
+def bigrams(text):
+    """Overlapping character pairs of each run of Chinese characters; ASCII words and numbers whole.
+
+    >>> bigrams("市内交通 80 元")
+    ['市内', '内交', '交通', '80', '元']
+    """
+    tokens = []
+    for run in CHINESE_RUN_OR_WORD.findall(text):
+        if run.isascii() or len(run) == 1:
+            tokens.append(run)
+        else:
+            tokens += [run[i : i + 2] for i in range(len(run) - 1)]
+    return tokens
+
+
+@dataclass(frozen=True)
+class Tokenizer:
+    """A named tokenizer: ``tokenizer(text)`` is the list of tokens; ``name`` is what a run records.
+
+    It applies NFKC (full-width -> half-width), keeps each ID whole (unless ``protect_ids`` is False),
+    cuts the rest with ``cut``, lower-cases, and drops tokens with no letter or digit.
+    """
+
+    name: str
+    description: str
+    cut: Callable
+    protect_ids: bool = True
+
+    def __call__(self, text):
+        """The tokens of ``text``; raises TypeError for anything but a str.
+
+        >>> get_tokenizer("jieba")("INV-102 能报多少")
+        ['inv-102', '能报', '多少']
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}: {text!r}; join lists first")
+        text = unicodedata.normalize("NFKC", text)
+        pieces = ID_SPLIT.split(text) if self.protect_ids else [text]
+        tokens = []
+        for i, piece in enumerate(pieces):
+            if i % 2 == 1:  # re.split puts the IDs at the odd places
+                tokens.append(piece.lower())
+            else:
+                tokens += [t.lower() for t in self.cut(piece) if any(ch.isalnum() for ch in t)]
+        return tokens
+
+
+TOKENIZERS = {t.name: t for t in [
+    Tokenizer("jieba", "jieba.cut + user dictionary (data/userdict.txt) + IDs kept whole",
+              lambda piece: load_jieba(True).lcut(piece)),
+    Tokenizer("jieba_search",
+              "jieba.cut_for_search + user dictionary + IDs kept whole (long words also as sub-words)",
+              lambda piece: load_jieba(True).lcut_for_search(piece)),
+    Tokenizer("jieba_plain", "jieba.cut, no user dictionary, IDs not protected (the pitfall)",
+              lambda piece: load_jieba(False).lcut(piece), protect_ids=False),
+    Tokenizer("bigram", "overlapping character bigrams of Chinese runs; IDs and ASCII words whole", bigrams),
+]}
+
+
+def available_tokenizers():
+    """``{name: description}`` of every registered tokenizer."""
+    return {name: t.description for name, t in TOKENIZERS.items()}
+
+
+def get_tokenizer(name="jieba"):
+    """The registered tokenizer called ``name``.
+
+    Raises TypeError for a name that is not a str, ValueError for an unknown one (listing the known ones).
+
+    >>> get_tokenizer("bigram")("市内交通超标")
+    ['市内', '内交', '交通', '通超', '超标']
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"tokenizer must be a name (str), got {type(name).__name__}")
+    if name not in TOKENIZERS:
+        raise ValueError(f"unknown tokenizer {name!r}; choose one of {sorted(TOKENIZERS)}")
+    return TOKENIZERS[name]
+
+
+# ---- notebooks/01_unit_of_evaluation.ipynb, cell save-bm25 [40]
 
 def as_chunk_records(chunks, *, argument="chunks"):
     """Chunks (a DataFrame or mappings with chunk_id and text) as a tuple of fresh dicts.
@@ -234,7 +376,7 @@ class BM25Retriever:
         return rank_scores(matched, depth)
 
 
-# ---- notebooks/01_unit_of_evaluation.ipynb, cell save-permission [41]
+# ---- notebooks/01_unit_of_evaluation.ipynb, cell save-permission [43]
 
 def roles_of(identity, identities=None):
     """The roles of an identity name (from identities.csv), or the roles given as a collection.
@@ -1296,7 +1438,69 @@ def fit_refusal_threshold(rows):
     return best_t
 
 
-# ---- notebooks/06a_ablation_table.ipynb, cell save-indexes [30]
+# ---- notebooks/06a_ablation_table.ipynb, cell save-tokenize-tables [10]
+
+def segment_table(texts, tokenizers):
+    """How each tokenizer cuts each text (``texts``: label -> text), tokens joined by " / "."""
+    rows = {label: {name: " / ".join(get_tokenizer(name)(text)) for name in tokenizers}
+            for label, text in texts.items()}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("text")
+
+
+def shared_tokens(query, text, tokenizer="jieba"):
+    """The tokens ``query`` and ``text`` share under ``tokenizer``, once each, in the query's order:
+    the only terms BM25 can match on.
+
+    >>> shared_tokens("市内交通费用超出标准", "上海市内交通每次 80 元", "jieba_plain")
+    ['交通']
+    >>> shared_tokens("市内交通费用超出标准", "上海市内交通每次 80 元", "jieba")
+    ['市内交通']
+    """
+    cut = get_tokenizer(tokenizer)
+    in_text = set(cut(text))
+    return list(dict.fromkeys(t for t in cut(query) if t in in_text))
+
+
+def userdict_entries():
+    """The user dictionary's entries as (word, frequency, part-of-speech tag), in file order.
+
+    Raises ValueError naming a line that is not ``word [freq] [tag]``.
+
+    >>> userdict_entries()[0]
+    ('市内交通', 20000, 'n')
+    """
+    entries = []
+    for number, line in enumerate(USERDICT_PATH.read_text(encoding="utf-8").splitlines(), 1):
+        parts = line.split()
+        if len(parts) > 3 or (len(parts) >= 2 and not parts[1].isdigit()):
+            raise ValueError(f"{USERDICT_PATH.name} line {number}: expected 'word [freq] [tag]', "
+                             f"got {line!r}")
+        if parts:
+            freq = int(parts[1]) if len(parts) >= 2 else 0
+            entries.append((parts[0], freq, parts[2] if len(parts) == 3 else ""))
+    return entries
+
+
+def userdict_table(texts):
+    """Every user-dictionary entry and what it does on ``texts``: in how many texts it occurs, in how many
+    it changes the cut (the word is a token of jieba with the dictionary, not of plain jieba), and plain
+    jieba's tokens over the word in the first text it changes (else in the word alone)."""
+    texts = [unicodedata.normalize("NFKC", t) for t in texts]
+    user, plain = load_jieba(True), load_jieba(False)
+    rows = {}
+    for word, freq, tag in userdict_entries():
+        holding = [t for t in texts if word in t]
+        changed = [t for t in holding if word in user.lcut(t) and word not in plain.lcut(t)]
+        where = changed[0] if changed else word
+        start, end = where.index(word), where.index(word) + len(word)
+        around = [w for w, s, e in plain.tokenize(where) if s < end and e > start]
+        rows[word] = {"freq": freq, "tag": tag, "texts holding it": len(holding),
+                      "texts where the entry changes the cut": len(changed),
+                      "plain jieba cuts it as": " / ".join(around)}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("entry")
+
+
+# ---- notebooks/06a_ablation_table.ipynb, cell save-indexes [32]
 
 def identity_indexes(dataset, as_of, editions, tokenizer="jieba"):
     """Each identity's index on ``as_of``: only the chunks it may read, with BM25, vectors and features.
@@ -1332,7 +1536,7 @@ def visible_labels(qrels, index_of):
     return labels
 
 
-# ---- notebooks/06a_ablation_table.ipynb, cell save-rows-abc [33]
+# ---- notebooks/06a_ablation_table.ipynb, cell save-rows-abc [35]
 
 def rankings(index, text):
     """BM25's and the vectors' full rankings of one question in one index, computed once and kept."""
@@ -1356,7 +1560,7 @@ def rows_a_to_c(index, text, k, window, depth):
     return rows, lists, fused
 
 
-# ---- notebooks/06a_ablation_table.ipynb, cell save-rule [36]
+# ---- notebooks/06a_ablation_table.ipynb, cell save-rule [38]
 
 ALPHA_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)  # row E's weights on BM25 tried on dev
 ALPHA_DEFAULT = 0.5  # equal weights: kept unless the rule below finds better
@@ -1422,7 +1626,7 @@ def choose_alpha(per_question, questions, seed=0):
     return keep_default_rule(intervals_against_default(on, "α", ALPHA_DEFAULT, seed=seed))
 
 
-# ---- notebooks/06a_ablation_table.ipynb, cell save-rows-de [38]
+# ---- notebooks/06a_ablation_table.ipynb, cell save-rows-de [40]
 
 def rerank_stage(questions, index_of, candidates, labels, l2):
     """Row D's stage: each question's candidates (C's top M) and their features; the labels of dev only.
@@ -1456,7 +1660,7 @@ def alphas_for(lists, targets, folds, dev_labels, *, window, depth, metric, seed
     return {x: by_fold[folds[x]] if x in folds else on_all_dev for x in targets}, on_all_dev
 
 
-# ---- notebooks/06a_ablation_table.ipynb, cell save-run-rows [41]
+# ---- notebooks/06a_ablation_table.ipynb, cell save-run-rows [43]
 
 @dataclass
 class AblationRows:

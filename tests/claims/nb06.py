@@ -21,8 +21,7 @@ def check_three_chunks_shared_tokens(shown: Shown) -> dict[str, str]:
     query, some occur in all three chunks and the rest (标准) in two, so each has a negative BM25 IDF,
     log((N − n + 0.5) / (n + 0.5)) < 0 for n > N / 2. Today's notebooks said "all its shared tokens occur in
     all three chunks": TRV26-4.3 lacks 标准."""
-    from ragmath.lab.tokenize import shared_tokens
-    from ragmath.lab.workbook import BM25Retriever
+    from ragmath.lab.workbook import BM25Retriever, shared_tokens
 
     texts = dataset().corpus.set_index("chunk_id").loc[THREE, "text"]
     shared = {c: set(shared_tokens(QUERY_3, texts[c], "jieba_search")) for c in THREE}

@@ -16,7 +16,7 @@ TOKENIZERS = ["jieba_plain", "jieba_search", "jieba", "bigram"]
 def check_userdict(shown: Shown) -> dict[str, str]:
     """"Of the n entries, c change how jieba cuts at least one chunk or question (…); the other r change nothing
     here (…)"."""
-    from ragmath.lab.tokenize import userdict_table
+    from ragmath.lab.workbook import userdict_table
 
     ds = dataset()
     entries = userdict_table(list(ds.corpus["text"]) + list(ds.questions["text"]))

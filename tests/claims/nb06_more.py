@@ -248,8 +248,7 @@ def check_term_match(which: str):
     def check(shown: Shown) -> dict[str, str]:
         """Under which tokenizers 市内 is inside a token the query shares with the clause's text (or the chunk
         as indexed)."""
-        from ragmath.lab.tokenize import shared_tokens
-        from ragmath.lab.workbook import chunk_text
+        from ragmath.lab.workbook import chunk_text, shared_tokens
 
         row = dataset().corpus.set_index("chunk_id").loc["TRV26-4.2-a"]
         text = row["text"] if which == "alone" else chunk_text(row.to_dict())

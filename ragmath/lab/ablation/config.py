@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ragmath.lab.tokenize import get_tokenizer
+from ragmath.lab.workbook import get_tokenizer
 from ragmath.validation import check_rrf_k
 
 VERSIONS: tuple[str, ...] = ("A", "B", "C", "D", "E", "Oracle")

@@ -61,8 +61,7 @@ def _ex2() -> float:
 
 def _ex3() -> int:
     from ragmath.lab.corpus import load_corpus
-    from ragmath.lab.tokenize import get_tokenizer
-    from ragmath.lab.workbook import chunk_text
+    from ragmath.lab.workbook import chunk_text, get_tokenizer
 
     tokenizer = get_tokenizer(EX3_TOKENIZER)
     return sum(EX3_TOKEN in tokenizer(chunk_text(r)) for r in load_corpus().to_dict("records"))
