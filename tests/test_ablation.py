@@ -18,11 +18,16 @@ from ragmath.lab.ablation import (
     VERSIONS,
     AblationConfig,
     clear_cache,
-    leakage_experiment,
     run_ablation,
 )
 from ragmath.lab.paths import DATA_DIR
-from ragmath.lab.workbook import fit_refusal_threshold, grid_edges, tune
+from ragmath.lab.workbook import (
+    fit_refusal_threshold,
+    grid_edges,
+    leakage_experiment,
+    leakage_on_fixed_questions,
+    tune,
+)
 
 
 def _raw_readers() -> dict[str, set[str]]:
@@ -234,21 +239,36 @@ def test_tuning_and_leakage_refuse_a_dataset_holding_holdout_questions():
     with pytest.raises(ValueError, match="dev questions only"):
         tune(AblationConfig(), dataset=ds)
     with pytest.raises(ValueError, match="dev questions only"):
-        leakage_experiment(ds)
+        leakage_experiment(ds, AblationConfig())
+    with pytest.raises(ValueError, match="dev questions only"):
+        leakage_on_fixed_questions(ds, AblationConfig())
 
 
 def test_leakage_grouped_split_never_straddles_and_random_does():
-    leak = leakage_experiment(seeds=range(5))
+    leak = leakage_experiment(None, AblationConfig(), seeds=range(5))
     assert (leak["grouped: groups on both sides"] == 0).all()
     assert (leak["grouped: test questions with a twin in fitting"] == 0).all()
     assert (leak["random: groups on both sides"] > 0).any()
 
 
+def test_leaks_on_fixed_questions_score_the_same_test_part_in_every_arm():
+    """One seed, one setting: a row per leak, the same test part, the twins left out of the clean fit only."""
+    one = {"k": (1,), "window": (40,), "rerank_depth": (5,)}
+    rows = leakage_on_fixed_questions(None, AblationConfig(), seeds=[0], grid=one, memory_depths=(5,),
+                                      resamples=200)
+    assert list(rows.index) == [(0, "memory (M = 5)"), (0, "tuning (k, W, M)")]
+    assert rows["test questions"].nunique() == 1 and rows["twins in fitting"].nunique() == 1
+    tuning = rows.xs("tuning (k, W, M)", level="leak").iloc[0]
+    # one setting: the honest and the leaky pick are the same, so this arm cannot differ
+    assert tuning["clean choice"] == tuning["leaky choice"] == "k=1, W=40, M=5" and tuning["difference"] == 0
+    memory = rows.xs("memory (M = 5)", level="leak").iloc[0]
+    assert memory["low"] <= memory["difference"] <= memory["high"]
+
+
 @pytest.mark.slow
 def test_random_split_estimate_is_optimistic_on_average():
     """Through the real reranker (M = 20, room for its memory): random minus grouped > 0 on average."""
-    leak = leakage_experiment(config=AblationConfig(k=60, window=10, rerank_depth=20),
-                              seeds=range(40))
+    leak = leakage_experiment(None, AblationConfig(k=60, window=10, rerank_depth=20), seeds=range(40))
     diff = leak["difference (random − grouped)"]
     assert diff.mean() > 0
     assert (diff > 0).sum() > len(diff) / 2

@@ -15,7 +15,7 @@ import pytest
 from test_corpus import copy_data  # tests/ is on the path (conftest.py)
 
 from ragmath.lab import holdout
-from ragmath.lab.ablation import AblationConfig, leakage_experiment
+from ragmath.lab.ablation import AblationConfig
 from ragmath.lab.corpus import load_config, load_corpus, load_qrels, parse_date, qrels_for
 from ragmath.lab.messages import use_language
 from ragmath.lab.workbook import (
@@ -28,6 +28,8 @@ from ragmath.lab.workbook import (
     get_tokenizer,
     in_index,
     keep_default_rule,
+    leakage_experiment,
+    leakage_on_fixed_questions,
     permission_filter,
     question_bigrams,
     roles_of,
@@ -208,8 +210,17 @@ def test_a_zero_rrf_constant_is_refused_with_its_value():
 
 
 def test_a_test_fraction_outside_zero_one_is_refused_with_its_value():
-    assert error_of(lambda: leakage_experiment(test_fraction=1.5), ValueError) == \
+    config = AblationConfig()
+    assert error_of(lambda: leakage_experiment(None, config, test_fraction=1.5), ValueError) == \
         "test_fraction must be strictly between 0 and 1, got 1.5"
+    assert error_of(lambda: leakage_on_fixed_questions(None, config, test_fraction=0), ValueError) == \
+        "test_fraction must be strictly between 0 and 1, got 0"
+
+
+def test_a_leak_grid_with_an_empty_knob_is_refused_naming_the_knobs():
+    grid = {"k": (1,), "window": (), "rerank_depth": (5,)}
+    assert error_of(lambda: leakage_on_fixed_questions(None, AblationConfig(), grid=grid), ValueError) == \
+        "grid needs at least one value for each of ['k', 'window', 'rerank_depth'], got " + str(grid)
 
 
 def test_a_knob_table_without_its_default_row_is_refused():

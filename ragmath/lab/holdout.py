@@ -2,7 +2,8 @@
 
 The holdout questions were written blind and committed in one sealing commit (its message starts
 ``holdout: sealed``) before any code ran on them; :func:`sealing_commit` finds it in git and
-:func:`added_with_holdout` what it added (git runs through :func:`ragmath.seal.git_output` only).
+:func:`added_with_holdout` what it added (git runs through :func:`ragmath.seal.git_output` only), and
+:func:`holdout_overlap` what the holdout shares with dev.
 Every loader in ``ragmath.lab.corpus`` leaves them out unless told ``include_holdout=True``, and only
 :func:`open_holdout` says so. The record, ``data/holdout_openings.json``, is a :mod:`ragmath.seal` record:
 the sealing commit with the hashes of ``questions.jsonl`` and ``qrels.csv`` as committed then, and each
@@ -20,6 +21,7 @@ recorded commit in a temporary git worktree and checks the stored results' hash
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 from dataclasses import asdict, dataclass, fields, replace
@@ -29,9 +31,6 @@ from typing import Any
 import pandas as pd
 
 from ragmath.evaluation import Evaluation
-
-# from the ablation's modules, not the package: ablation/leakage.py asks this module for the chunks the
-# sealing commit added, and the package imports leakage.py
 from ragmath.lab.ablation.config import AblationConfig
 from ragmath.lab.ablation.running import AblationResult, run_ablation
 from ragmath.lab.ablation.tables import by_type_table, caveats_of, metric_names, summary_table
@@ -39,6 +38,7 @@ from ragmath.lab.corpus import (
     corpus_hash,
     data_dir,
     load_config,
+    load_corpus,
     load_dataset,
     split_manifest,
 )
@@ -49,6 +49,7 @@ __all__ = [
     "SEAL_PREFIX",
     "sealing_commit",
     "added_with_holdout",
+    "holdout_overlap",
     "HoldoutRun",
     "sealing_record",
     "frozen_design",
@@ -113,6 +114,42 @@ def added_with_holdout(file: str, key: str, data: Any = None) -> list[str] | Non
         return {json.loads(line)[key] for line in text.splitlines() if line.strip()}
 
     return sorted(ids(found["commit"]) - ids(f"{found['commit']}^"))
+
+
+def holdout_overlap(data: Any = None) -> dict[str, Any]:
+    """What the holdout shares with dev, from chunk IDs, the split manifest and git only.
+
+    Reads ``qrels.csv``'s (question, chunk, grade) rows, each question's side from
+    ``ragmath.lab.corpus.split_manifest`` (no question text or answer) and the corpus's chunk IDs. Returns
+    the holdout's positive labels (grade > 0); those whose chunk is also positive evidence of a dev question
+    (question → chunk pairs); the chunks the sealing commit added to ``corpus.jsonl`` (None without git);
+    how many of them the dev corpus holds and how many dev labels > 0 point to them (0: distractors).
+
+    >>> holdout_overlap()["dev labels on added chunks"]
+    0
+
+    Raises the loaders' ValueError for a bad row.
+    """
+    folder = _folder(data)
+    manifest = split_manifest(folder, with_answerable=False)
+    side = dict(zip(manifest["question_id"], manifest["split"], strict=True))
+    with (folder / "qrels.csv").open(encoding="utf-8", newline="") as handle:
+        positive = [(row["question_id"], row["chunk_id"]) for row in csv.DictReader(handle)
+                    if int(row["grade"]) > 0]
+    dev_labels = [chunk for question, chunk in positive if side[question] == "dev"]  # a chunk per label
+    dev_evidence = set(dev_labels)
+    held = [(question, chunk) for question, chunk in positive if side[question] == "holdout"]
+    chunks = set(load_corpus(folder / "corpus.jsonl")["chunk_id"])
+    added = added_with_holdout("corpus.jsonl", "chunk_id", folder)
+    new = set(added or ())
+    return {
+        "holdout positive labels": len(held),
+        "shared with dev evidence": [(q, c) for q, c in held if c in dev_evidence],
+        "chunks added with the holdout": added,
+        "added chunks in the dev corpus": None if added is None else len(new & chunks),
+        "dev labels on added chunks": None if added is None else sum(c in new for c in dev_labels),
+        "corpus chunks": len(chunks),
+    }
 
 
 def _read_record(folder: Path) -> dict:

@@ -21,7 +21,7 @@ from rank_bm25 import BM25Okapi
 from ragmath import compare, evaluate, fuse_runs, rrf
 from ragmath.lab.corpus import load_corpus, load_dataset, load_identities, parse_date
 from ragmath.lab.paths import DATA_DIR
-from ragmath.stats import paired_bootstrap
+from ragmath.stats import grouped_split, paired_bootstrap
 from ragmath.validation import check_k, check_rrf_k
 
 __all__ = [
@@ -45,6 +45,7 @@ __all__ = [
     "ID_SPLIT",
     "JIEBA",
     "KNOB_FIELDS",
+    "LEAK_GRID",
     "LISTS",
     "LinearReranker",
     "MisreadLimitAnswerer",
@@ -74,9 +75,11 @@ __all__ = [
     "chunk_text",
     "convex_rankings",
     "dataset_or_default",
+    "dev_stages",
     "evidence_chars",
     "find_ids",
     "fit_refusal_threshold",
+    "fitted_evaluation",
     "get_tokenizer",
     "grid_edges",
     "identity_indexes",
@@ -86,8 +89,11 @@ __all__ = [
     "keep_default_rule",
     "knob_against_default",
     "label_memory",
+    "leakage_experiment",
+    "leakage_on_fixed_questions",
     "load_jieba",
     "memoised_similarity",
+    "out_of_fold_mean",
     "permission_filter",
     "pick_amount",
     "question_bigrams",
@@ -101,11 +107,14 @@ __all__ = [
     "roles_of",
     "rows_a_to_c",
     "run_rows",
+    "scores_on_test",
     "segment_table",
     "shared_tokens",
+    "split_at_random",
     "support",
     "table_cell",
     "tune",
+    "tuning_arm",
     "userdict_entries",
     "userdict_table",
     "visible_labels",
@@ -1888,3 +1897,158 @@ def knob_against_default(base, knob, values=None, dataset=None, *, default=None,
         runs[value] = found.rows[version]
     return against_default(runs, found.labels, knob, default, metric or f"nDCG@{base.top_k}",
                            version=version, seed=seed, resamples=resamples)
+
+
+# ---- notebooks/07_honest_numbers.ipynb, cell save-leakage [22]
+
+LEAK_GRID = {"k": (1, 60), "window": (20, 40), "rerank_depth": (5, 10, 20)}  # design 1 is one of these
+
+
+def dev_stages(dataset, config, changes, what):
+    """Row D's reranking stage on dev for ``config`` with each of ``changes``, and every question's labels.
+
+    ``config``: an ``AblationConfig``; ``changes``: {key: {field: value}}; all the runs share one build of
+    the indexes. ``dataset`` None: the dev questions. Raises ValueError if it holds a holdout question.
+    """
+    ds = dataset_or_default(dataset)
+    require_dev_only(ds, what)
+    configs = {key: replace(config, split="dev", score_fusion=False, **change)
+               for key, change in changes.items()}
+    as_of = ds.config["snapshot_date"] if config.snapshot_date is None else config.snapshot_date
+    indexes = identity_indexes(ds, as_of, config.editions, config.tokenizer)  # built once for every run
+    found = {key: run_rows(cfg, ds, indexes) for key, cfg in configs.items()}
+    return {key: rows.stage for key, rows in found.items()}, next(iter(found.values())).labels
+
+
+def split_at_random(questions, seed, test_fraction):
+    """A test part (``test_fraction`` of the questions, drawn one by one at random) and the rest, both sorted.
+
+    >>> split_at_random(["q1", "q2", "q3", "q4"], 0, 0.5)
+    (['q1', 'q3'], ['q2', 'q4'])
+    """
+    drawn = [questions[i] for i in np.random.default_rng(seed).permutation(len(questions))]
+    cut = math.ceil(test_fraction * len(drawn))
+    return sorted(drawn[:cut]), sorted(drawn[cut:])
+
+
+def fitted_evaluation(stage, labels, metric, fit, test):
+    """``evaluate`` of the ``test`` questions, ranked by a reranker fitted on (and remembering) ``fit``."""
+    model = stage.fit(fit)
+    run = {q: stage.rank(q, model, fit) for q in test}
+    return evaluate(run, {q: labels[q] for q in test}, [metric])
+
+
+def scores_on_test(stage, labels, metric, fit, test):
+    """The metric per ``test`` question, ranked by a reranker fitted on ``fit``."""
+    return fitted_evaluation(stage, labels, metric, fit, test).per_question[metric].loc[test]
+
+
+def out_of_fold_mean(stage, labels, metric, questions):
+    """The mean metric over ``questions``, each ranked by a reranker fitted on the other folds of groups."""
+    fold = {g: i % FOLDS for i, g in enumerate(sorted({stage.group[q] for q in questions}))}
+    scores = [scores_on_test(stage, labels, metric, [q for q in questions if fold[stage.group[q]] != f],
+                             [q for q in questions if fold[stage.group[q]] == f])
+              for f in sorted(set(fold.values()))]
+    return float(pd.concat(scores).mean())
+
+
+def tuning_arm(stages, labels, metric, settings, fit, test):
+    """The ``test`` scores of the setting picked out of fold on ``fit`` and of the one best on ``test``.
+
+    Both are fitted on ``fit``; ties go to the smaller M, then W, then the k closest to 60. Returns (honest
+    scores, leaky scores, honest setting, leaky setting), each setting written "k=…, W=…, M=…".
+    """
+    on_test = {s: scores_on_test(stages[s], labels, metric, fit, test) for s in settings}
+    on_fit = {s: out_of_fold_mean(stages[s], labels, metric, fit) for s in settings}
+
+    def preference(score, s):  # the higher score first, then the tie rule
+        return -round(score, 12), s[2], s[1], abs(math.log(s[0]) - math.log(60))
+
+    leaky = min(settings, key=lambda s: preference(float(on_test[s].mean()), s))
+    honest = min(settings, key=lambda s: preference(on_fit[s], s))
+    return on_test[honest], on_test[leaky], *(f"k={s[0]:g}, W={s[1]}, M={s[2]}" for s in (honest, leaky))
+
+
+def leakage_on_fixed_questions(dataset, config, *, seeds=tuple(range(20)), test_fraction=0.3, grid=LEAK_GRID,
+                               memory_depths=(5, 20), resamples=2000):
+    """Two leaks measured on the same test questions, per seed, each with a paired interval.
+
+    Answerable dev questions, at ``config`` (an ``AblationConfig``; ``dataset`` None: the dev questions).
+    For each seed a test part T (``test_fraction`` of them, drawn at random) is kept fixed; the rest R holds
+    some near-duplicates of T (twins: same group). Every arm scores T, so a difference is the leak, not a
+    change of questions:
+
+    - ``memory (M = m)``: the reranker at depth m fitted on R (twins included: its memory feature
+      remembers their labels) minus fitted on R without the twins;
+    - ``tuning (k, W, M)``: the setting of ``grid`` best on T itself minus the one an out-of-fold score on R
+      without the twins picks (``tuning_arm``). Never below 0 by construction: its size is the lesson.
+
+    Returns one row per (seed, leak): the clean and leaky mean nDCG@K on T, their difference with its
+    paired bootstrap interval over T (``low``, ``high``: ``resamples`` draws, seed = the row's seed), the
+    test questions, how many have a twin in R, the twins, and the settings chosen. Raises ValueError if
+    ``test_fraction`` is outside (0, 1), a knob of ``grid`` is empty or the dataset holds a holdout question.
+    """
+    if not 0 < test_fraction < 1:
+        raise ValueError(f"test_fraction must be strictly between 0 and 1, got {test_fraction!r}")
+    if not all(tuple(grid.get(knob, ())) for knob in LEAK_GRID):
+        raise ValueError(f"grid needs at least one value for each of {list(LEAK_GRID)}, got {dict(grid)}")
+    settings = [(k, w, m) for k in grid["k"] for w in grid["window"] for m in grid["rerank_depth"]]
+    depths = sorted(set(memory_depths))
+    changes = {s: {"k": s[0], "window": s[1], "rerank_depth": s[2]} for s in settings}
+    changes |= {("memory", m): {"rerank_depth": m} for m in depths}
+    stages, labels = dev_stages(dataset, config, changes, "leakage_on_fixed_questions")
+    metric, group = f"nDCG@{config.top_k}", stages[settings[0]].group
+    answerable = [q for q in stages[settings[0]].dev if any(g > 0 for g in labels[q].values())]
+    rows = []
+    for seed in seeds:
+        test, rest = split_at_random(answerable, seed, test_fraction)
+        test_groups, rest_groups = {group[q] for q in test}, {group[q] for q in rest}
+        clean_fit = [q for q in rest if group[q] not in test_groups]  # the rest without the twins
+        arms = {f"memory (M = {m})": (scores_on_test(stages["memory", m], labels, metric, clean_fit, test),
+                                      scores_on_test(stages["memory", m], labels, metric, rest, test), "", "")
+                for m in depths}
+        arms["tuning (k, W, M)"] = tuning_arm(stages, labels, metric, settings, clean_fit, test)
+        for leak, (clean, leaky, clean_choice, leaky_choice) in arms.items():
+            res = paired_bootstrap(clean, leaky, n_resamples=resamples, seed=seed)
+            rows.append({"seed": seed, "test questions": len(test),
+                         "test questions with a twin in fitting": sum(group[q] in rest_groups for q in test),
+                         "twins in fitting": len(rest) - len(clean_fit), "leak": leak,
+                         f"clean: {metric}": float(clean.mean()), f"leaky: {metric}": float(leaky.mean()),
+                         "difference": res.mean_diff, "low": res.low, "high": res.high,
+                         "clean choice": clean_choice, "leaky choice": leaky_choice})
+    return pd.DataFrame(rows).set_index(["seed", "leak"])
+
+
+def leakage_experiment(dataset, config, *, seeds=tuple(range(20)), test_fraction=0.3):
+    """D's nDCG@K on unseen dev questions under a random and a grouped split, one row per seed.
+
+    For each seed the answerable dev questions are split twice into a fitting part and a test part:
+    question by question at random, and by whole groups (``grouped_split``). The reranker is fitted on the
+    fitting part (its memory feature remembers only those labels) and scored on the test part. A random
+    split lets near-duplicates of test questions into the fitting part, so its estimate is optimistic: the
+    difference (random − grouped) is the leak, measured on test parts that differ between the two splits.
+    ``config``: an ``AblationConfig``; ``dataset`` None: the dev questions.
+    Raises ValueError if ``test_fraction`` is outside (0, 1) or the dataset holds a holdout question.
+    """
+    if not 0 < test_fraction < 1:
+        raise ValueError(f"test_fraction must be strictly between 0 and 1, got {test_fraction!r}")
+    stages, labels = dev_stages(dataset, config, {"D": {}}, "leakage_experiment")
+    stage, metric = stages["D"], f"nDCG@{config.top_k}"
+    answerable = [q for q in stage.dev if any(g > 0 for g in labels[q].values())]
+    rows = []
+    for seed in seeds:
+        test, fit = split_at_random(answerable, seed, test_fraction)
+        splits = {"random": (fit, test),
+                  "grouped": grouped_split(answerable, stage.group, holdout=test_fraction, seed=seed)}
+        row = {"seed": seed}
+        for kind, (fitting, tested) in splits.items():
+            fit_groups = {stage.group[q] for q in fitting}
+            row[f"{kind}: test questions"] = len(tested)
+            row[f"{kind}: groups on both sides"] = len(fit_groups & {stage.group[q] for q in tested})
+            row[f"{kind}: test questions with a twin in fitting"] = sum(
+                stage.group[q] in fit_groups for q in tested)
+            scores = fitted_evaluation(stage, labels, metric, fitting, tested)
+            row[f"{kind}: {metric}"] = float(scores.means[metric])
+        row["difference (random − grouped)"] = row[f"random: {metric}"] - row[f"grouped: {metric}"]
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("seed")

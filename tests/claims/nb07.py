@@ -49,8 +49,8 @@ CLAIMS = [
 def leaks():
     """Section 6's leaks, as cell 8494121c measures them: 20 seeds, the frozen design 1, M = 5 and 20."""
     from claims import dataset
-    from ragmath.lab.ablation import LEAK_GRID, leakage_on_fixed_questions
     from ragmath.lab.holdout import opened_design
+    from ragmath.lab.workbook import LEAK_GRID, leakage_on_fixed_questions
 
     return leakage_on_fixed_questions(dataset(), opened_design(1), seeds=range(20), grid=LEAK_GRID,
                                       memory_depths=(5, 20))

@@ -360,7 +360,7 @@ CLAIMS = [
 
 def check_overlap_shared(shown: Shown) -> dict[str, str]:
     """"s of the holdout's p positive labels point to chunks that are also evidence of a dev question (pairs)"."""
-    from ragmath.lab.ablation import holdout_overlap
+    from ragmath.lab.holdout import holdout_overlap
 
     overlap = holdout_overlap()
     shared = overlap["shared with dev evidence"]
@@ -372,7 +372,7 @@ def check_overlap_shared(shown: Shown) -> dict[str, str]:
 def check_overlap_added(shown: Shown) -> dict[str, str]:
     """"The sealing commit added a chunks to the corpus (now n). Dev tuning ran over d of them: … no dev question
     labels any of them"."""
-    from ragmath.lab.ablation import holdout_overlap
+    from ragmath.lab.holdout import holdout_overlap
 
     overlap = holdout_overlap()
     assert overlap["dev labels on added chunks"] == 0

@@ -9,7 +9,6 @@ running.py     ``run_ablation`` and ``AblationResult``: the per-identity pipelin
 tables.py      ``summary_table``, ``by_type_table``, ``caveats_of``, ``metric_names``; tables for reading
 intervals.py   ``rate_intervals``, ``bootstrap_table``, ``type_intervals``, ``paired_table``
 tuning.py      ``tokenizer_ranks`` (the tuning: notebook 06b, ragmath.lab.workbook)
-leakage.py     ``leakage_experiment``, ``leakage_on_fixed_questions``, ``holdout_overlap``
 =============  ==================================================================================
 """
 
@@ -26,12 +25,6 @@ from ragmath.lab.ablation.intervals import (
     paired_table,
     rate_intervals,
     type_intervals,
-)
-from ragmath.lab.ablation.leakage import (
-    LEAK_GRID,
-    holdout_overlap,
-    leakage_experiment,
-    leakage_on_fixed_questions,
 )
 from ragmath.lab.ablation.running import (
     AblationResult,
@@ -55,9 +48,6 @@ __all__ = [
     "AblationConfig",
     "AblationResult",
     "run_ablation",
-    "leakage_experiment",
-    "leakage_on_fixed_questions",
-    "holdout_overlap",
     "type_intervals",
     "rate_intervals",
     "bootstrap_table",
@@ -75,5 +65,4 @@ __all__ = [
     "caveats_of",
     "summary_table",
     "by_type_table",
-    "LEAK_GRID",
 ]

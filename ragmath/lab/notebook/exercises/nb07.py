@@ -54,10 +54,10 @@ def _ex3() -> int:
 
 
 def _ex4() -> int:
-    from ragmath.lab.ablation import leakage_on_fixed_questions
     from ragmath.lab.holdout import opened_design
+    from ragmath.lab.workbook import leakage_on_fixed_questions
 
-    leaks = leakage_on_fixed_questions(config=opened_design(1), seeds=EX4_SEEDS, grid=EX4_GRID,
+    leaks = leakage_on_fixed_questions(None, opened_design(1), seeds=EX4_SEEDS, grid=EX4_GRID,
                                        memory_depths=(EX4_DEPTH,))
     memory = leaks.xs(f"memory (M = {EX4_DEPTH})", level="leak")
     return int((memory["difference"] > 0).sum())
