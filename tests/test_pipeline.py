@@ -232,14 +232,22 @@ def test_jieba_cache_is_not_written_into_the_repository():
     assert not list(root.glob("jieba*.cache")) and not list((root / "data").glob("*.cache"))
 
 
-def test_label_memory_by_hand_never_remembers_the_question_itself():
-    from ragmath.lab.workbook import label_memory
+def test_memory_feature_by_hand_never_remembers_the_question_itself():
+    """RerankStage's memory column is max sim(q, f) over the bank's questions f != q labelling the candidate."""
+    from ragmath.lab.workbook import RerankStage, question_similarity
 
-    sims = {"q": {"q": 1.0, "f": 0.6, "g": 0.2}}
-    qrels = {"q": {"a": 2}, "f": {"a": 1}, "g": {"b": 2}}
-    # a: q itself labels it (ignored), f labels it at 0.6; b: g at 0.2; c: nobody
-    assert label_memory("q", ["a", "b", "c"], ["q", "f", "g"], sims, qrels) == [0.6, 0.2, 0.0]
-    assert label_memory("q", ["a"], ["q"], sims, qrels) == [0.0]
+    texts = {"q": "市内交通超标怎么办", "f": "市内交通超出标准多少", "g": "住宿超标了"}
+    labels = {"q": {"a": 2}, "f": {"a": 1}, "g": {"b": 2}}
+    candidates = {"q": ["a", "b", "c"], "f": ["a"], "g": ["b"]}
+    matrices = {x: np.zeros((len(c), len(FEATURES))) for x, c in candidates.items()}
+    stage = RerankStage(candidates, matrices, dict.fromkeys(texts, "dev"), {x: x for x in texts}, texts,
+                        labels, 1.0)
+    f_sim, g_sim = question_similarity(texts["q"], texts["f"]), question_similarity(texts["q"], texts["g"])
+    assert 0 < g_sim < f_sim < 1
+    # a: q itself labels it (never remembered), f at f_sim; b: g at g_sim; c: nobody
+    assert stage.features("q", ["q", "f", "g"])["memory"].tolist() == [f_sim, g_sim, 0.0]
+    assert stage.features("q", ["q", "g"])["memory"].tolist() == [0.0, g_sim, 0.0]
+    assert stage.features("q", ["q"])["memory"].tolist() == [0.0, 0.0, 0.0]
 
 
 def test_question_similarity_by_hand():

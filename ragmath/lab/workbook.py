@@ -21,6 +21,7 @@ from rank_bm25 import BM25Okapi
 from ragmath import compare, evaluate, fuse_runs, rrf
 from ragmath.lab.corpus import load_corpus, load_dataset, load_identities, parse_date
 from ragmath.lab.paths import DATA_DIR
+from ragmath.ranking import ranking_from_scores
 from ragmath.stats import grouped_split, paired_bootstrap
 from ragmath.validation import check_k, check_rrf_k
 
@@ -88,7 +89,6 @@ __all__ = [
     "is_live",
     "keep_default_rule",
     "knob_against_default",
-    "label_memory",
     "leakage_experiment",
     "leakage_on_fixed_questions",
     "load_jieba",
@@ -319,13 +319,10 @@ def check_query(query):
 
 
 def rank_scores(scores, depth=None):
-    """Sort {chunk_id: score} by score descending, then chunk ID ascending; keep the top ``depth``.
-
-    Scores are compared rounded to 12 decimals, so floating-point noise cannot reorder equal scores.
-    """
+    """(chunk_id, score) pairs in the tie rule's order (``ragmath.ranking.ranking_from_scores``: score
+    descending, then chunk ID ascending); the top ``depth`` (all for None)."""
     check_depth(depth)
-    items = sorted(scores.items(), key=lambda item: (-round(float(item[1]), 12), item[0]))
-    return items if depth is None else items[:depth]
+    return [(chunk, scores[chunk]) for chunk in ranking_from_scores(scores)[:depth]]
 
 
 class BM25Retriever:
@@ -583,35 +580,6 @@ def evidence_chars(question):
     return set(_CJK.findall(text))
 
 
-def label_memory(
-    query_id,
-    candidates,
-    bank,
-    similarity,
-    qrels,
-):
-    """The ``memory`` feature: for each candidate, max similarity to a bank question labelling it.
-
-    memory(q, c) = max { sim(q, f) : f in bank, f ≠ q, grade(f, c) ≥ 1 }, or 0 if no such f
-
-    where bank is the set of training questions whose labels the reranker may remember, and sim
-    is ``similarity[q][f]`` (e.g. ``question_similarity``). The query itself is never in its own
-    memory.
-
-    >>> sims = {"q": {"f": 0.8, "g": 0.3}}
-    >>> label_memory("q", ["a", "b", "c"], ["f", "g"], sims, {"f": {"a": 2}, "g": {"a": 1, "b": 1}})
-    [0.8, 0.3, 0.0]
-    """
-    out = []
-    for c in candidates:
-        best = 0.0
-        for f in bank:
-            if f != query_id and qrels.get(f, {}).get(c, 0) >= 1:
-                best = max(best, float(similarity[query_id][f]))
-        out.append(best)
-    return out
-
-
 class FeatureExtractor:
     """Compute the reranker's features for candidates of one identity's index.
 
@@ -693,7 +661,7 @@ class FeatureExtractor:
     ):
         """Return one row per candidate (in the given order), one column per feature.
 
-        ``memory``: the ``memory`` feature of each candidate (see ``label_memory``); all 0 if None.
+        ``memory``: the ``memory`` feature of each candidate (see ``RerankStage``); all 0 if None.
         """
         x = self.matrix(query, candidates, memory)
         return pd.DataFrame(x, index=pd.Index(list(candidates), name="chunk_id"),
@@ -876,6 +844,12 @@ class RerankStage:
     questions ``train`` (their memory drawn from ``bank``, never from themselves) and
     ``rank(qid, model, bank)`` reorders one question's candidates. ``out_of_fold()`` ranks every
     dev question with a reranker fitted on the other folds (grouped K-fold, ``folds``).
+
+    The memory of candidate c for question q, remembering the questions in ``bank``:
+
+        memory(q, c) = max { sim(q, f) : f in bank, f ≠ q, grade(f, c) ≥ 1 }, or 0 if no such f
+
+    where sim is ``question_similarity``: the question itself is never in its own memory.
 
     Raises ValueError when asked to fit on a question that is not dev.
     """
