@@ -233,7 +233,7 @@ def test_jieba_cache_is_not_written_into_the_repository():
 
 
 def test_memory_feature_by_hand_never_remembers_the_question_itself():
-    """RerankStage's memory column is max sim(q, f) over the bank's questions f != q labelling the candidate."""
+    """RerankStage's memory is max sim(q, f) over the bank's questions f != q labelling the candidate."""
     from ragmath.lab.workbook import RerankStage, question_similarity
 
     texts = {"q": "市内交通超标怎么办", "f": "市内交通超出标准多少", "g": "住宿超标了"}
