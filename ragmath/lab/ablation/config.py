@@ -1,9 +1,6 @@
 """What an ablation run depends on (AblationConfig) and its fixed names. Used by notebooks 05b, 06 and 07.
 
-``VERSIONS`` are the table's rows, ``SPLITS`` the question sets a run can score, ``TUNED_KNOBS`` the
-knobs ``tune`` chooses on dev (with their workbook symbols k, W, M); the folds of the grouped K-fold
-(``FOLDS``) are notebook 05b's, in ``ragmath.lab.workbook``. Every other module of the package imports
-these; this one imports none of them.
+``VERSIONS`` are the table's rows, ``SPLITS`` the question sets a run can score.
 """
 
 from __future__ import annotations
@@ -24,24 +21,20 @@ TUNED_KNOBS = {"k": "k", "window": "W", "rerank_depth": "M"}
 class AblationConfig:
     """Everything a run depends on; recorded beside its table.
 
-    ``snapshot_date`` None -> the data's ``config.json``; ``identity`` None -> every question is
-    asked as its own identity; ``refuse_below`` None -> fitted on dev questions (out of fold on
-    dev). ``k``: RRF's constant; ``window`` (W): each list's depth fed to RRF;
-    ``rerank_depth`` (M): candidates kept per version and reordered by the reranker (Recall@M);
-    ``score_fusion``: add row E (design 1 had none; a record without the field reads False);
-    ``alpha`` (α): row E's weight on BM25 in the convex combination α · min-max(BM25) + (1 − α) ·
-    min-max(vector) of each list's top W; None -> chosen on dev by the keep-the-default rule (notebook
-    06a: default ``ALPHA_DEFAULT`` over ``ALPHA_GRID``; out of fold for dev questions, on all dev for
-    the others).
-    ``top_k`` (K): the cut-off of the retrieval metrics; ``context_k``: passages sent to the
-    generator. ``tuned``: the knobs that were chosen on dev (``tune`` fills it), so the dev table
-    can say which of its numbers are optimistic. ``seed`` is recorded with the run and meant for
-    any randomised step a reader plugs in; the default pipeline draws no random numbers (exact
-    SVD, Newton fit, stated tie rules), so its results do not depend on it.
+    ``snapshot_date`` None -> the data's ``config.json``; ``identity`` None -> every question is asked as
+    its own identity; ``refuse_below`` None -> fitted on dev questions (out of fold on dev). ``k``: RRF's
+    constant; ``window`` (W): each list's depth fed to RRF; ``rerank_depth`` (M): candidates kept per
+    version and reordered by the reranker (Recall@M); ``score_fusion``: add row E (design 1 had none; a
+    record without the field reads False); ``alpha`` (α): row E's weight on BM25 in α · min-max(BM25) +
+    (1 − α) · min-max(vector) of each list's top W; None -> chosen on dev by the keep-the-default rule
+    (notebook 06a; out of fold for dev questions, on all dev for the others). ``top_k`` (K): the cut-off
+    of the retrieval metrics; ``context_k``: passages sent to the generator. ``tuned``: the knobs chosen
+    on dev (``tune`` fills it), so the dev table can say which of its numbers are optimistic. ``seed`` is
+    recorded with the run for any randomised step a reader plugs in; the default pipeline draws no random
+    numbers (exact SVD, Newton fit, stated tie rules), so its results do not depend on it.
 
-    Raises ValueError naming the field for a non-positive depth, ``rerank_depth < top_k``,
-    k <= 0, an unknown split, editions mode, tokenizer or tuned knob, or ``refuse_below`` or ``alpha``
-    outside [0, 1].
+    Raises ValueError naming the field for a non-positive depth, ``rerank_depth < top_k``, k <= 0, an
+    unknown split, editions mode, tokenizer or tuned knob, or ``refuse_below`` or ``alpha`` outside [0, 1].
 
     >>> AblationConfig(k=1, window=40, rerank_depth=20).rerank_depth
     20

@@ -1,9 +1,6 @@
 """Intervals and paired comparisons of an ablation result's versions. Used by notebooks 06a, 06b and 07.
 
-Wilson intervals of the table's rates (``rate_intervals``), percentile bootstrap intervals of the means
-(``bootstrap_table``, per question type ``type_intervals``) and paired differences between versions
-with ``ragmath.compare``'s sign-flip p and Holm's adjustment (``paired_table``, ``P_SIGN_FLIP``,
-``P_HOLM``). The question is the sampling unit throughout.
+The question is the sampling unit throughout.
 """
 
 from __future__ import annotations
@@ -13,16 +10,19 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from ragmath import compare
+from ragmath.comparison import holm, sign_flip_p
+
 # AblationConfig and run_ablation: the doctests' names (type_intervals, paired_table)
 from ragmath.lab.ablation.config import AblationConfig  # noqa: F401
 from ragmath.lab.ablation.running import AblationResult, run_ablation  # noqa: F401
 from ragmath.lab.workbook import P_HOLM, P_SIGN_FLIP
+from ragmath.stats import bootstrap_interval, paired_bootstrap
 
 
 def type_intervals(result: AblationResult, metric: str, versions: Sequence[str] = ("A", "B", "C", "D"), *,
                    seed: int = 0, resamples: int = 10_000) -> pd.DataFrame:
-    """Per question type and version: N answerable questions, the mean ``metric`` and its bootstrap
-    interval over those questions (the ``by_type`` table's value with its uncertainty).
+    """Per question type and version: N answerable questions, the mean ``metric`` and its bootstrap interval.
 
     >>> t = type_intervals(run_ablation(AblationConfig(rerank_depth=5), answers=False), "nDCG@5", ["A"])
     >>> list(t.columns)
@@ -30,18 +30,19 @@ def type_intervals(result: AblationResult, metric: str, versions: Sequence[str] 
 
     Raises KeyError for a metric or version the result does not hold.
     """
-    from ragmath.stats import bootstrap_interval
-
     rows = []
-    table = result.per_question
     for v in versions:
-        part = table.xs(v, level="version")
+        part = result.per_question.xs(v, level="version")
         part = part[part["answerable"].astype(bool)]
-        for kind, values in part.groupby("type", sort=True)[metric]:
-            mean, low, high = bootstrap_interval(values, n_resamples=resamples, seed=seed)
-            rows.append({"type": kind, "version": v, "N": len(values), "mean": mean, "low": low,
-                         "high": high})
+        rows += [_interval(values, seed, resamples, type=kind, version=v)
+                 for kind, values in part.groupby("type", sort=True)[metric]]
     return pd.DataFrame(rows)
+
+
+def _interval(values: pd.Series, seed: int, resamples: int, **labels: str) -> dict:
+    """``labels``, then N, the mean of ``values`` and its percentile bootstrap interval."""
+    mean, low, high = bootstrap_interval(values, n_resamples=resamples, seed=seed)
+    return {**labels, "N": len(values), "mean": mean, "low": low, "high": high}
 
 
 def rate_intervals(result: AblationResult, confidence: float = 0.95) -> pd.DataFrame:
@@ -57,8 +58,7 @@ def rate_intervals(result: AblationResult, confidence: float = 0.95) -> pd.DataF
     rows = []
     for v in result.table.index:
         r = result.table.loc[v]
-        hits = (int(result.evaluations[v].per_question[top].sum()) if v in result.evaluations
-                else None)
+        hits = int(result.evaluations[v].per_question[top].sum()) if v in result.evaluations else None
         for rate, x, n in ((top, hits, r["answerable"]),
                            ("answer accuracy", r["answers correct"], r["answerable"]),
                            ("citation support", r["supported answers"], r["answers given"]),
@@ -74,34 +74,20 @@ def rate_intervals(result: AblationResult, confidence: float = 0.95) -> pd.DataF
 def bootstrap_table(result: AblationResult, metrics: Sequence[str], *, seed: int = 0,
                     resamples: int = 10_000) -> pd.DataFrame:
     """Mean and percentile bootstrap interval (B resamples of the questions) per version and metric."""
-    from ragmath.stats import bootstrap_interval
-
-    rows = []
-    for v, ev in result.evaluations.items():
-        for metric in metrics:
-            values = ev.per_question[metric]
-            mean, low, high = bootstrap_interval(values, n_resamples=resamples, seed=seed)
-            rows.append({"version": v, "metric": metric, "N": len(values), "mean": mean,
-                         "low": low, "high": high})
-    return pd.DataFrame(rows)
+    return pd.DataFrame([_interval(ev.per_question[metric], seed, resamples, version=v, metric=metric)
+                         for v, ev in result.evaluations.items() for metric in metrics])
 
 
 def _compared(result: AblationResult, a: str, b: str, metric: str, seed: int, resamples: int) -> dict:
     """``ragmath.compare``'s comparison of b against a on ``metric`` (its ``comparisons`` row).
 
-    On the result's runs when it holds them (dev); a stored holdout result holds only per-question
-    scores, so there the same statistics are computed from them with the functions ``compare`` uses
-    (the tests check that both ways give one table on dev).
+    A stored holdout result holds no runs: its per-question scores go through the functions ``compare``
+    uses (the tests check that both ways give one table on dev).
     """
     if a in result.runs and b in result.runs:
-        from ragmath import compare
-
         found = compare({a: result.runs[a], b: result.runs[b]}, result.qrels, [metric], baseline=a,
                         seed=seed, n_resamples=resamples)
         return found.comparisons.iloc[0].to_dict()
-    from ragmath.comparison import sign_flip_p
-    from ragmath.stats import paired_bootstrap
-
     base = result.evaluations[a].per_question[metric]
     other = result.evaluations[b].per_question[metric].reindex(base.index)
     diffs = (other - base).to_numpy()
@@ -130,8 +116,6 @@ def paired_table(result: AblationResult, pairs: Sequence[tuple[str, str]], metri
 
     Raises KeyError for a version the result does not hold.
     """
-    from ragmath.comparison import holm
-
     rows = []
     for a, b in pairs:
         row = _compared(result, a, b, metric, seed, resamples)

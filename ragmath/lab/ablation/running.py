@@ -1,11 +1,9 @@
 """Run the ablation with the generator: ``run_ablation`` and ``AblationResult``. Used by notebooks 05b–07.
 
-The rows come from ``run_rows`` (notebook 06a, ``ragmath.lab.workbook``): A BM25, B vectors, C their RRF,
-D C reranked (out of fold on dev), E their score fusion (with ``score_fusion``), each cut to M, on each
-identity's own index. ``run_ablation`` hands each row's top passages, and the Oracle the labelled evidence,
-to the generator (refusal threshold fitted on dev, out of fold), scores everything with
-``ragmath.evaluate`` and assembles the tables; the holdout is opened only through
-``ragmath.lab.holdout.open_holdout``, which scores it with everything fitted on all dev questions.
+The rows come from ``run_rows`` (notebook 06a, ``ragmath.lab.workbook``). ``run_ablation`` hands each
+row's top passages, and the Oracle the labelled evidence, to the generator (refusal threshold fitted on
+dev, out of fold), scores everything with ``ragmath.evaluate`` and assembles the tables; the holdout is
+opened only through ``ragmath.lab.holdout.open_holdout``.
 
 Conventions: no-answer questions (no label > 0 for the identity asked) are outside the retrieval means and
 the answer accuracy and count as correct refusals or wrong answers. Answer accuracy: a numeric gold answer
@@ -25,7 +23,7 @@ import math
 import statistics
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -33,12 +31,7 @@ import pandas as pd
 
 from ragmath import rrf
 from ragmath.evaluation import Evaluation, evaluate
-from ragmath.lab.ablation.config import (
-    TUNED_KNOBS,
-    VERSIONS,
-    AblationConfig,
-    versions_of,
-)
+from ragmath.lab.ablation.config import TUNED_KNOBS, VERSIONS, AblationConfig, versions_of
 from ragmath.lab.ablation.tables import by_type_table, caveats_of, metric_names, summary_table
 from ragmath.lab.workbook import (
     ALPHA_DEFAULT,
@@ -101,13 +94,12 @@ def _roles(dataset: Any, identity: str) -> tuple[str, ...]:
     return tuple(ids.loc[identity, "roles"])
 
 
-def indexes_for(dataset: Any, cfg: AblationConfig, corpus_key: str) -> dict[str, dict]:
+def indexes_for(run: _Run) -> dict[str, dict]:
     """``identity_indexes`` for the run's snapshot, editions and tokenizer, built once per process."""
-    as_of = cfg.snapshot_date if cfg.snapshot_date is not None else dataset.config["snapshot_date"]
-    roles = tuple((identity, _roles(dataset, identity)) for identity in dataset.identities.index)
-    key = (corpus_key, str(as_of), cfg.editions, cfg.tokenizer, roles)
+    roles = tuple((identity, _roles(run.ds, identity)) for identity in run.ds.identities.index)
+    key = (run.corpus_key, str(run.as_of), run.cfg.editions, run.cfg.tokenizer, roles)
     if key not in _INDEXES:
-        _INDEXES[key] = identity_indexes(dataset, as_of, cfg.editions, cfg.tokenizer)
+        _INDEXES[key] = identity_indexes(run.ds, run.as_of, run.cfg.editions, run.cfg.tokenizer)
     return _INDEXES[key]
 
 
@@ -128,7 +120,6 @@ class AblationResult:
     reranker: LinearReranker
     qrels: dict[str, dict[str, int]]
     rerank_stage: RerankStage
-    fused: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     def comparable(self) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
         """The tables a rerun must reproduce exactly (latency excluded)."""
@@ -139,26 +130,18 @@ class AblationResult:
         return pd.DataFrame({"value": {k: str(v) for k, v in self.config.items()}})
 
 
-def run_ablation(
-    config: AblationConfig | None = None,
-    dataset: Any = None,
-    *,
-    answers: bool = True,
-    generator: Any = None,
-) -> AblationResult:
+def run_ablation(config: AblationConfig | None = None, dataset: Any = None, *, answers: bool = True,
+                 generator: Any = None) -> AblationResult:
     """Run versions A, B, C, D (and E with ``score_fusion``) and Oracle on the configured split.
 
-    The rows come from ``run_rows`` (notebook 06a, ``ragmath.lab.workbook``); this function adds the
-    generator, the scores, the tables and the latency. ``dataset``: ``ragmath.lab.corpus.load_dataset()``
-    by default (dev questions only; any object with corpus, questions, qrels, identities, config).
-    ``answers=False`` skips generation. ``generator``: any ``Generator`` (used as given), or a factory
-    called as ``factory(refuse_below=t, as_of=date, max_passages=context_k)`` with the threshold fitted
-    on dev (a class such as ``MisreadLimitAnswerer``, or ``functools.partial(MisreadLimitAnswerer,
+    ``dataset``: ``ragmath.lab.corpus.load_dataset()`` by default (dev questions only; any object with
+    corpus, questions, qrels, identities, config). ``answers=False`` skips generation. ``generator``: any
+    callable ``(question, passages) -> Answer`` (used as given), or a factory called as
+    ``factory(refuse_below=t, as_of=date, max_passages=context_k)`` with the threshold fitted on dev (a
+    class such as ``MisreadLimitAnswerer``, or ``functools.partial(MisreadLimitAnswerer,
     remembered_limit=60)``); default ``ExtractiveAnswerer`` with the fitted threshold. Each identity's
-    index is built once per process (``clear_cache`` forgets them).
-
-    The reranker and the refusal threshold are fitted on dev only: a dev question is scored by the
-    ones fitted on the other folds (grouped 5-fold), a holdout question by the ones fitted on all dev.
+    index is built once per process (``clear_cache`` forgets them). The reranker and the refusal threshold
+    are fitted on dev only: out of fold (grouped 5-fold) for a dev question, on all dev for a holdout one.
 
     >>> result = run_ablation(AblationConfig(rerank_depth=5), answers=False)
     >>> list(result.table.index)
@@ -174,56 +157,40 @@ def run_ablation(
 
     files_hash = corpus_hash() if dataset is None else None
     run = _start(config, dataset_or_default(dataset))
-    found = run_rows(run.cfg, run.ds, indexes_for(run.ds, run.cfg, run.corpus_key))
+    found = run_rows(run.cfg, run.ds, indexes_for(run))
     qrels = {q["question_id"]: found.labels[q["question_id"]] for q in run.wanted}
     names, recall_m = metric_names(run.cfg)
     evaluations = {v: evaluate(found.rows[v], qrels, names) for v in found.rows}
     timings = _stage_timings(run, found)
-    answers_of, gen_input, threshold_note = (_generate(run, found, generator, qrels, timings) if answers
-                                             else _no_answers(run.cfg))
+    if answers:
+        answers_of, gen_input, threshold_note = _generate(run, found, generator, qrels, timings)
+    else:  # no answers, no generator input, the threshold as set
+        vs = versions_of(run.cfg)
+        answers_of, gen_input, threshold_note = {v: {} for v in vs}, {v: {} for v in vs}, run.cfg.refuse_below
     per_q = _per_question(run, found, evaluations, answers_of, gen_input, qrels, names, answers)
     table = summary_table(per_q, names, recall_m, answers)
     table["caveat"] = pd.Series(caveats_of(run.cfg))
     return AblationResult(
         table=table, by_type=by_type_table(per_q, names, answers), latency=_latency(timings),
         per_question=per_q, runs=found.rows, answers=answers_of, generator_input=gen_input,
-        config=_config_record(run, files_hash, generator, threshold_note, _alpha_note(run.cfg, found),
-                              found.reranker),
+        config=_config_record(run, found, files_hash, generator, threshold_note),
         trace=_trace(run, found, gen_input), evaluations=evaluations, reranker=found.reranker, qrels=qrels,
-        rerank_stage=found.stage, fused=found.fused,
-    )
+        rerank_stage=found.stage)
 
 
-def _no_answers(cfg: AblationConfig) -> tuple[dict, dict, Any]:
-    """What a run without generation records: no answers, no generator input, the threshold as set."""
-    return {v: {} for v in versions_of(cfg)}, {v: {} for v in versions_of(cfg)}, cfg.refuse_below
-
-
-_HOLDOUT_SEALED = ("no holdout question in this dataset: the holdout is sealed; "
-                   "ragmath.lab.holdout.open_holdout, given the frozen config, runs the frozen "
-                   "design on it once")
-
-
-def _config_record(run: _Run, files_hash: str | None, generator: Any, threshold_note: Any,
-                   alpha_note: str | None, reranker: LinearReranker) -> dict:
+def _config_record(run: _Run, found: AblationRows, files_hash: str | None, generator: Any,
+                   threshold_note: Any) -> dict:
     """The run's setting as it is shown beside its table (``AblationResult.config``)."""
     cfg = run.cfg
     record = {
-        "snapshot_date": str(run.as_of),
-        "editions": cfg.editions,
-        "corpus_sha256": run.corpus_key,
+        "snapshot_date": str(run.as_of), "editions": cfg.editions, "corpus_sha256": run.corpus_key,
         "data files hash (ragmath.lab.corpus.corpus_hash)": files_hash or "n/a (dataset passed in)",
-        "identity": cfg.identity or "each question's own identity",
-        "split": cfg.split,
+        "identity": cfg.identity or "each question's own identity", "split": cfg.split,
         "questions": len(run.wanted),
-        "k (RRF constant)": cfg.k,
-        "W (recall window)": cfg.window,
-        "M (rerank depth)": cfg.rerank_depth,
-        "K (metric cut-off)": cfg.top_k,
-        "context passages": cfg.context_k,
+        "k (RRF constant)": cfg.k, "W (recall window)": cfg.window, "M (rerank depth)": cfg.rerank_depth,
+        "K (metric cut-off)": cfg.top_k, "context passages": cfg.context_k,
         "chosen on dev": ", ".join(TUNED_KNOBS[t] for t in cfg.tuned) or "nothing",
-        "seed": cfg.seed,
-        "tokenizer": cfg.tokenizer,
+        "seed": cfg.seed, "tokenizer": cfg.tokenizer,
         "embedder": "CharNgramSVDEmbedder(ngram_range=(1, 3), dim=64)",
         "reranker": f"LinearReranker (logistic, L2={cfg.l2:g}, features {', '.join(FEATURES)}); "
         f"dev questions scored out of fold (grouped {FOLDS}-fold), others by the fit on all "
@@ -231,6 +198,7 @@ def _config_record(run: _Run, files_hash: str | None, generator: Any, threshold_
         "generator": _generator_name(generator),
         "refuse_below": threshold_note,
     }
+    alpha_note = _alpha_note(cfg, found)
     if alpha_note is not None:
         record["α (E: weight on BM25)"] = alpha_note
     return record
@@ -252,7 +220,7 @@ class _Run:
         return self.cfg.identity or question["identity"]
 
 
-def _start(config: Any, ds: Any, corpus_key: str | None = None) -> _Run:
+def _start(config: Any, ds: Any) -> _Run:
     """Check the setting and the questions, and pick the questions this run scores."""
     cfg = config if config is not None else AblationConfig()
     if not isinstance(cfg, AblationConfig):
@@ -267,13 +235,14 @@ def _start(config: Any, ds: Any, corpus_key: str | None = None) -> _Run:
         _roles(ds, identity)
     wanted = [q for q in questions if cfg.split == "all" or q["split"] == cfg.split]
     dev = [q for q in questions if q["split"] == "dev"]
+    if not wanted and cfg.split == "holdout":
+        raise ValueError("no holdout question in this dataset: the holdout is sealed; ragmath.lab.holdout."
+                         "open_holdout, given the frozen config, runs the frozen design on it once")
     if not wanted:
-        if cfg.split == "holdout":
-            raise ValueError(_HOLDOUT_SEALED)
         raise ValueError(f"no question has split {cfg.split!r}")
     if not dev:
         raise ValueError("no dev question: the reranker and the refusal threshold are fitted on dev")
-    return _Run(cfg, ds, as_of, corpus_key or content_hash(ds.corpus), wanted, dev)
+    return _Run(cfg, ds, as_of, content_hash(ds.corpus), wanted, dev)
 
 
 def _timed(timings: dict[str, list[float]], stage: str, fn, *args, **kwargs) -> Any:
@@ -310,10 +279,9 @@ def _trace(run: _Run, found: AblationRows, gen_input: Mapping[str, Mapping[str, 
         qid, index = q["question_id"], found.index_of[q["question_id"]]
         ranked = rankings(index, q["text"])
         trace[qid] = {
-            "identity": (run.identity(q),), "index[bm25]": index["bm25"].chunk_ids,
-            "index[vector]": index["vector"].chunk_ids, "index[features]": index["features"].chunk_ids,
-            "bm25": tuple(c for c, _ in ranked["bm25"][:depth]),
-            "vector": tuple(c for c, _ in ranked["vector"][:depth]),
+            "identity": (run.identity(q),),
+            **{f"index[{part}]": index[part].chunk_ids for part in ("bm25", "vector", "features")},
+            **{name: tuple(c for c, _ in ranked[name][:depth]) for name in ("bm25", "vector")},
             "fusion": tuple(found.fused[qid]["id"]), "reranker": tuple(found.stage.candidates[qid]),
         }
         if qid in found.convex:
@@ -342,12 +310,9 @@ def _thresholds(run: _Run, found: AblationRows) -> tuple[dict[str, float], str]:
         ans = probe(q["text"], _passages(found.index_of[qid], ranked_d[qid][: cfg.context_k]))
         grades = found.labels[qid]
         answerable = any(g > 0 for g in grades.values())
-        rows.append({
-            "question_id": qid, "split": "dev", "group": q["group"], "support": ans.support,
-            "answerable": answerable,
-            "correct": answerable and answer_is_correct(
-                ans, gold_number=_number(q.get("answer_number")), grades=grades),
-        })
+        correct = answerable and answer_is_correct(ans, gold_number=_gold_number(q), grades=grades)
+        rows.append({"question_id": qid, "split": "dev", "group": q["group"], "support": ans.support,
+                     "answerable": answerable, "correct": correct})
     final = fit_refusal_threshold(rows)
     folds = found.stage.folds()
     by_fold = {f: fit_refusal_threshold([r for r in rows if folds[r["question_id"]] != f])
@@ -365,20 +330,18 @@ def _generate(run: _Run, found: AblationRows, generator: Any, qrels: Mapping[str
     cfg, versions = run.cfg, versions_of(run.cfg)
     gen_input: dict[str, dict[str, list[str]]] = {v: {} for v in versions}
     answers: dict[str, dict[str, Answer]] = {v: {} for v in versions}
+    as_given = generator is not None and not _is_factory(generator)  # a generator object, not a factory
     thresholds, note = {}, cfg.refuse_below
-    if (generator is None or _is_factory(generator)) and cfg.refuse_below is None:
+    if not as_given and cfg.refuse_below is None:
         thresholds, note = _thresholds(run, found)
     built: dict[float, Any] = {}
     factory = generator if _is_factory(generator) else ExtractiveAnswerer
     for q in run.wanted:
         qid = q["question_id"]
-        if generator is not None and not _is_factory(generator):
-            gen = generator
-        else:
-            t = thresholds.get(qid, cfg.refuse_below)
-            if t not in built:
-                built[t] = factory(refuse_below=t, as_of=run.as_of, max_passages=cfg.context_k)
-            gen = built[t]
+        t = thresholds.get(qid, cfg.refuse_below)
+        if not as_given and t not in built:
+            built[t] = factory(refuse_below=t, as_of=run.as_of, max_passages=cfg.context_k)
+        gen = generator if as_given else built[t]
         for v in versions:
             if v == "Oracle":
                 gold = qrels[qid]
@@ -416,44 +379,33 @@ def _generator_name(generator: Any) -> str:
     return getattr(generator, "name", type(generator).__name__)
 
 
-def _number(value: Any) -> float | None:
-    if value is None:
-        return None
+def _gold_number(question: Mapping[str, Any]) -> float | None:
+    """The question's numeric gold answer; None when it has none (missing, NaN or not a number)."""
     try:
-        f = float(value)
+        number = float(question.get("answer_number"))
     except (TypeError, ValueError):
         return None
-    return None if math.isnan(f) else f
+    return None if math.isnan(number) else number
 
 
 def _per_question(run: _Run, found: AblationRows, evaluations, answers, gen_input, qrels_eval, names,
                   with_answers) -> pd.DataFrame:
     """One row per (version, question): the scores, the first relevant rank, and the answer if any."""
-    wanted, runs = run.wanted, found.rows
-    rows = []
+    runs, rows = found.rows, []
     for v in (v for v in VERSIONS if v in runs or v == "Oracle"):
-        for q in wanted:
+        for q in run.wanted:
             qid = q["question_id"]
             grades = qrels_eval[qid]
             answerable = any(g > 0 for g in grades.values())
-            row: dict[str, Any] = {
-                "version": v, "question_id": qid, "type": q["type"], "group": q["group"],
-                "identity": run.identity(q), "split": q["split"],
-                "answerable": answerable,
-            }
+            row: dict[str, Any] = {"version": v, "question_id": qid, "type": q["type"], "group": q["group"],
+                                   "identity": run.identity(q), "split": q["split"], "answerable": answerable}
             for name in names:
-                if v == "Oracle" or not answerable:
-                    row[name] = np.nan
-                else:
-                    row[name] = float(evaluations[v].per_question.loc[qid, name])
-            if v != "Oracle":
-                ranking = runs[v][qid]
-                first = next((i for i, c in enumerate(ranking, 1) if grades.get(c, 0) > 0), None)
-                row["first relevant rank"] = float(first) if first else np.nan
-                row["top 5"] = " ".join(ranking[:5])
-            else:
-                row["first relevant rank"] = np.nan
-                row["top 5"] = ""
+                row[name] = (np.nan if v == "Oracle" or not answerable
+                             else float(evaluations[v].per_question.loc[qid, name]))
+            ranking = runs[v][qid] if v != "Oracle" else []  # the Oracle ranks nothing
+            first = next((i for i, c in enumerate(ranking, 1) if grades.get(c, 0) > 0), None)
+            row["first relevant rank"] = float(first) if first else np.nan
+            row["top 5"] = " ".join(ranking[:5])
             if with_answers:
                 a = answers[v][qid]
                 cited = list(a.citations)
@@ -464,8 +416,8 @@ def _per_question(run: _Run, found: AblationRows, evaluations, answers, gen_inpu
                     "citations": " ".join(cited),
                     "citations supported": float(bool(cited) and supported == len(cited))
                     if not a.refused else np.nan,
-                    "correct": (answer_is_correct(a, gold_number=_number(q.get("answer_number")),
-                                                  grades=grades) if answerable else a.refused),
+                    "correct": (answer_is_correct(a, gold_number=_gold_number(q), grades=grades)
+                                if answerable else a.refused),
                     "context chars": sum(len(found.index_of[qid]["chunks"][c]["text"])
                                          for c in gen_input[v][qid]),
                     "support": round(a.support, 9),
@@ -477,23 +429,14 @@ def _per_question(run: _Run, found: AblationRows, evaluations, answers, gen_inpu
 def _latency(timings: dict[str, dict[str, list[float]]]) -> pd.DataFrame:
     """Median milliseconds per question per stage; a version's pipeline includes earlier stages."""
     med = {v: {s: statistics.median(t) for s, t in st.items()} for v, st in timings.items()}
-    versions = [v for v in VERSIONS if v in timings]
-    stages = {
-        "A": ["bm25"], "B": ["vector"], "C": ["bm25", "vector", "fusion"],
-        "D": ["bm25", "vector", "fusion", "rerank"], "E": ["bm25", "vector", "score fusion"], "Oracle": [],
-    }
+    owner = {"bm25": "A", "vector": "B", "fusion": "C", "rerank": "D", "score fusion": "E"}  # who times it
+    stages = {"A": ["bm25"], "B": ["vector"], "C": ["bm25", "vector", "fusion"], "Oracle": [],
+              "D": ["bm25", "vector", "fusion", "rerank"], "E": ["bm25", "vector", "score fusion"]}
     rows = {}
-    for v in versions:
-        row = {}
-        for s in ("bm25", "vector", "fusion", "rerank", "score fusion"):
-            row[s] = med[_owner(s)].get(s, np.nan) if s in stages[v] else np.nan
+    for v in (v for v in VERSIONS if v in timings):
+        row = {s: med[owner[s]].get(s, np.nan) if s in stages[v] else np.nan for s in owner}
         row["generate"] = med[v].get("generate", np.nan)
         row["total"] = float(np.nansum(list(row.values())))
         rows[v] = row
-    df = pd.DataFrame.from_dict(rows, orient="index")
-    df.index.name = "version"
-    return df.rename(columns=lambda c: f"{c} ms")
-
-
-def _owner(stage: str) -> str:
-    return {"bm25": "A", "vector": "B", "fusion": "C", "rerank": "D", "score fusion": "E"}[stage]
+    table = pd.DataFrame.from_dict(rows, orient="index").rename_axis("version")
+    return table.rename(columns=lambda c: f"{c} ms")

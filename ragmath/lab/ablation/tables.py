@@ -1,9 +1,7 @@
 """The ablation's tables: summary and per-type means, caveats, copies to read (notebooks 06a, 06b, 07).
 
 ``metric_names``, ``caveats_of``, ``summary_table`` and ``by_type_table`` build what ``run_ablation``
-returns (and what ``ragmath.lab.holdout`` rebuilds from stored per-question scores);
-``rerank_entries`` and ``top_ranks_table`` arrange results for notebooks 06a and 06b; ``readable_table`` (a
-display copy, "—" for what does not apply) serves the tables of 06 and 07.
+returns (and what ``ragmath.lab.holdout`` rebuilds from stored per-question scores).
 """
 
 from __future__ import annotations
@@ -18,8 +16,11 @@ from ragmath.lab.ablation.config import TUNED_KNOBS, VERSIONS, AblationConfig
 
 
 def metric_names(cfg: AblationConfig) -> tuple[list[str], str]:
-    """The metric names of an ablation table (Recall, Hit, MRR, nDCG at top_k; Recall at the rerank
-    depth) and that Recall's name (also used by :mod:`ragmath.lab.holdout`)."""
+    """The metric names of an ablation table (Recall, Hit, MRR, nDCG at K; Recall at M) and Recall@M's name.
+
+    >>> metric_names(AblationConfig(top_k=5, rerank_depth=10))
+    (['Recall@5', 'Hit@5', 'MRR@5', 'nDCG@5', 'Recall@10'], 'Recall@10')
+    """
     k = cfg.top_k
     names = [f"Recall@{k}", f"Hit@{k}", f"MRR@{k}", f"nDCG@{k}"]
     recall_m = f"Recall@{cfg.rerank_depth}"
@@ -44,17 +45,12 @@ def caveats_of(cfg: AblationConfig) -> dict[str, str]:
     e_alpha = "α set" if cfg.alpha is not None else "α by the rule, out of fold"
     e_note = (f"optimistic: {', '.join(e_tuned)} chosen on these questions; {e_alpha}" if e_tuned
               else e_alpha)
-    return {
-        "A": "not tuned (refusal threshold out of fold)",
-        "B": "not tuned (refusal threshold out of fold)",
-        "C": c_note,
-        "D": d_note,
-        "E": e_note,
-        "Oracle": "gold evidence, no retrieval; correct refusals hold by construction",
-    }
+    untuned = "not tuned (refusal threshold out of fold)"
+    return {"A": untuned, "B": untuned, "C": c_note, "D": d_note, "E": e_note,
+            "Oracle": "gold evidence, no retrieval; correct refusals hold by construction"}
 
 
-def summary_table(per_q: pd.DataFrame, names, recall_m, with_answers) -> pd.DataFrame:
+def summary_table(per_q: pd.DataFrame, names: list[str], recall_m: str, with_answers: bool) -> pd.DataFrame:
     """One row per version: each metric's mean over the answerable questions (and the answer rates)."""
     out = {}
     present = set(per_q.index.get_level_values("version"))
@@ -81,20 +77,16 @@ def summary_table(per_q: pd.DataFrame, names, recall_m, with_answers) -> pd.Data
                 "context chars/q": float(part["context chars"].mean()),
             })
         out[v] = row
-    table = pd.DataFrame.from_dict(out, orient="index")
-    table.index.name = "version"
-    return table
+    return pd.DataFrame.from_dict(out, orient="index").rename_axis("version")
 
 
-def by_type_table(per_q: pd.DataFrame, names, with_answers) -> pd.DataFrame:
+def by_type_table(per_q: pd.DataFrame, names: list[str], with_answers: bool) -> pd.DataFrame:
     """One row per (version, question type): the means of that type's questions and their count."""
     rows = []
-    k_names = names[:4]
-    for (v, qtype), part in per_q.groupby([per_q.index.get_level_values("version"), "type"],
-                                          sort=False):
+    for (v, qtype), part in per_q.groupby([per_q.index.get_level_values("version"), "type"], sort=False):
         ans = part[part["answerable"]]
         row = {"type": qtype, "version": v, "questions": len(part), "answerable": len(ans)}
-        for name in (k_names[0], k_names[2], k_names[3]):
+        for name in (names[0], names[2], names[3]):  # Recall, MRR and nDCG at K
             row[name] = float(ans[name].mean()) if len(ans) and v != "Oracle" else np.nan
         if with_answers:
             na = part[~part["answerable"]]
@@ -105,9 +97,8 @@ def by_type_table(per_q: pd.DataFrame, names, with_answers) -> pd.DataFrame:
         rows.append(row)
     df = pd.DataFrame(rows)
     order = {v: i for i, v in enumerate(VERSIONS)}
-    df = df.sort_values(["type", "version"], key=lambda s: s.map(order) if s.name == "version"
-                        else s).set_index(["type", "version"])
-    return df
+    return df.sort_values(["type", "version"], key=lambda s: s.map(order) if s.name == "version"
+                          else s).set_index(["type", "version"])
 
 
 def rerank_entries(c_runs: Mapping[str, Sequence[str]], d_runs: Mapping[str, Sequence[str]],
@@ -125,18 +116,14 @@ def rerank_entries(c_runs: Mapping[str, Sequence[str]], d_runs: Mapping[str, Seq
         c_top, d_top, grades = list(c)[:top_k], list(d_runs[qid])[:top_k], qrels.get(qid, {})
         entered = [x for x in d_top if x not in c_top]
         out = [x for x in c_top if x not in d_top]
-        rows[qid] = {"entered": len(entered),
-                     "entered relevant": sum(grades.get(x, 0) >= 1 for x in entered),
-                     "pushed out": len(out),
-                     "pushed out relevant": sum(grades.get(x, 0) >= 1 for x in out)}
+        rows[qid] = {"entered": len(entered), "entered relevant": sum(grades.get(x, 0) >= 1 for x in entered),
+                     "pushed out": len(out), "pushed out relevant": sum(grades.get(x, 0) >= 1 for x in out)}
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
 def top_ranks_table(runs: Mapping[str, Mapping[str, Sequence[str]]], qid: str,
                     versions: Sequence[str], depth: int = 5) -> pd.DataFrame:
     """The top ``depth`` of one question under each version; ranks a run does not fill are blank.
-
-    (A DataFrame built from lists of unequal length would repeat a short list's item.)
 
     >>> top_ranks_table({"A": {"q": ["x"]}, "B": {"q": ["y", "z"]}}, "q", ["A", "B"], 2).to_dict("list")
     {'A': ['x', ''], 'B': ['y', 'z']}
@@ -150,10 +137,8 @@ def readable_table(table: pd.DataFrame, *, rows: Sequence[str] = ("Oracle",), di
                    missing: str = "—") -> pd.DataFrame:
     """A display copy: floats to ``digits`` decimals, and ``missing`` for the NaN cells of ``rows``.
 
-    The Oracle is handed the gold evidence and ranks nothing, so its retrieval metrics do not
-    exist; they read "—" (does not apply) instead of NaN, as every other empty cell of a float column
-    does, and as an empty text cell does (the test of a default compared with itself: none was run).
-    The table itself is left unchanged.
+    The Oracle ranks nothing, so its retrieval metrics do not exist; every other NaN and every empty text
+    cell reads "—" (does not apply). The table itself is left unchanged.
 
     >>> t = pd.DataFrame({"MRR@5": [0.5, float("nan")], "test": ["exact", ""]}, index=["D", "Oracle"])
     >>> readable_table(t).to_dict("list")

@@ -1,7 +1,6 @@
-"""The tokenizers side by side on the ablation: ``tokenizer_ranks`` (notebook 06a, section 3).
+"""The tokenizers side by side on the ablation: ``tokenizer_ranks`` (notebook 06a, section 3). Dev only.
 
-The tuning itself (``tune``, ``grid_edges``, ``knob_against_default``) is written in notebook 06b and
-collected into ``ragmath.lab.workbook``. Dev questions only.
+The tuning itself (``tune``, ``grid_edges``...) is written in notebook 06b, in ``ragmath.lab.workbook``.
 """
 
 from __future__ import annotations
@@ -40,6 +39,4 @@ def tokenizer_ranks(base: AblationConfig, tokenizers: Sequence[str], questions: 
         ranks[name] = column
         means[name] = {m: float(result.table.loc[version, m])
                        for m in (f"nDCG@{base.top_k}", f"MRR@{base.top_k}")}
-    ranks_table = pd.DataFrame(ranks)
-    ranks_table.index.name = "question"
-    return ranks_table, pd.DataFrame(means).T.rename_axis("tokenizer")
+    return pd.DataFrame(ranks).rename_axis("question"), pd.DataFrame(means).T.rename_axis("tokenizer")
