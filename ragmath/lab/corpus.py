@@ -1,28 +1,19 @@
 """Load and check the toy corpus, the questions, their labels, the identities and the run config.
 
-The workbook's data lives in ``ragmath.lab.paths.DATA_DIR`` (``<repo>/data``):
+The workbook's data lives in ``ragmath.lab.paths.DATA_DIR`` (``<repo>/data``; ``data/README.md`` describes
+every field): ``corpus.jsonl`` (a chunk a line; ``published_on`` defaults to ``effective_from``,
+``effective_to`` is null or an exclusive date), ``questions.jsonl`` (a question a line), ``qrels.csv``
+(``question_id,chunk_id,grade``: 2 answers, 1 helps, 0 checked and irrelevant), ``identities.csv``
+(``identity,roles,description``, roles ``;``-separated) and ``config.json`` (see ``ragmath.lab.holdout``).
 
-- ``corpus.jsonl`` — one chunk a line: ``chunk_id``, ``doc_id``, ``doc_title``, ``clause_id``,
-  ``clause_no``, ``edition``, ``published_on`` (optional, defaults to ``effective_from``),
-  ``effective_from``, ``effective_to`` (null or a date, exclusive), ``readers`` (roles), ``kind``
-  ("text", "table" or "record"), ``title``, ``text`` (Chinese) and ``gloss`` (English);
-- ``questions.jsonl`` — one question a line: ``question_id``, ``text``, ``gloss``, ``type``,
-  ``identity``, ``answer_text``, ``answer_number`` (number or null), ``group`` (where the answer
-  lives), ``split`` ("dev" or "holdout");
-- ``qrels.csv`` — ``question_id,chunk_id,grade``: 2 answers, 1 helps, 0 checked and irrelevant;
-- ``identities.csv`` — ``identity,roles,description``, roles separated by ``;``;
-- ``config.json`` — ``snapshot_date``, ``split_rule``, ``frozen_design`` (see ``ragmath.lab.holdout``).
+**The holdout is sealed.** Every loader validates every line, but returns only the dev questions and their
+labels unless told ``include_holdout=True``, which only ``ragmath.lab.holdout.open_holdout`` passes.
+:func:`split_manifest` lists IDs, types, groups and sides (no text, answers or labels) to check the split.
 
-**The holdout is sealed.** Every loader validates every line of every file, but returns only the
-dev questions and their labels unless it is told ``include_holdout=True``. Only
-``ragmath.lab.holdout.open_holdout`` (the one final run) asks for them; a test scans the package and the
-notebooks for any other caller. :func:`split_manifest` lists IDs, types, groups and sides (no
-text, no answers, no labels) so that the split itself can be checked and counted.
-
-Every loader accepts a file path or the directory holding the file, returns new objects (pandas
-DataFrames or a dict) and mutates nothing. Bad data is refused with a ``ValueError`` whose message
-starts with ``<file>, line <n>, field '<name>':`` (JSONL lines count from 1; in a CSV file the
-header is line 1), then says what is wrong and how to fix it. Extra fields are kept, never refused.
+Every loader accepts a file path or the directory holding the file, returns new objects (pandas DataFrames
+or a dict) and mutates nothing. Bad data is refused with a ``ValueError`` whose message starts with
+``<file>, line <n>, field '<name>':`` (JSONL lines count from 1; in a CSV file the header is line 1), then
+says what is wrong and how to fix it. Extra fields are kept, never refused.
 
 >>> corpus = load_corpus()
 >>> corpus.set_index("chunk_id").loc["TRV26-4.2-a", "clause_id"]
@@ -69,20 +60,13 @@ SPLITS: tuple[str, ...] = ("dev", "holdout")
 CANONICAL_FILES: tuple[str, ...] = ("corpus.jsonl", "questions.jsonl", "qrels.csv", "identities.csv",
                                     "config.json")
 
-CORPUS_FIELDS: tuple[str, ...] = (
-    "chunk_id", "doc_id", "doc_title", "clause_id", "clause_no", "edition", "published_on",
-    "effective_from", "effective_to", "readers", "kind", "title", "text", "gloss",
-)
-QUESTION_FIELDS: tuple[str, ...] = (
-    "question_id", "text", "gloss", "type", "identity", "answer_text", "answer_number", "group",
-    "split",
-)
+CORPUS_FIELDS: tuple[str, ...] = ("chunk_id", "doc_id", "doc_title", "clause_id", "clause_no", "edition",
+                                  "published_on", "effective_from", "effective_to", "readers", "kind",
+                                  "title", "text", "gloss")
+QUESTION_FIELDS: tuple[str, ...] = ("question_id", "text", "gloss", "type", "identity", "answer_text",
+                                    "answer_number", "group", "split")
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _INT_RE = re.compile(r"^[+-]?\d+$")
-
-
-# --------------------------------------------------------------------------------------------
-# small helpers
 
 
 def _resolve(path: PathLike | None, filename: str) -> Path:
@@ -160,16 +144,14 @@ def _text_field(record: Mapping[str, Any], where: _Where, field: str) -> str:
 
 
 def _jsonl_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    """(line number, object) per non-blank line, by :func:`ragmath.io.read_jsonl` (the one JSONL
-    reader: invalid JSON, a repeated key, deep nesting, non-UTF-8 bytes are refused)."""
+    """(line number, object) per non-blank line, by the one JSONL reader, :func:`ragmath.io.read_jsonl`."""
     return read_jsonl(path, name=path.name)
 
 
 def _csv_rows(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
     """Read a CSV file with a header into (line number, row) pairs; the header is line 1."""
     try:
-        handle = path.open(encoding="utf-8", newline="")
-        with handle:
+        with path.open(encoding="utf-8", newline="") as handle:
             reader = csv.reader(handle)
             header = next(reader, None)
             if header is None:
@@ -204,28 +186,21 @@ def _check_include_holdout(include_holdout: Any) -> None:
         raise TypeError(f"include_holdout must be True or False, got {include_holdout!r}")
 
 
-# --------------------------------------------------------------------------------------------
-# loaders
-
-
 def load_corpus(path: PathLike | None = None) -> pd.DataFrame:
     """Load ``corpus.jsonl`` as a DataFrame, one row per chunk, in file order.
 
-    ``readers`` becomes a tuple of role names; ``published_on``, ``effective_from`` and
-    ``effective_to`` become ``datetime.date`` (``effective_to`` is ``None`` when open-ended).
+    ``readers`` becomes a tuple of role names, the dates ``datetime.date`` (``effective_to`` may be None).
 
     >>> corpus = load_corpus()
     >>> corpus.loc[corpus.chunk_id == "TRV25-4.2-a", "effective_to"].item()
     datetime.date(2026, 1, 1)
 
-    Raises ``ValueError`` naming file, line and field for: invalid JSON, a missing or empty field,
-    a duplicate ``chunk_id``, an unknown ``kind``, empty ``readers``, a bad date,
-    ``effective_to`` not after ``effective_from``, a ``clause_id`` used by two documents, or one
-    ``doc_id`` with two titles or editions.
+    Raises ``ValueError`` naming file, line and field for: invalid JSON, a missing or empty field, a duplicate
+    ``chunk_id``, an unknown ``kind``, empty ``readers``, a bad date, ``effective_to`` not after
+    ``effective_from``, a ``clause_id`` used by two documents, or one ``doc_id`` with two titles or editions.
     """
     file = _resolve(path, "corpus.jsonl")
-    rows = []
-    first_line: dict[str, int] = {}
+    rows, first_line = [], {}
     clause_doc: dict[str, tuple[str, int]] = {}
     doc_meta: dict[str, tuple[str, str, int]] = {}
     for number, record in _jsonl_records(file):
@@ -243,8 +218,7 @@ def load_corpus(path: PathLike | None = None) -> pd.DataFrame:
             raise where.fail("kind", f"{record.get('kind')!r} is not one of {list(CHUNK_KINDS)}")
         row["readers"] = _readers_field(record, where)
         row["effective_from"], row["effective_to"], row["published_on"] = _chunk_dates(record, where)
-        _check_clause_owner(row, where, number, clause_doc)
-        _check_one_title_and_edition(row, where, number, doc_meta)
+        _check_document(row, where, number, clause_doc, doc_meta)
         rows.append(row)
     if not rows:
         raise _Where(file).fail(None, "no chunks; the corpus needs at least one line")
@@ -273,35 +247,27 @@ def _chunk_dates(record: Mapping[str, Any], where: _Where) -> tuple[date, date |
         raise where.fail("effective_to", f"{record['effective_to']} is not after effective_from "
                                          f"{record['effective_from']} (effective_to is exclusive); fix "
                                          "one of the dates")
-    if record.get("published_on") is None:
-        published_on = effective_from
-    else:
-        published_on = _date_field(record["published_on"], where, "published_on")
+    published_on = (effective_from if record.get("published_on") is None
+                    else _date_field(record["published_on"], where, "published_on"))
     return effective_from, effective_to, published_on
 
 
-def _check_clause_owner(row: Mapping[str, Any], where: _Where, number: int,
-                        clause_doc: dict[str, tuple[str, int]]) -> None:
-    """Refuse a ``clause_id`` that an earlier line gave to another document; note its first document."""
+def _check_document(row: Mapping[str, Any], where: _Where, number: int,
+                    clauses: dict[str, tuple[str, int]], documents: dict[str, tuple[str, str, int]]) -> None:
+    """Refuse a clause ID another document owns, or a second title or edition of a document."""
     doc, clause = row["doc_id"], row["clause_id"]
-    if clause in clause_doc and clause_doc[clause][0] != doc:
-        owner, line = clause_doc[clause]
+    if clause in clauses and clauses[clause][0] != doc:
+        owner, line = clauses[clause]
         raise where.fail("clause_id", f"{clause!r} already belongs to document {owner!r} (line {line}); "
                                       "clause IDs are unique across documents")
-    clause_doc.setdefault(clause, (doc, number))
-
-
-def _check_one_title_and_edition(row: Mapping[str, Any], where: _Where, number: int,
-                                 doc_meta: dict[str, tuple[str, str, int]]) -> None:
-    """Refuse a document whose title or edition differs from an earlier line's; note its first ones."""
-    doc = row["doc_id"]
+    clauses.setdefault(clause, (doc, number))
     meta = (row["doc_title"], row["edition"])
-    if doc in doc_meta and doc_meta[doc][:2] != meta:
-        field = "doc_title" if doc_meta[doc][0] != meta[0] else "edition"
-        value = doc_meta[doc][0 if field == "doc_title" else 1]
-        raise where.fail(field, f"document {doc!r} has {field} {value!r} on line {doc_meta[doc][2]}; "
+    if doc in documents and documents[doc][:2] != meta:
+        field = "doc_title" if documents[doc][0] != meta[0] else "edition"
+        value = documents[doc][0 if field == "doc_title" else 1]
+        raise where.fail(field, f"document {doc!r} has {field} {value!r} on line {documents[doc][2]}; "
                                 "one document has one title and one edition")
-    doc_meta.setdefault(doc, (*meta, number))
+    documents.setdefault(doc, (*meta, number))
 
 
 def load_identities(path: PathLike | None = None) -> pd.DataFrame:
@@ -310,8 +276,7 @@ def load_identities(path: PathLike | None = None) -> pd.DataFrame:
     >>> load_identities().loc["finance_officer", "roles"]
     ('employee', 'finance')
 
-    Raises ``ValueError`` (file, line, field) for an empty identity, a duplicate identity, or
-    empty roles.
+    Raises ``ValueError`` (file, line, field) for an empty identity, a duplicate identity, or empty roles.
     """
     file = _resolve(path, "identities.csv")
     rows, seen = [], {}
@@ -344,22 +309,20 @@ def _identity_names(identities: pd.DataFrame | Mapping[str, Any] | None, sibling
                     f"got {type(identities).__name__}")
 
 
-def load_questions(path: PathLike | None = None, *,
-                   identities: pd.DataFrame | Mapping[str, Any] | None = None,
-                   include_holdout: bool = False) -> pd.DataFrame:
+def load_questions(path: PathLike | None = None, *, include_holdout: bool = False,
+                   identities: pd.DataFrame | Mapping[str, Any] | None = None) -> pd.DataFrame:
     """Load ``questions.jsonl`` as a DataFrame, one row per dev question, in file order.
 
-    Every line is validated; holdout lines are returned only with ``include_holdout=True`` (which
-    only ``ragmath.lab.holdout.open_holdout`` passes). Identities are checked against ``identities``
-    (default: ``identities.csv`` beside the file).
+    Holdout lines are returned too with ``include_holdout=True``; identities are checked against
+    ``identities`` (default: ``identities.csv`` beside the file).
 
     >>> questions = load_questions()
     >>> questions.set_index("question_id").loc["Q08", "answer_number"]
     38.5
 
-    Raises ``ValueError`` (file, line, field) for a missing or empty field, a duplicate
-    ``question_id``, a ``type`` outside :data:`QUESTION_TYPES`, an unknown ``identity``, an
-    ``answer_number`` that is not a finite number or null, or a ``split`` other than dev/holdout.
+    Raises ``ValueError`` (file, line, field) for a missing or empty field, a duplicate ``question_id``, a
+    ``type`` outside :data:`QUESTION_TYPES`, an unknown ``identity``, an ``answer_number`` that is not a
+    finite number or null, or a ``split`` other than dev/holdout.
     """
     file = _resolve(path, "questions.jsonl")
     known = _identity_names(identities, file.parent)
@@ -406,18 +369,15 @@ def load_qrels(path: PathLike | None = None, *, corpus: pd.DataFrame | None = No
     """Load ``qrels.csv`` as a DataFrame with columns question_id, chunk_id, grade (int).
 
     Labels are checked against the corpus, questions and identities (default: the files beside
-    ``qrels.csv``): every chunk must exist, every question must exist, and no label with grade > 0
-    may point to a chunk the question's identity cannot read (such a question is a no-answer
-    question for that identity). Every row is validated; the labels of holdout questions are
-    returned only with ``include_holdout=True``. A ``questions`` frame passed in may leave the
-    holdout out: labels of holdout questions of the file beside ``qrels.csv`` are then skipped.
+    ``qrels.csv``): no label with grade > 0 may point to a chunk the question's identity cannot read.
+    Holdout labels are returned only with ``include_holdout=True``, skipped if ``questions`` leaves them out.
 
     >>> qrels = load_qrels()
     >>> qrels[(qrels.question_id == "Q42")].set_index("chunk_id").grade.to_dict()["INV-102"]
     2
 
-    Raises ``ValueError`` (file, line, field) for a grade that is not an integer 0, 1 or 2, an
-    unknown chunk or question, a duplicate (question, chunk) pair, or a readable-by violation.
+    Raises ``ValueError`` (file, line, field) for a grade other than the integers 0, 1 and 2, an unknown
+    chunk or question, a duplicate (question, chunk) pair, or a readable-by violation.
     """
     file = _resolve(path, "qrels.csv")
     _check_include_holdout(include_holdout)
@@ -447,10 +407,8 @@ def _label_references(
     file: Path, corpus: pd.DataFrame | None, questions: pd.DataFrame | None, identities: pd.DataFrame | None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, set[str]]:
     """The corpus, questions and identities (default: the files beside ``file``) and the sealed IDs."""
-    if identities is None:
-        identities = load_identities(file.parent)
-    if corpus is None:
-        corpus = load_corpus(file.parent)
+    identities = load_identities(file.parent) if identities is None else identities
+    corpus = load_corpus(file.parent) if corpus is None else corpus
     sealed: set[str] = set()
     if questions is None:
         questions = load_questions(file.parent, identities=identities, include_holdout=True)
@@ -490,9 +448,8 @@ def load_config(path: PathLike | None = None) -> dict[str, Any]:
     >>> load_config()["snapshot_date"]
     datetime.date(2026, 6, 30)
 
-    Raises ``ValueError`` naming the file and field for invalid JSON, a missing or bad
-    ``snapshot_date``, or a ``frozen_design`` that is not a JSON object (``ragmath.lab.holdout`` checks
-    its fields).
+    Raises ``ValueError`` naming the file and field for invalid JSON, a missing or bad ``snapshot_date``,
+    or a ``frozen_design`` that is not a JSON object (``ragmath.lab.holdout`` checks its fields).
     """
     file = _resolve(path, "config.json")
     where = _Where(file)
@@ -502,10 +459,9 @@ def load_config(path: PathLike | None = None) -> dict[str, Any]:
         raise _Where(file, error.lineno).fail(None, f"not valid JSON ({error.msg})") from None
     if not isinstance(config, dict):
         raise where.fail(None, "must be a JSON object with snapshot_date (and split_rule, frozen_design)")
-    result = dict(config)
     if "snapshot_date" not in config:
         raise where.fail("snapshot_date", 'missing; the date of the index evaluated, e.g. "2026-06-30"')
-    result["snapshot_date"] = _date_field(config["snapshot_date"], where, "snapshot_date")
+    result = {**config, "snapshot_date": _date_field(config["snapshot_date"], where, "snapshot_date")}
     if "frozen_design" in config and not isinstance(config["frozen_design"], dict):
         raise where.fail("frozen_design", "must be a JSON object of AblationConfig fields, got "
                                           f"{config['frozen_design']!r}")
@@ -527,8 +483,7 @@ class Dataset:
 def load_dataset(path: PathLike | None = None, *, include_holdout: bool = False) -> Dataset:
     """Load every data file from one directory (default ``DATA_DIR``) and check them together.
 
-    The questions and labels are the dev split only, unless ``include_holdout=True`` (passed only
-    by ``ragmath.lab.holdout.open_holdout``); ``Dataset.holdout_included`` says which.
+    Questions and labels are dev only unless ``include_holdout=True`` (``Dataset.holdout_included``).
 
     >>> ds = load_dataset()
     >>> sorted(ds.identities.index), set(ds.questions["split"]), ds.holdout_included
@@ -547,30 +502,22 @@ def load_dataset(path: PathLike | None = None, *, include_holdout: bool = False)
     return Dataset(corpus, questions, qrels, identities, load_config(folder), include_holdout)
 
 
-# --------------------------------------------------------------------------------------------
-# views for evaluation
-
-
 def qrels_for(question_ids: Iterable[str] | None = None, *, qrels: pd.DataFrame | None = None,
               questions: pd.DataFrame | None = None) -> dict[str, dict[str, int]]:
     """Return labels as question -> {chunk_id: grade}, the shape ``ragmath.evaluate`` takes.
 
-    Every asked question is a key, in the order given; a question without labels maps to ``{}``
-    (a no-answer question for ``evaluate``). Default: every question, in file order.
+    Every asked question (default: all, in file order) is a key; one without labels maps to ``{}``.
 
     >>> qrels_for(["Q42"])["Q42"]["INV-103"]
     0
 
-    Raises ``TypeError`` for a bare string (wrap it in a list) and ``ValueError`` for an unknown
-    question ID.
+    Raises ``TypeError`` for a bare string (wrap it in a list) and ``ValueError`` for an unknown question ID.
     """
     if isinstance(question_ids, str):
         raise TypeError(f"question_ids must be a list of IDs, got the string {question_ids!r}; write "
                         f"[{question_ids!r}]")
-    if questions is None:
-        questions = load_questions()
-    if qrels is None:
-        qrels = load_qrels(questions=questions)
+    questions = load_questions() if questions is None else questions
+    qrels = load_qrels(questions=questions) if qrels is None else qrels
     known = list(questions["question_id"])
     wanted = known if question_ids is None else list(question_ids)
     unknown = [q for q in wanted if q not in set(known)]
@@ -608,10 +555,7 @@ def chunk_to_document(corpus: pd.DataFrame | None = None) -> dict[str, str]:
 
 
 def corpus_hash(path: PathLike | None = None, files: Iterable[str] = CANONICAL_FILES) -> str:
-    """Return the SHA-256 (hex) of the canonical data files, read as bytes in a fixed order.
-
-    Each file contributes its name, its length and its bytes, so renaming or moving content
-    between files changes the hash. Record it beside every run.
+    """Return the SHA-256 (hex) of the canonical data files: each one's name, length and bytes, in order.
 
     >>> len(corpus_hash())
     64
@@ -633,11 +577,9 @@ def corpus_hash(path: PathLike | None = None, files: Iterable[str] = CANONICAL_F
 def split_manifest(path: PathLike | None = None, *, with_answerable: bool = True) -> pd.DataFrame:
     """The split's envelope: one row per question with ID, type, identity, group and side only.
 
-    No question text, answer or label is returned, so the split can be checked and counted
-    (dev and holdout) without reading the holdout. ``answerable`` (with ``with_answerable``) is
-    True when the question has a label with grade > 0, computed from ``qrels.csv`` without
-    returning the labels. ``path``: the data directory (default ``DATA_DIR``) or its
-    ``questions.jsonl``.
+    No question text, answer or label, so the split can be checked and counted without reading the
+    holdout; ``answerable`` (``with_answerable``) is True when the question has a label with grade > 0.
+    ``path``: the data directory (default ``DATA_DIR``) or its ``questions.jsonl``.
 
     >>> manifest = split_manifest()
     >>> list(manifest.columns)
@@ -649,11 +591,9 @@ def split_manifest(path: PathLike | None = None, *, with_answerable: bool = True
     every = load_questions(file, include_holdout=True)
     manifest = every[["question_id", "type", "identity", "group", "split"]].copy()
     if with_answerable:
-        positive: set[str] = set()
-        for _number, cells in _csv_rows(_resolve(file.parent, "qrels.csv"),
-                                        ("question_id", "chunk_id", "grade")):
-            if _INT_RE.match(cells["grade"]) and int(cells["grade"]) > 0:
-                positive.add(cells["question_id"])
+        labels = _csv_rows(_resolve(file.parent, "qrels.csv"), ("question_id", "chunk_id", "grade"))
+        positive = {cells["question_id"] for _number, cells in labels
+                    if _INT_RE.match(cells["grade"]) and int(cells["grade"]) > 0}
         manifest["answerable"] = manifest["question_id"].isin(positive)
     return manifest.reset_index(drop=True)
 

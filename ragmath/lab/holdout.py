@@ -1,22 +1,16 @@
 """The sealed holdout: when it was sealed, the frozen design, and the one counted opening.
 
-The holdout questions were written blind and committed in one sealing commit (its message starts
-``holdout: sealed``) before any code ran on them; :func:`sealing_commit` finds it in git and
-:func:`added_with_holdout` what it added (git runs through :func:`ragmath.seal.git_output` only), and
-:func:`holdout_overlap` what the holdout shares with dev.
-Every loader in ``ragmath.lab.corpus`` leaves them out unless told ``include_holdout=True``, and only
-:func:`open_holdout` says so. The record, ``data/holdout_openings.json``, is a :mod:`ragmath.seal` record:
-the sealing commit with the hashes of ``questions.jsonl`` and ``qrels.csv`` as committed then, and each
-opening's date, commit, design (the frozen ``AblationConfig`` and the data files' hash; its SHA-256 is
-:func:`design_fingerprint`) and per-question results, stored beside it in
-``holdout_openings.opening-1.jsonl`` with their SHA-256.
+The holdout questions were written blind and committed in one sealing commit (message ``holdout: sealed``;
+:func:`sealing_commit` finds it in git, through :func:`ragmath.seal.git_output` only). The loaders of
+``ragmath.lab.corpus`` leave them out unless told ``include_holdout=True``, which only :func:`open_holdout`
+says. ``data/holdout_openings.json`` is a :mod:`ragmath.seal` record: the sealing commit with the hashes of
+``questions.jsonl`` and ``qrels.csv`` then, and each opening's date, commit, design
+(:func:`design_fingerprint`) and per-question results (``holdout_openings.opening-1.jsonl``).
 
-:func:`open_holdout` with the frozen design shows the stored result of that opening (hash checked,
-nothing re-run, nothing counted): re-running notebook 07 opens nothing. A different design is refused
-unless ``new_opening=True``, which runs it and records a second, counted opening: the holdout has then
-served as a second dev set, and the record says so. ``make verify-holdout`` re-runs opening 1 at its
-recorded commit in a temporary git worktree and checks the stored results' hash
-(``tools/verify_holdout.py``).
+:func:`open_holdout` with the frozen design shows the stored result of that opening (hash checked, nothing
+re-run or counted). A different design is refused unless ``new_opening=True``, which runs it and records a
+second, counted opening: the holdout has then served as a second dev set, and the record says so.
+``make verify-holdout`` (``tools/verify_holdout.py``) re-runs opening 1 at its recorded commit.
 """
 
 from __future__ import annotations
@@ -34,35 +28,12 @@ from ragmath.evaluation import Evaluation
 from ragmath.lab.ablation.config import AblationConfig
 from ragmath.lab.ablation.running import AblationResult, run_ablation
 from ragmath.lab.ablation.tables import by_type_table, caveats_of, metric_names, summary_table
-from ragmath.lab.corpus import (
-    corpus_hash,
-    data_dir,
-    load_config,
-    load_corpus,
-    load_dataset,
-    split_manifest,
-)
+from ragmath.lab.corpus import corpus_hash, data_dir, load_config, load_corpus, load_dataset, split_manifest
 from ragmath.seal import content_sha256, git_output, open_seal, seal, show_seal
 
-__all__ = [
-    "OPENINGS_FILE",
-    "SEAL_PREFIX",
-    "sealing_commit",
-    "added_with_holdout",
-    "holdout_overlap",
-    "HoldoutRun",
-    "sealing_record",
-    "frozen_design",
-    "design_fingerprint",
-    "openings",
-    "open_holdout",
-    "show_opening",
-    "design_of",
-    "opened_design",
-    "seal_holdout",
-    "stored_result",
-    "holdout_counts",
-]
+__all__ = ["OPENINGS_FILE", "SEAL_PREFIX", "sealing_commit", "added_with_holdout", "holdout_overlap",
+           "HoldoutRun", "sealing_record", "frozen_design", "design_fingerprint", "openings", "open_holdout",
+           "show_opening", "design_of", "opened_design", "seal_holdout", "stored_result", "holdout_counts"]
 
 OPENINGS_FILE = "holdout_openings.json"
 
@@ -77,9 +48,8 @@ def _folder(data: Any) -> Path:
 def sealing_commit(data: Any = None) -> dict[str, str] | None:
     """The commit that sealed a data folder's holdout, from git: ``{"commit", "date", "subject"}``.
 
-    It is the newest commit whose message starts ``holdout: sealed`` and that changed the folder's
-    ``questions.jsonl``: a set sealed in a folder of its own (``holdout-2/``) is not this holdout.
-    Returns None without git, outside a repository, or when no such commit exists.
+    The newest commit whose message starts ``holdout: sealed`` and that changed the folder's
+    ``questions.jsonl`` (a set sealed in ``holdout-2/`` is not this holdout); None without git or one.
 
     >>> sealing_commit("/nonexistent") is None
     True
@@ -96,10 +66,8 @@ def added_with_holdout(file: str, key: str, data: Any = None) -> list[str] | Non
     """The IDs the sealing commit added to a JSON-lines data file, from git; None without git or that commit.
 
     added = {row[key] for the rows of ``file`` at the sealing commit} − {the same at its parent}, sorted
-
-    ``file`` is read in the data folder as each commit holds it (a commit without it counts as empty):
-    ``added_with_holdout("questions.jsonl", "question_id")`` is the sealed questions,
-    ``added_with_holdout("corpus.jsonl", "chunk_id")`` the chunks that came with them.
+    (a commit without ``file`` counts as empty). ``added_with_holdout("questions.jsonl", "question_id")`` is
+    the sealed questions, ``added_with_holdout("corpus.jsonl", "chunk_id")`` the chunks that came with them.
 
     >>> added_with_holdout("corpus.jsonl", "chunk_id", "/nonexistent") is None
     True
@@ -117,13 +85,11 @@ def added_with_holdout(file: str, key: str, data: Any = None) -> list[str] | Non
 
 
 def holdout_overlap(data: Any = None) -> dict[str, Any]:
-    """What the holdout shares with dev, from chunk IDs, the split manifest and git only.
+    """What the holdout shares with dev, from chunk IDs, ``qrels.csv``, the split manifest and git only.
 
-    Reads ``qrels.csv``'s (question, chunk, grade) rows, each question's side from
-    ``ragmath.lab.corpus.split_manifest`` (no question text or answer) and the corpus's chunk IDs. Returns
-    the holdout's positive labels (grade > 0); those whose chunk is also positive evidence of a dev question
-    (question → chunk pairs); the chunks the sealing commit added to ``corpus.jsonl`` (None without git);
-    how many of them the dev corpus holds and how many dev labels > 0 point to them (0: distractors).
+    Returns the holdout's positive labels (grade > 0), those whose chunk is positive evidence of a dev
+    question too, the chunks the sealing commit added (None without git), how many of them the dev corpus
+    holds and how many dev labels > 0 point to them (0: distractors).
 
     >>> holdout_overlap()["dev labels on added chunks"]
     0
@@ -165,12 +131,9 @@ def _read_record(folder: Path) -> dict:
 def sealing_record(data: Any = None) -> dict | None:
     """The sealing commit: ``{"commit", "date", "subject", "source"}``, or None if none is known.
 
-    From git when the data directory is the repository's own and git is available (the newest
-    commit whose message starts ``holdout: sealed`` and that changed ``questions.jsonl``: a set sealed
-    in a folder of its own, such as ``holdout-2/``, is not this holdout), else from the openings record.
+    From git (:func:`sealing_commit`) for the repository's own data directory, else from the openings record.
 
-    >>> record = sealing_record("/nonexistent")
-    >>> record is None
+    >>> sealing_record("/nonexistent") is None
     True
     """
     folder = _folder(data)
@@ -178,17 +141,12 @@ def sealing_record(data: Any = None) -> dict | None:
         found = sealing_commit(folder)
         if found:
             return {**found, "source": "git"}
-    if not folder.is_dir():
-        return None
     sealed = _read_record(folder).get("sealed")
     return None if sealed is None else {**sealed, "source": OPENINGS_FILE}
 
 
 def _config(fields_of_design: dict) -> AblationConfig:
-    """An AblationConfig from a design's fields as a record or ``config.json`` holds them.
-
-    Raises ValueError naming a field AblationConfig does not have.
-    """
+    """An AblationConfig from a design's fields (record or config.json); ValueError for an unknown one."""
     known = {f.name for f in fields(AblationConfig)}
     unknown = sorted(set(fields_of_design) - known - {"frozen_on", "note"})
     if unknown:
@@ -200,10 +158,7 @@ def _config(fields_of_design: dict) -> AblationConfig:
 
 
 def frozen_design(data: Any = None) -> AblationConfig:
-    """The design frozen on dev before the holdout was opened (``config.json``, ``frozen_design``).
-
-    Raises ValueError if it is missing or names a field AblationConfig does not have.
-    """
+    """The design frozen on dev (``config.json``); ValueError if it is missing or names an unknown field."""
     config = load_config(_folder(data))
     design = config.get("frozen_design")
     if design is None:
@@ -235,11 +190,7 @@ def openings(data: Any = None) -> list[dict]:
 
 
 def holdout_counts(data: Any = None) -> pd.DataFrame:
-    """Questions per type on each side, and answerable / no-answer, from the split manifest only.
-
-    Reads IDs, types, groups and sides (``ragmath.lab.corpus.split_manifest``): no question text,
-    answer or label of the holdout.
-    """
+    """Questions per type and side, answerable or not, from the split manifest (no text, answer or label)."""
     manifest = split_manifest(_folder(data))
     manifest["kind"] = manifest["answerable"].map({True: "answerable questions",
                                                    False: "questions without an answer"})
@@ -247,8 +198,7 @@ def holdout_counts(data: Any = None) -> pd.DataFrame:
     kinds = pd.crosstab(manifest["kind"], manifest["split"], margins=True, margins_name="total")
     groups = manifest.groupby("split")["group"].nunique()
     groups["total"] = manifest["group"].nunique()
-    extra = pd.concat([kinds.drop(index="total"), groups.to_frame("groups").T])
-    return pd.concat([table, extra])
+    return pd.concat([table, kinds.drop(index="total"), groups.to_frame("groups").T])
 
 
 @dataclass
@@ -264,10 +214,9 @@ class HoldoutRun:
 
 
 def seal_holdout(data: Any = None, note: str = "") -> dict:
-    """Seal a data folder's holdout: write the :mod:`ragmath.seal` record of its questions and labels.
+    """Seal a data folder's holdout (a copy or a new set): write the seal record of its questions and labels.
 
-    The workbook's own holdout was sealed by its sealing commit; this is for a copy (the tests' synthetic
-    holdouts) or a new set. Raises ``FileExistsError`` if the folder already holds a record.
+    Raises ``FileExistsError`` if the folder already holds a record.
     """
     folder = _folder(data)
     return seal(folder / OPENINGS_FILE, questions=folder / "questions.jsonl", labels=folder / "qrels.csv",
@@ -275,13 +224,7 @@ def seal_holdout(data: Any = None, note: str = "") -> dict:
 
 
 def stored_result(per_question: pd.DataFrame, config: AblationConfig) -> AblationResult:
-    """The tables of an opening rebuilt from its stored per-question rows, exactly as the run built them.
-
-    Holds the table, the per-type table, the per-question rows and, per retrieval version, an
-    :class:`~ragmath.evaluation.Evaluation` of the answerable questions (what ``rate_intervals``,
-    ``bootstrap_table`` and ``paired_table`` read). Runs, answers, traces, latency and the fitted
-    reranker were not stored: they are empty.
-    """
+    """An opening's tables rebuilt from its stored per-question rows; runs, answers, traces are empty."""
     cfg = replace(config, split="holdout")
     names, recall_m = metric_names(cfg)
     table = summary_table(per_question, names, recall_m, True)
@@ -305,12 +248,9 @@ def stored_result(per_question: pd.DataFrame, config: AblationConfig) -> Ablatio
 def open_holdout(config: AblationConfig, *, data: Any = None, new_opening: bool = False) -> HoldoutRun:
     """Show the stored result of the holdout's opening with this design; run it only if never opened.
 
-    The reranker and the refusal threshold are fitted on all dev questions; the holdout is only
-    scored. If an opening with the same design fingerprint is on record, its stored per-question
-    results are shown (their hash checked; nothing is re-run or counted) and the tables are rebuilt
-    from them (:func:`stored_result`). Otherwise the design runs once, its per-question results are
-    stored, and the live result is returned (``ran=True``). A different design after an opening is
-    refused with a RuntimeError unless ``new_opening=True``, which records a new, counted opening.
+    An opening with the same design fingerprint on record is shown from its stored results (hash checked,
+    nothing re-run or counted). Otherwise the design runs once (fitted on dev, the holdout only scored),
+    its results are stored and returned (``ran=True``). ``new_opening=True`` records a new, counted opening.
 
     Raises TypeError for a config that is not an AblationConfig, RuntimeError for a changed design
     without ``new_opening``, ValueError if the questions or labels differ from the sealed ones or the
@@ -326,9 +266,8 @@ def open_holdout(config: AblationConfig, *, data: Any = None, new_opening: bool 
         live.append(run_ablation(replace(config, split="holdout"), dataset))
         return live[0].per_question
 
-    opened = open_seal(folder / OPENINGS_FILE, run, _design(config, folder),
-                       questions=folder / "questions.jsonl", labels=folder / "qrels.csv",
-                       new_opening=new_opening)
+    opened = open_seal(folder / OPENINGS_FILE, run, _design(config, folder), new_opening=new_opening,
+                       questions=folder / "questions.jsonl", labels=folder / "qrels.csv")
     if live and not opened.results.equals(live[0].per_question):
         raise RuntimeError("the stored per-question results differ from the run's; please report this bug")
     result = live[0] if live else stored_result(opened.results, config)
@@ -336,10 +275,7 @@ def open_holdout(config: AblationConfig, *, data: Any = None, new_opening: bool 
 
 
 def design_of(opening: dict) -> AblationConfig:
-    """The design an opening's record holds, as the AblationConfig it ran (split set to holdout).
-
-    Raises ValueError if the record names a field AblationConfig does not have.
-    """
+    """The AblationConfig an opening's record holds (split holdout); ValueError for an unknown field."""
     return _config(opening["design"]["design"])
 
 
@@ -355,33 +291,26 @@ def _record_path(folder: Path) -> Path:
 def opened_design(number: int, *, data: Any = None) -> AblationConfig:
     """The design opening ``number`` ran, for runs on dev (split ``"dev"``): read from the record alone.
 
-    Reads the openings record, not the stored results: nothing of the holdout is loaded. Raises
-    ValueError if there is no such opening; FileNotFoundError if the folder holds no record.
+    Raises ValueError if there is no such opening; FileNotFoundError if the folder holds no record.
     """
     folder = _folder(data)
     _record_path(folder)
-    recorded = [o for o in openings(folder) if o["number"] == number]
+    every = openings(folder)
+    recorded = [o for o in every if o["number"] == number]
     if not recorded:
-        numbers = [o["number"] for o in openings(folder)]
-        raise ValueError(f"no opening number {number} on record; openings: {numbers}")
+        raise ValueError(f"no opening number {number} on record; openings: {[o['number'] for o in every]}")
     return replace(design_of(recorded[0]), split="dev")
 
 
 def show_opening(number: int, *, data: Any = None) -> HoldoutRun:
     """An opening of the holdout as it was recorded: its stored results, with the design and data of then.
 
-    Reads the record (``holdout_openings.json``) and the opening's stored per-question results, checks
-    their SHA-256 against the record, and rebuilds the tables from them with the design the record holds
-    (:func:`stored_result`). Nothing runs, nothing is counted, and neither today's frozen design nor
-    today's data files are consulted: the numbers belong to the design and the data files (their hash,
-    ``opening["design"]["data"]``) of that opening.
-
+    Their SHA-256 is checked against the record; nothing runs or is counted, today's design and data unread.
     Raises ValueError if the opening does not exist, stored no result, or its results differ from their
     recorded hash; FileNotFoundError if the folder holds no record.
     """
     folder = _folder(data)
-    record_path = _record_path(folder)
-    opened = show_seal(record_path, number)
+    opened = show_seal(_record_path(folder), number)
     design = design_of(opened.record)
     result = stored_result(opened.results, design)
     return HoldoutRun(result, opened.record, opened.times_opened, sealing_record(folder), design, ran=False)
