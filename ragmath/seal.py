@@ -6,7 +6,9 @@ A seal is a JSON record, ``{"sealed": {"questions_sha256", "labels_sha256", "dat
 beside it, named after the whole record name (``hold.json`` -> ``hold.json.opening-1.jsonl``). An opening
 is on record, under the seal's lock (:func:`ragmath.io.writers.locked`), before its design runs, so every
 run counts; one that stored no result says why in its ``state``. ``record_sha256`` (SHA-256 of the rest)
-detects an accidental edit of the record; it does not stop a deliberate one, which can recompute it.
+detects an accidental edit of the record; it does not stop a deliberate one, which can recompute it. A
+record without it is refused (else removing its openings and its hash would open it again as opening 1),
+and a folder holds one record: a second seal beside it, or opening either of two, is refused.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Mapping
@@ -107,6 +110,21 @@ def _stamp(path: Path) -> dict:
     return {"date": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(), "commit": commit}
 
 
+#: How a seal record's text begins: a JSON object whose first key is "sealed" (or "openings").
+_RECORD_START = re.compile(rb'\A\s*\{\s*"(sealed|openings)"\s*:')
+
+
+def _other_records(path: Path) -> list[Path]:
+    """The seal records in ``path``'s folder other than ``path`` (known by their first 64 bytes), sorted."""
+    others = []
+    for entry in sorted(path.parent.iterdir()):
+        if entry.name != path.name and entry.is_file():
+            with entry.open("rb") as handle:
+                if _RECORD_START.match(handle.read(64)):
+                    others.append(entry)
+    return others
+
+
 def _read(path: Path) -> dict:
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no seal here; seal the questions and labels first (seal())")
@@ -117,8 +135,19 @@ def _read(path: Path) -> dict:
                          "restore it (git checkout)") from None
     if not (isinstance(record, dict) and isinstance(record.get("openings"), list) and record.get("sealed")):
         raise ValueError(f"{path}: not a seal record (needs 'sealed' and an 'openings' list)")
-    stored = record.pop("record_sha256", None)  # a record written before it was added has none
-    if stored is not None and stored != content_sha256(record):
+    others = _other_records(path)
+    if others:
+        names = ", ".join(sorted([path.name, *(other.name for other in others)]))
+        raise ValueError(f"{path.parent}: more than one seal record ({names}); a folder holds one, else an "
+                         "opening of one is not counted by the other. Keep the record the folder was sealed "
+                         "with first (its 'sealed' date, git log) and remove the others")
+    stored = record.pop("record_sha256", None)
+    if stored is None:
+        raise ValueError(f"{path}: the record has no record_sha256, so a record whose openings were removed "
+                         "cannot be told from one never opened; restore it (git checkout). A record written "
+                         "before record_sha256 existed: check it against its history, then add "
+                         "record_sha256 = content_sha256(the record without it)")
+    if stored != content_sha256(record):
         raise ValueError(f"{path}: the record was edited after it was written (its record_sha256 differs); "
                          "restore it (git checkout)")
     return record
@@ -135,7 +164,8 @@ def seal(path: str | os.PathLike, *, questions: Any, labels: Any, note: str = ""
 
     ``questions`` and ``labels`` are files (hashed by their bytes) or values (:func:`content_sha256`).
     Do it before anything runs on them. Raises ``FileExistsError`` if ``path`` already holds a seal,
-    also when two calls seal it at once (the lock lets one write).
+    also when two calls seal it at once (the lock lets one write), or if its folder holds another seal
+    record (a folder holds one record: an opening of a second would not be counted by the first).
     """
     target = Path(path)
     hashes = {"questions_sha256": content_sha256(questions), "labels_sha256": content_sha256(labels)}
@@ -145,6 +175,11 @@ def seal(path: str | os.PathLike, *, questions: Any, labels: Any, note: str = ""
     with locked(target):
         if target.exists():
             raise FileExistsError(f"{target}: already sealed; a seal is written once (choose another path)")
+        others = _other_records(target)
+        if others:
+            raise FileExistsError(f"{target.parent} already holds the seal record {others[0].name}; a folder "
+                                  "holds one record, so an opening of a second is not counted by the first. "
+                                  f"Open {others[0].name}, or seal a new set in a folder of its own")
         sealed = {**hashes, **_stamp(target), "note": note}
         _write(target, {"sealed": sealed, "openings": []})
     return sealed

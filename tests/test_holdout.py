@@ -88,7 +88,8 @@ def test_tests_open_only_synthetic_holdouts():
 def synthetic(tmp_path) -> Path:
     """A copy of the data whose holdout is three dev groups (the real sealed set dropped)."""
     copy = tmp_path / "data"
-    shutil.copytree(DATA_DIR, copy, ignore=shutil.ignore_patterns("holdout_openings*", "*.py"))
+    # the real holdouts stay unread: their record, their results and the sealed sets of holdout-*/
+    shutil.copytree(DATA_DIR, copy, ignore=shutil.ignore_patterns("holdout_openings*", "holdout-*", "*.py"))
     lines = (copy / "questions.jsonl").read_text(encoding="utf-8").splitlines()
     records = [json.loads(line) for line in lines if line.strip()]
     records = [r for r in records if r["split"] == "dev"]
@@ -112,6 +113,28 @@ def synthetic(tmp_path) -> Path:
         writer.writerows(rows)
     seal_holdout(copy)
     return copy
+
+
+def test_a_sealed_holdout_folder_is_not_sealed_again_under_another_record_name(synthetic):
+    (synthetic / OPENINGS_FILE).rename(synthetic / "openings.json")  # as data/holdout-2/ keeps its record
+    with pytest.raises(FileExistsError, match=r"already holds the seal record openings\.json"):
+        seal_holdout(synthetic)
+    assert not (synthetic / OPENINGS_FILE).exists()
+
+
+def test_a_holdout_folder_with_two_records_is_neither_opened_nor_shown(synthetic):
+    first = json.loads((synthetic / OPENINGS_FILE).read_text(encoding="utf-8"))
+    (synthetic / "openings.json").write_text(json.dumps(first, indent=2) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="more than one seal record"):
+        open_holdout(AblationConfig(k=60, window=10, rerank_depth=5), data=synthetic)
+    with pytest.raises(ValueError, match="more than one seal record"):
+        show_opening(1, data=synthetic)
+
+
+def test_the_workbooks_record_carries_its_hash():
+    record = json.loads((DATA_DIR / OPENINGS_FILE).read_text(encoding="utf-8"))
+    stored = record.pop("record_sha256", None)
+    assert stored == content_sha256(record), "give it one: python tools/verify_holdout.py --write"
 
 
 def test_opening_is_recorded_once_and_a_rerun_reproduces_it(synthetic):

@@ -285,12 +285,14 @@ def test_second_seal_on_same_path_refused_even_at_once(tmp_path, monkeypatch):
 
 def test_results_files_are_named_after_the_whole_seal_name(tmp_path):
     files = {"questions": {"h1": "?"}, "labels": {"h1": {"d": 1}}}
-    for name, value in (("hold.json", 1.0), ("hold.txt", 0.0)):
-        seal(tmp_path / name, **files)
+    for name, value in (("hold.json", 1.0), ("hold.txt", 0.0)):  # a folder holds one record: one each
+        (tmp_path / name).mkdir()
+        seal(tmp_path / name / name, **files)
         frame = pd.DataFrame({"score": [value]})
-        open_seal(tmp_path / name, lambda d, f=frame: f, {"k": 1}, **files)
-    assert show_seal(tmp_path / "hold.json").results["score"].tolist() == [1.0]
-    assert show_seal(tmp_path / "hold.txt").results["score"].tolist() == [0.0]
+        open_seal(tmp_path / name / name, lambda d, f=frame: f, {"k": 1}, **files)
+        assert (tmp_path / name / f"{name}.opening-1.jsonl").is_file()
+    assert show_seal(tmp_path / "hold.json" / "hold.json").results["score"].tolist() == [1.0]
+    assert show_seal(tmp_path / "hold.txt" / "hold.txt").results["score"].tolist() == [0.0]
 
 
 def test_an_existing_opening_under_the_old_results_name_is_still_shown(tmp_path):

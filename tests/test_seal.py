@@ -159,3 +159,42 @@ def test_git_output_is_the_output_or_none(tmp_path, monkeypatch):
 
     monkeypatch.setattr(subprocess, "run", too_slow)
     assert git_output(PACKAGE, "rev-parse", "HEAD", timeout=0.1) is None
+
+
+# ------------------------------------------------- two ways around a seal, found by fuzzing (issue 35)
+def test_a_record_without_its_hash_is_refused_so_stripping_its_openings_cannot_reopen_it(sealed):
+    record, questions, labels = sealed
+    open_seal(record, Design(), {"k": 3}, questions=questions, labels=labels)
+    stripped = json.loads(record.read_text(encoding="utf-8"))
+    stripped["openings"] = []
+    del stripped["record_sha256"]
+    record.write_text(json.dumps(stripped, indent=2) + "\n", encoding="utf-8")
+    design = Design()
+    with pytest.raises(ValueError, match=r"no record_sha256.*restore it"):
+        open_seal(record, design, {"k": 5}, questions=questions, labels=labels)
+    with pytest.raises(ValueError, match="no record_sha256"):
+        show_seal(record)
+    assert design.calls == 0
+
+
+def test_a_folder_holds_one_seal_record_so_a_second_seal_beside_it_is_refused(sealed):
+    record, questions, labels = sealed
+    with pytest.raises(FileExistsError, match=r"already holds the seal record seal\.json"):
+        seal(record.with_name("holdout_openings.json"), questions=questions, labels=labels)
+    assert sorted(p.name for p in record.parent.glob("*.json")) == ["seal.json"]
+
+
+def test_opening_or_showing_with_two_records_in_the_folder_is_refused(sealed):
+    record, questions, labels = sealed
+    open_seal(record, Design(), {"k": 3}, questions=questions, labels=labels)
+    second = record.with_name("holdout_openings.json")
+    second.write_text(json.dumps({"sealed": {"questions_sha256": content_sha256(questions)}, "openings": []}),
+                      encoding="utf-8")
+    design = Design()
+    both = r"more than one seal record \(holdout_openings\.json, seal\.json\)"
+    for path in (record, second):
+        with pytest.raises(ValueError, match=both):
+            open_seal(path, design, {"k": 5}, questions=questions, labels=labels, new_opening=True)
+        with pytest.raises(ValueError, match="more than one seal record"):
+            show_seal(path)
+    assert design.calls == 0

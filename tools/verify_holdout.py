@@ -3,7 +3,8 @@
 Usage::
 
     python tools/verify_holdout.py            # check: exit 0 when everything matches, 1 otherwise
-    python tools/verify_holdout.py --write    # store opening 1's per-question results from the re-run
+    python tools/verify_holdout.py --write    # store opening 1's results from the re-run, and the record
+                                              # with its record_sha256 (nothing else is written)
 
 What it does, learning nothing new (the opening is the one already counted, with the same design):
 
@@ -16,7 +17,9 @@ What it does, learning nothing new (the opening is the one already counted, with
    per-type table) are what this code rebuilds from the per-question rows (``stored_result``), and that
    the per-question rows written as ``ragmath.seal`` writes them have the recorded SHA-256 (or, with
    ``--write``, stores them and their hash in the record: done once, to move the opening to the seal);
-4. removes the worktree.
+4. checks the record's ``record_sha256`` (``ragmath.seal`` refuses a record without it; ``--write``
+   writes the record with it, after the checks above pass);
+5. removes the worktree.
 
 It needs git and the repository's history; it takes a few minutes. It is not part of ``make test``.
 """
@@ -39,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ragmath.lab.holdout import OPENINGS_FILE, design_of, stored_result  # noqa: E402
-from ragmath.seal import write_results  # noqa: E402
+from ragmath.seal import content_sha256, write_results  # noqa: E402
 
 # Run inside the worktree, with that commit's code: its own opening (reproduced, not recorded).
 AT_THE_COMMIT = """
@@ -66,10 +69,12 @@ def _sha(data: bytes) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="store opening 1's results (done once)")
+    parser.add_argument("--write", action="store_true",
+                        help="store opening 1's results and the record with its record_sha256")
     args = parser.parse_args(argv)
     record_path = ROOT / "data" / OPENINGS_FILE
     record = json.loads(record_path.read_text(encoding="utf-8"))
+    stored_record_sha256 = record.pop("record_sha256", None)
     sealed, opening = record["sealed"], record["openings"][0]
     problems = []
     for name, file in (("questions", "questions.jsonl"), ("labels", "qrels.csv")):
@@ -102,22 +107,30 @@ def main(argv: list[str] | None = None) -> int:
                 problems.append(f"the {name} rebuilt from the per-question rows differs: {exc}")
         results_file = opening.get("results_file") or f"{record_path.stem}.opening-1.jsonl"
         digest = write_results(frames["per_question"], Path(tmp) / results_file)
-        if args.write and not problems:
+        written = []
+        if args.write and not problems and opening.get("results_sha256") is None:  # once: onto the seal
             write_results(frames["per_question"], record_path.with_name(results_file))
             opening.update(results_file=results_file, results_sha256=digest)
-            record.pop("record_sha256", None)  # a stale one is refused; none is accepted
-            record_path.write_text(json.dumps(record, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-        elif digest != opening.get("results_sha256"):
+            written.append(f"data/{results_file}")
+        if digest != opening.get("results_sha256"):
             problems.append(f"the re-run's per-question results hash {digest[:12]}, the record says "
                             f"{str(opening.get('results_sha256'))[:12]}")
         elif _sha(record_path.with_name(results_file).read_bytes()) != digest:
             problems.append(f"data/{results_file} does not have the recorded hash")
+        record_sha256 = content_sha256(record)
+        if stored_record_sha256 != record_sha256 and args.write and not problems:
+            record["record_sha256"] = record_sha256  # as ragmath.seal writes it: last, of all the rest
+            record_path.write_text(json.dumps(record, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+            written.append(f"data/{OPENINGS_FILE} (record_sha256 {record_sha256[:12]})")
+        elif stored_record_sha256 != record_sha256:
+            problems.append(f"data/{OPENINGS_FILE} has no record_sha256 or a stale one, and ragmath.seal "
+                            "refuses it: restore it (git checkout), or add it with --write")
     for problem in problems:
         print(f"verify-holdout: {problem}", file=sys.stderr)
     if not problems:
         print(f"verify-holdout: opening 1 re-run at {opening['commit'][:12]} reproduces the stored result "
-              f"(design {opening['design_sha256'][:12]}, results {digest[:12]})"
-              + (" — written" if args.write else ""))
+              f"(design {opening['design_sha256'][:12]}, results {digest[:12]}, record {record_sha256[:12]})"
+              + (f"; written: {', '.join(written)}" if written else ""))
     return 1 if problems else 0
 
 
