@@ -345,6 +345,7 @@ def test_the_committed_opening_used_the_design_frozen_at_its_commit():
 
 def _config_of(frozen: dict) -> AblationConfig:
     values = {k: v for k, v in frozen.items() if k not in ("frozen_on", "note")}
+    values.setdefault("embedder", "char-ngram")  # a design frozen before the field ran the n-gram SVD
     return AblationConfig(**{**values, "tuned": tuple(values.get("tuned", ()))})
 
 

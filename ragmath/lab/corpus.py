@@ -478,6 +478,8 @@ class Dataset:
     identities: pd.DataFrame
     config: dict
     holdout_included: bool = False
+    #: Manifests of stored e5 vectors beyond ``data/vectors`` (a holdout opening's questions), as paths.
+    vectors: tuple = ()
 
 
 def load_dataset(path: PathLike | None = None, *, include_holdout: bool = False) -> Dataset:

@@ -146,12 +146,16 @@ def sealing_record(data: Any = None) -> dict | None:
 
 
 def _config(fields_of_design: dict) -> AblationConfig:
-    """An AblationConfig from a design's fields (record or config.json); ValueError for an unknown one."""
+    """An AblationConfig from a design's fields (record or config.json); ValueError for an unknown one.
+
+    A design without ``embedder`` was written before row B read e5 vectors: it reads ``"char-ngram"``.
+    """
     known = {f.name for f in fields(AblationConfig)}
     unknown = sorted(set(fields_of_design) - known - {"frozen_on", "note"})
     if unknown:
         raise ValueError(f"config.json frozen_design: unknown field(s) {unknown}; known: {sorted(known)}")
     values = {k: v for k, v in fields_of_design.items() if k in known}
+    values.setdefault("embedder", "char-ngram")  # designs 1 and 2 were written before e5 vectors
     if "tuned" in values:
         values["tuned"] = tuple(values["tuned"])
     return AblationConfig(**values)

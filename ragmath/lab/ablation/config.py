@@ -13,6 +13,8 @@ from ragmath.validation import check_rrf_k
 
 VERSIONS: tuple[str, ...] = ("A", "B", "C", "D", "E", "Oracle")
 SPLITS = ("dev", "holdout", "all")
+#: Row B's embedders: multilingual-e5-small (stored vectors), and the character n-gram SVD of designs 1-2.
+EMBEDDERS = ("e5", "char-ngram")
 #: The knobs ``tune`` chooses on dev, by AblationConfig field name, with their workbook symbol.
 TUNED_KNOBS = {"k": "k", "window": "W", "rerank_depth": "M"}
 
@@ -29,12 +31,16 @@ class AblationConfig:
     (1 − α) · min-max(vector) of each list's top W; None -> chosen on dev by the keep-the-default rule
     (notebook 06a; out of fold for dev questions, on all dev for the others). ``top_k`` (K): the cut-off
     of the retrieval metrics; ``context_k``: passages sent to the generator. ``tuned``: the knobs chosen
-    on dev (``tune`` fills it), so the dev table can say which of its numbers are optimistic. ``seed`` is
+    on dev (``tune`` fills it), so the dev table can say which of its numbers are optimistic. ``embedder``:
+    row B's vectors, ``"e5"`` (multilingual-e5-small, the stored vectors of ``data/vectors``) or
+    ``"char-ngram"`` (TF-IDF over character n-grams reduced by SVD, fitted on the index: designs 1 and 2,
+    so a record without the field reads ``"char-ngram"``). ``seed`` is
     recorded with the run for any randomised step a reader plugs in; the default pipeline draws no random
     numbers (exact SVD, Newton fit, stated tie rules), so its results do not depend on it.
 
     Raises ValueError naming the field for a non-positive depth, ``rerank_depth < top_k``, k <= 0, an
-    unknown split, editions mode, tokenizer or tuned knob, or ``refuse_below`` or ``alpha`` outside [0, 1].
+    unknown split, editions mode, tokenizer, embedder or tuned knob, or ``refuse_below`` or ``alpha``
+    outside [0, 1].
 
     >>> AblationConfig(k=1, window=40, rerank_depth=20).rerank_depth
     20
@@ -56,6 +62,7 @@ class AblationConfig:
     alpha: float | None = None
     l2: float = 1.0
     tuned: tuple[str, ...] = ()
+    embedder: str = "e5"
 
     def __post_init__(self) -> None:
         for name in ("window", "rerank_depth", "top_k", "context_k"):
@@ -83,6 +90,8 @@ class AblationConfig:
                                   or not 0 <= alpha <= 1):
             raise ValueError("alpha (row E's weight on BM25) must be None (chosen on dev by the rule) or a "
                              f"number in [0, 1], got {self.alpha!r}")
+        if self.embedder not in EMBEDDERS:
+            raise ValueError(f"embedder must be one of {EMBEDDERS} (row B's vectors), got {self.embedder!r}")
         unknown = set(self.tuned) - set(TUNED_KNOBS)
         if unknown:
             raise ValueError(f"tuned names unknown knobs {sorted(unknown)}; knobs: {list(TUNED_KNOBS)}")

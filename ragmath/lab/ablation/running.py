@@ -95,11 +95,14 @@ def _roles(dataset: Any, identity: str) -> tuple[str, ...]:
 
 
 def indexes_for(run: _Run) -> dict[str, dict]:
-    """``identity_indexes`` for the run's snapshot, editions and tokenizer, built once per process."""
+    """``identity_indexes`` for the run's snapshot, editions, tokenizer, embedder; built once per process."""
     roles = tuple((identity, _roles(run.ds, identity)) for identity in run.ds.identities.index)
-    key = (run.corpus_key, str(run.as_of), run.cfg.editions, run.cfg.tokenizer, roles)
+    vectors = tuple(str(v) for v in getattr(run.ds, "vectors", ()))
+    key = (run.corpus_key, str(run.as_of), run.cfg.editions, run.cfg.tokenizer, run.cfg.embedder, vectors,
+           roles)
     if key not in _INDEXES:
-        _INDEXES[key] = identity_indexes(run.ds, run.as_of, run.cfg.editions, run.cfg.tokenizer)
+        _INDEXES[key] = identity_indexes(run.ds, run.as_of, run.cfg.editions, run.cfg.tokenizer,
+                                         run.cfg.embedder)
     return _INDEXES[key]
 
 
