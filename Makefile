@@ -15,7 +15,7 @@ help:
 	@echo "make explorer  build the RRF k explorer page into $(EXPLORER_DIR)/ and serve it on $(HOST):$(EXPLORER_PORT)"
 	@echo "               (a static page: ?lang=zh for Chinese; the folder also works opened from disk)"
 	@echo "make html      execute every notebook and write HTML copies under build/html/ (with the explorer page)"
-	@echo "make bench     run the benchmarks (explorer redraw time; ragmath vs pytrec_eval and ranx at scale)"
+	@echo "make bench     run the benchmarks (explorer redraw; the ablation on e5 vectors; ragmath vs pytrec_eval and ranx at scale)"
 	@echo "make verify-holdout  re-run each holdout's one opening at its recorded commit; check the stored hashes"
 	@echo "make busy-runs run the notebook and browser tests 5 times with 2 processes spinning on the CPU"
 
@@ -80,6 +80,7 @@ html: venv-test
 
 bench: venv-test
 	$(BIN)/python bench/bench_explorer.py
+	$(BIN)/python bench/bench_ablation.py
 	$(BIN)/python bench/bench_scale.py
 
 # Not part of `make test`: needs git history; checks out the opening's commit in a temporary worktree.
