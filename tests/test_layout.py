@@ -77,7 +77,7 @@ def test_version_is_0_4_in_the_package_and_in_pyproject():
 #: share a budget of their own.
 MAX_MODULE_LINES = 800
 GENERATED = "lab/workbook.py"
-MAX_GENERATED_AND_HOLDOUT_LINES = 2_500
+MAX_GENERATED_AND_HOLDOUT_LINES = 2_700  # 2,500 after #34; #35: e5 vectors, holdout-2
 
 
 def _lines(path: Path) -> int:

@@ -7,14 +7,18 @@ rule reads) and from the folds recomputed from the questions' groups, not from t
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import replace
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from ragmath import compare, evaluate
 from ragmath.lab.ablation import AblationConfig, run_ablation
 from ragmath.lab.corpus import load_dataset
+from ragmath.lab.paths import DATA_DIR
 from ragmath.lab.workbook import (
     ALPHA_DEFAULT,
     ALPHA_GRID,
@@ -68,9 +72,18 @@ def test_row_e_is_c_with_its_fusion_replaced(live_dev):
 _RETRIEVERS: dict[str, tuple] = {}
 
 
+def _stored_e5(prefixed_text: str) -> np.ndarray:
+    """The stored e5 vector of the exact string the model read, looked up here in data/vectors' manifest."""
+    manifest = json.loads((DATA_DIR / "vectors" / "manifest.json").read_text(encoding="utf-8"))
+    matrix = np.load(DATA_DIR / "vectors" / manifest["vectors"])
+    row = [r["sha256"] for r in manifest["rows"]].index(hashlib.sha256(prefixed_text.encode()).hexdigest())
+    return matrix[row].astype(float)
+
+
 def _lists_by_hand(qid: str) -> dict[str, list[tuple[str, float]]]:
-    """The question's BM25 and vector lists, from retrievers built here over what its identity may read."""
-    from ragmath.lab.workbook import BM25Retriever, VectorRetriever, in_index, permission_filter
+    """The question's BM25 list from a retriever built here over what its identity may read, and its vector
+    list as cosines of the stored e5 vectors (query: question, passage: chunk text), ties by ID."""
+    from ragmath.lab.workbook import BM25Retriever, chunk_text, in_index, permission_filter
 
     ds = load_dataset()
     question = ds.questions.set_index("question_id").loc[qid]
@@ -78,10 +91,14 @@ def _lists_by_hand(qid: str) -> dict[str, list[tuple[str, float]]]:
     if identity not in _RETRIEVERS:
         live = ds.corpus[in_index(ds.corpus, ds.config["snapshot_date"], "live")]
         view = permission_filter(live, tuple(ds.identities.loc[identity, "roles"]))
-        _RETRIEVERS[identity] = (BM25Retriever(view, "jieba"), VectorRetriever(view))
-    bm25, vector = _RETRIEVERS[identity]
-    return {"bm25": bm25.retrieve(question["text"], LIVE.window),
-            "vector": vector.retrieve(question["text"], LIVE.window)}
+        chunks = {row["chunk_id"]: _stored_e5("passage: " + chunk_text(row))
+                  for row in view.to_dict("records")}
+        _RETRIEVERS[identity] = (BM25Retriever(view, "jieba"), chunks)
+    bm25, chunks = _RETRIEVERS[identity]
+    query = _stored_e5("query: " + question["text"])
+    cosines = {cid: float(vector @ query) for cid, vector in chunks.items()}
+    ranked = sorted(cosines.items(), key=lambda pair: (-pair[1], pair[0]))
+    return {"bm25": bm25.retrieve(question["text"], LIVE.window), "vector": ranked[:LIVE.window]}
 
 
 def _e_by_hand(qid: str, alpha: float) -> list[str]:
