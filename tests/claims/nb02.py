@@ -84,5 +84,6 @@ CLAIMS = [
     Claim("one_against_two", "4794b4ef",
           en="with one relevant item there is no disagreement at all (the `assert` checks it),\nwith two there is.",
           zh="只有一条相关证据时，两者完全没有分歧（`assert` 会检查这一点）；有两条时就有了分歧。",
-          check=check_one_against_two),
+          check=check_one_against_two,
+          scope="'no disagreement': the toy runs with one relevant item, which the cell's assert checks"),
 ]
