@@ -144,16 +144,22 @@ def test_a_number_not_above_the_sentence_is_found_and_a_derived_one_passes():
     above = ["        answer accuracy  answers correct\nversion\nA     0.535   23\nOracle   0.605   26\n",
              "36 of the questions\n"]
     assert numbers_not_above("A 0.535, Oracle 0.605 (26/43)", above) == ["43"]
-    assert numbers_not_above("A 0.5350 and 0.53 and 0.54", above) == ["0.5350", "0.53"]  # rounding as said
+    assert numbers_not_above("A 0.5351 and 0.53 and 0.54", above) == ["0.5351", "0.53"]  # rounding as said
+    assert numbers_not_above("A 0.5350", above) == []  # 0.535 with a zero more is the same number
     assert numbers_not_above("36 of 54 questions, Q12", above) == ["54", "Q12"]
     # a table's row labels (0, 1, 2 of a default index) are not numbers it shows
     assert numbers_not_above("6 of 90", ["   k  nDCG\n6  0.5  0.725\n9  1.0  0.725\n"]) == ["6", "90"]
     assert numbers_not_above("by 0.070, 3 more", above, {"0.070": "0.605 - 0.535", "3": "26 - 23"}) == []
     assert numbers_not_above("by 0.080", above, {"0.080": "0.605 - 0.535"}) == ["0.080"]  # wrong arithmetic
+    # rounded operands: 0.185 / 0.024 lies between 0.1845 / 0.0245 = 7.5 and 0.1855 / 0.0235 = 7.9
+    assert numbers_not_above("7.6 times", ["0.185  0.024\n"], {"7.6": "0.185 / 0.024"}) == []
+    assert numbers_not_above("8.1 times", ["0.185  0.024\n"], {"8.1": "0.185 / 0.024"}) == ["8.1"]
+    assert numbers_not_above("0.750 and 4,000 draws", ["MRR 0.75, 4,000 draws\n"]) == []
     assert numbers_not_above("2.3 points", above, {"2.3": "100 / 43"}) == ["2.3"]  # 43 is not above
     assert numbers_not_above("2.3 points", [*above, "of 43"], {"2.3": "100 / 43"}) == []
     # names with digits cite no number: metrics, chunk ids, the workbook's places, interval levels
-    said = "nDCG@5 of TRV26-4.2-a in notebook 07 (section 4.2, 第 4.2 节), 95 % intervals, p below 0.05"
+    said = ("nDCG@5 of TRV26-4.2-a in notebook 07 (section 4.2, 第 4.2 节, 第 5 节, sections 6 to 8), "
+            "95 % intervals, p below 0.05")
     assert numbers_not_above(said, []) == []
     assert evaluate_derived("(26 - 23) / 43")[1] == ["26", "23", "43"]
     with pytest.raises(ValueError):
@@ -177,7 +183,7 @@ def test_every_quantified_sentence_declares_what_it_ranges_over():
                 assert cells[ids.index(claim.over)].cell_type == "code", (language, claim.id)
         for number, expression in claim.derived.items():
             evaluate_derived(expression)
-            assert all(number in claim.sentence(language) for language in LANGUAGES), (claim.id, number)
+            assert any(number in claim.sentence(language) for language in LANGUAGES), (claim.id, number)
 
 
 def test_the_twelve_sentences_of_issue_35_are_claims():

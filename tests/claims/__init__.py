@@ -8,6 +8,13 @@ sentence says from ragmath on the notebook's data, asserts it (quantifiers inclu
 numbers (as the sentence writes them) that both sentences must contain. tests/test_claims.py runs them.
 
 A check never copies a printed number into an expected value: it computes the number and looks for it.
+
+A sentence says no more than the notebook shows above it (issue 35, item 5). A quantifier ("leads", "every",
+"no", "best", ...: :data:`QUANTIFIER`) ranges over every row of the table its claim names in ``over``, the
+Oracle's included, unless the sentence names the rows ("among A–E"): the check reads that table's rows
+through :meth:`Shown.over` or :meth:`Shown.leaders`, which refuse a check that leaves a displayed row out. And
+every number the sentence cites stands in an output above it, at the sentence's rounding, or follows from
+such numbers by the claim's ``derived`` arithmetic (:func:`numbers_not_above`).
 """
 
 from __future__ import annotations
@@ -299,8 +306,9 @@ def table_columns(text: str) -> list[str]:
 
 # ---- the numbers a sentence cites ----------------------------------------------------------------------
 
-#: A number as a sentence or an output writes it (digits that end a name, BM25 or Q45, are part of the name).
-NUMBER = re.compile(r"(?<![A-Za-z\d.])\d+(?:\.\d+)?")
+#: A number as a sentence or an output writes it (digits that end a name, BM25 or Q45, are part of the name;
+#: 10,000 is one number).
+NUMBER = re.compile(r"(?<![A-Za-z\d.,])\d{1,3}(?:,\d{3})+(?![\d.])|(?<![A-Za-z\d.])\d+(?:\.\d+)?")
 #: Names with digits in them, which cite no number: metrics (nDCG@5, Recall@M), chunk ids (TRV26-4.2-a,
 #: INV-110), the level of an interval or a test (95 % intervals, below 0.05, the 5 % level), question ids
 #: (checked apart: :data:`QUESTION`), the workbook's own places (notebook 07, section 4.2, design 1, clause
@@ -310,7 +318,8 @@ NAMES = re.compile(r"[A-Za-z]+@\w+|95 ?% (?:intervals?|区间)|(?:below|above|�
                    r"|5 ?% (?:level|水平)"
                    r"|\b[A-Z]{2,}\d*(?:-[\dA-Za-z.]+)+|\bQ\d+\b"
                    r"|\b(?:[Nn]otebooks?|[Ss]ections?|[Dd]esigns?|[Cc]lauses?|[Ee]xercises?) \d[\w.]*"
-                   r"|(?:笔记本|设计|条款|练习) ?\d[\w.]*|第 ?\d+(?:\.\d+)+ ?[节条]"
+                   r"(?: (?:to|and) \d[\w.]*)?"
+                   r"|(?:笔记本|设计|条款|练习) ?\d[\w.]*|第 ?\d+(?:\.\d+)*(?: ?到 ?\d+)? ?[节条]"
                    r"|\b20\d\d(?= chunks| editions?| ?年的)")
 QUESTION = re.compile(r"\bQ\d+\b")
 
@@ -334,15 +343,24 @@ def output_numbers(texts: list[str]) -> set[str]:
     return found
 
 
+def _value(number: str) -> float:
+    return float(number.replace(",", ""))
+
+
+def _decimals(number: str) -> int:
+    return len(number.partition(".")[2])
+
+
 def same_number(said: str, shown: str) -> bool:
-    """Whether a number an output shows, rounded as the sentence rounds it, is the sentence's number (an
-    integer only as itself)."""
-    decimals = len(said.split(".")[1]) if "." in said else 0
+    """Whether a number an output shows, rounded as the sentence rounds it, is the sentence's number: an
+    integer only as itself (4,000 as 4000, 26.0 as 26); a number shown with fewer decimals only when the
+    sentence's extra decimals are zeros (0.75 as 0.750)."""
+    decimals = _decimals(said)
+    if _decimals(shown) < decimals:
+        return _value(shown) == _value(said)
     if decimals == 0:
-        return shown == said or (shown.split(".")[0] == said and set(shown.partition(".")[2]) <= {"0"})
-    if len(shown.partition(".")[2]) < decimals:
-        return False
-    return f"{float(shown):.{decimals}f}" == said
+        return _value(shown) == _value(said)
+    return f"{_value(shown):.{decimals}f}" == said
 
 
 _OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
@@ -359,7 +377,7 @@ def evaluate_derived(expression: str) -> tuple[float, list[str]]:
             return node.value
         raise ValueError(f"not a tiny arithmetic expression: {expression!r}")
 
-    return value(ast.parse(expression, mode="eval").body), NUMBER.findall(expression)
+    return value(ast.parse(expression, mode="eval").body), re.findall(r"\d+(?:\.\d+)?", expression)
 
 
 #: Operands a derived number may use without an output showing them: 100 turns a share into a percentage.
@@ -368,20 +386,31 @@ UNITS = {"100"}
 
 def _half_unit(number: str) -> float:
     """Half a unit of a number's last written digit: how far the value it rounds may lie from it."""
-    return 0.5 * 10 ** -(len(number.split(".")[1]) if "." in number else 0)
+    return 0.5 * 10 ** -_decimals(number)
 
 
 def follows(said: str, expression: str, shown: set[str]) -> bool:
     """Whether ``said`` follows by ``expression`` from numbers the outputs show: every operand is shown (at
-    its own rounding) and the value lies within rounding of ``said`` (an operand with decimals off by up to
-    half its last digit, ``said`` by half of its own; the errors add, scaled by the result when it exceeds 1);
-    100 (a percentage) needs no output."""
-    result, operands = evaluate_derived(expression)
+    its own rounding; 100, a percentage, needs no output), and the expression, evaluated with each operand
+    anywhere it may have been before rounding (an operand with decimals within half its last digit; a count
+    exact), can reach a value that rounds to ``said``."""
+    import itertools
+
+    _, operands = evaluate_derived(expression)
     if not all(o in UNITS or any(same_number(o, x) for x in shown) for o in operands):
         return False
-    # an operand written with decimals is off by up to half its last digit; a count (no decimals) is exact
-    slack = _half_unit(said) + sum(_half_unit(o) for o in operands if "." in o) * max(1.0, abs(result))
-    return abs(result - float(said)) <= slack + 1e-12
+    spans = [(_value(o) - _half_unit(o), _value(o) + _half_unit(o)) if "." in o else (_value(o),)
+             for o in operands]
+    pieces = re.split(r"\d+(?:\.\d+)?", expression)  # the expression around its operands
+    results = []
+    for corner in itertools.product(*spans):  # + − × / are monotone in each operand: the ends are at corners
+        filled = "".join(piece + (repr(x) if i < len(corner) else "")
+                         for i, (piece, x) in enumerate(itertools.zip_longest(pieces, corner)))
+        try:
+            results.append(evaluate_derived(filled)[0])
+        except ZeroDivisionError:
+            return False
+    return min(results) - _half_unit(said) <= _value(said) <= max(results) + _half_unit(said)
 
 
 def numbers_not_above(sentence: str, outputs: list[str],
