@@ -55,9 +55,11 @@ CLAIMS = [
     Claim("levels_reading", "b1380766",
           en="At chunk level the two halves of clause 4.2 are two of the three labelled\nchunks; at clause level they are one unit, and the missed clause 7.4 is half of the evidence; at document\nlevel all the evidence lives in one document, so finding any chunk of it is \"everything\". Hit@3 cannot see\nany of this: it is 1 at every level.",
           zh="在片段级，第 4.2 条的两半是三条标注片段中的两条；在条款级，它们合成一个单位，漏掉的第 7.4 条就占了证据的一半；在文档级，所有证据都在同一份文档里，找到其中任何一个片段就算“全找到了”。Hit@3 对这些全都看不出来：它在每一级都是 1。",
-          check=check_levels),
+          check=check_levels,
+          scope="'all the evidence': every labelled chunk of the question, at each of the three levels the sentence names"),
     Claim("document_hit", "8384bda8",
           en="Document-level scoring calls this a hit, yet none of the three chunks says anything about local transport.",
           zh="“按文档级口径算 Hit@3 = 1，可三条里没有一条讲市内交通。”",
-          check=check_document_hit),
+          check=check_document_hit,
+          scope="'none of the three chunks': the three chunks of the run the sentence reads, every one"),
 ]

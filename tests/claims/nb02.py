@@ -76,7 +76,7 @@ CLAIMS = [
     Claim("mean_recall_lower", "ed455b98",
           en="Mean Recall is lower here because q1 missed C.",
           zh="这里 3 道题有 2 道没有落空，就是 67%。同一批结果的 Recall@3 只有 56%，因为 q1 漏了 C。",
-          check=check_mean_recall_lower),
+          check=check_mean_recall_lower, derived={"56": "100 * 5 / 9"}),
     Claim("differ_only_on_q1", "ab1661c6",
           en="the two metrics differ only on q1, the one question whose evidence was found only in\npart (q3 has two relevant items too, but finds neither).",
           zh="两个指标只在 q1 上不同——q1 有多条相关证据，而且只找回了一部分（q3 也有两条证据，但一条都没找到，两个指标都是 0）。",
@@ -84,5 +84,6 @@ CLAIMS = [
     Claim("one_against_two", "4794b4ef",
           en="with one relevant item there is no disagreement at all (the `assert` checks it),\nwith two there is.",
           zh="只有一条相关证据时，两者完全没有分歧（`assert` 会检查这一点）；有两条时就有了分歧。",
-          check=check_one_against_two),
+          check=check_one_against_two,
+          scope="'no disagreement': the toy runs with one relevant item, which the cell's assert checks"),
 ]

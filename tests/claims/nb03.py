@@ -47,7 +47,8 @@ CLAIMS = [
     Claim("same_mrr_reading", "f8417ec1",
           en="S1 and S2 have the same MRR@3 (0.750), yet differ by 0.583 on Recall@3, 0.419 on nDCG@3: MRR sees only the first relevant item of each question and misses the rest.",
           zh="S1 和 S2 的 MRR@3 相同（0.750），但 Recall@3 相差 0.583、nDCG@3 相差 0.419：MRR 只看每个问题的第一条相关结果，看不到其余的。",
-          check=check_same_mrr_reading),
+          check=check_same_mrr_reading,
+          derived={"0.583": "1.000000 - 0.416667", "0.419": "0.846713 - 0.428066"}),
     Claim("same_mrr_evidence", "8c24a92a",
           en="MRR can rank two systems equal while one of them hands the generator all the evidence and "
              "the other less\nthan half of it.",

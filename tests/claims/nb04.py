@@ -77,18 +77,20 @@ CLAIMS = [
     Claim("repairs", "1af601f4-reading",
           en="Repaired alone (the other fault left in place), the missing C is worth 0.185 of nDCG@3 and X at rank 2 0.024: the missing C costs more, about 7.6 times as much as X at rank 2.",
           zh="单独修复一处、另一处保持不变时，修复“缺失的 C”让 nDCG@3 提高 0.185，修复“第 2 名的 X”提高 0.024：“缺失的 C”的代价更大，约为“第 2 名的 X”的 7.6 倍。",
-          check=check_repairs),
+          check=check_repairs, derived={"7.6": "0.185433 / 0.024279"}),
     Claim("units_move_ndcg_not_mrr", "a5d2c754",
           en="With MRR and nDCG, the choice of unit moves nDCG but, for this run, not MRR: a relevant unit comes "
              "first at\nevery level.",
           zh="换成 MRR 和 nDCG：对这份运行结果，评估单位的选择会让 nDCG 变化，却不会让 MRR 变化——"
              "每个层级上排第一的单位都是相关的。",
-          check=check_units_move_ndcg_not_mrr),
+          check=check_units_move_ndcg_not_mrr,
+          scope="'every level': the three unit levels (chunk, clause, document) of the run"),
     Claim("units_recap", "a6190860",
           en="Back to units (section 10): for Q07 the level moves Recall@3 (0.667, 0.5 and 1.0 at chunk, clause "
              "and document\n  level) and nDCG@3 (0.536, 0.613 and 1.0), while MRR@3 is 1.0 at every level: a "
              "relevant unit comes first at each.",
           zh="回到评估单位（第 10 节）：对 Q07，层级会改变 Recall@3（片段、条款、文档级依次为 0.667、0.5、1.0）"
              "和 nDCG@3（0.536、0.613、1.0），而 MRR@3 在每个层级都是 1.0：每个层级上排第一的单位都是相关的。",
-          check=check_units_recap),
+          check=check_units_recap,
+          scope="'every level': the three unit levels (chunk, clause, document) the sentence names"),
 ]

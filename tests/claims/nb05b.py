@@ -133,7 +133,8 @@ CLAIMS = [
              "为 -0.153。“住宿费超标怎么办”与“住宿超标部分自理”为 0.982（住、住宿、宿、标、超、超标），与“住宿标准每晚 "
              "650 元”为 0.662（住、住宿、宿、标），与毫无共有的两段文本“市内交通每次 80 元”和“出租车、网约车凭发票报销”"
              "分别为 -0.061 和 0.000。",
-          check=check_toy_follows_shared_ngrams),
+          check=check_toy_follows_shared_ngrams,
+          scope="'most' and 'no': the n-grams each query shares with each of the four texts the sentence names"),
     Claim("toy_cooccurrence", "6ee8ca18",
           en="Co-occurrence shows in the 0.428: 住宿标准每晚 650 元 shares only 标 with the first query, but the query's "
              "超标 stands beside 住宿 in 住宿超标部分自理, and keeping three directions pulls the two 住宿 texts together; "
@@ -153,5 +154,6 @@ CLAIMS = [
              "the text it shares the most with.",
           zh="而且这个维度是为这个例子挑的：在 `dim=2` 时，第一个查询与“住宿超标部分自理”——和它共有最多的文本——的余弦"
              "反而最低。",
-          check=check_toy_dimension_chosen),
+          check=check_toy_dimension_chosen,
+          scope="'lowest' and 'most': the four texts of the example, every one"),
 ]

@@ -36,8 +36,8 @@ def check_three_chunk_ranks(shown: Shown) -> dict[str, str]:
     chunks = [{"chunk_id": c, "text": texts[c]} for c in THREE]
     ranks = {}
     for t in TOKENIZERS:
-        scores = BM25Retriever(chunks, t).score_ids(QUERY_3, THREE)
-        ranks[t] = 1 + sum(scores[c] > scores["TRV26-4.2-a"] for c in THREE)
+        scores = shown.over("7d43391e", BM25Retriever(chunks, t).score_ids(QUERY_3, THREE), index="chunk")
+        ranks[t] = 1 + sum(scores[c] > scores["TRV26-4.2-a"] for c in scores)
     assert [t for t, r in ranks.items() if r == len(THREE)] == ["jieba_plain", "jieba_search"], ranks
     assert [t for t, r in ranks.items() if r == 1] == ["jieba"], ranks
     en = shown.language == "en"
@@ -102,6 +102,9 @@ def _num(x: float) -> str:
     return f"{x:g}"
 
 
+KNOB_TABLES = {"k": "a5575167", "M": "3a9afcbb"}
+
+
 def check_knob(knob: str, column: str, frozen_value: float):
     def check(shown: Shown) -> dict[str, str]:
         """"knob: across values the dev D nDCG@5 moves by s; the best, knob = b (v), minus the default knob = d
@@ -113,6 +116,8 @@ def check_knob(knob: str, column: str, frozen_value: float):
         values = list(table[column])
         scores = table["D nDCG@5"]
         best = table.loc[scores.idxmax()]
+        shown_best = shown.leaders(KNOB_TABLES[knob], {str(i): float(x) for i, x in enumerate(scores)}, index=None)
+        assert str(list(table.index).index(scores.idxmax())) in shown_best, shown_best
         default = table[table["default"]].iloc[0]
         holds_zero = best["low"] <= 0 <= best["high"]
         kept = keep_default_rule(table)
@@ -168,7 +173,8 @@ CLAIMS = [
     Claim("three_chunk_ranks", "b608b93d-reading",
           en="For 「市内交通超出标准」 over these 3 chunks, BM25 ranks TRV26-4.2-a 3 under jieba_plain, 3 under jieba_search, 1 under jieba, 2 under bigram: lowest under jieba_plain and jieba_search, first under jieba. Here the tokenizer decides.",
           zh="对查询“市内交通超出标准”，在这 3 个片段中，BM25 对 TRV26-4.2-a 的名次：在 jieba_plain 下排第 3、在 jieba_search 下排第 3、在 jieba 下排第 1、在 bigram 下排第 2；在 jieba_plain 和 jieba_search 下垫底，在 jieba 下排第一。这里由分词器决定。",
-          check=check_three_chunk_ranks),
+          check=check_three_chunk_ranks,
+          over="7d43391e"),
     Claim("oracle_faulty", "758d4a79-reading",
           en="With the gold evidence the Oracle answers 26/43 with our generator and 26/43 with the faulty one: here the Oracle row does not catch the fault. The faulty generator's wrong answer above (Q08) never reaches the row: with the gold evidence Q08's support is 0.333, below the refusal threshold fitted on the other folds, so both generators refuse it.",
           zh='给定标准证据时，Oracle 用我们的生成模型答对 26/43，用有缺陷的生成模型也答对 26/43：这里 Oracle 这一行没有揪出这个错误。上面那个有缺陷的生成模型答错的问题（Q08）根本到不了这一行：给定标准证据时 Q08 的支持度是 0.333，低于在其他折上拟合出的拒答阈值，所以两个生成模型都拒答了它。',
@@ -180,11 +186,13 @@ CLAIMS = [
     Claim("knob_k", "1a49a5ba",
           en='k: across 0.5, 1, 3, 10, 60, 240 the dev D nDCG@5 moves by 0.052; the best, k = 0.5 (0.725), minus the default k = 60 is +0.052 [+0.007, +0.112] over 43 questions (7 better, 1 worse; sign-flip p = 0.039, Holm over the 5 comparisons 0.195): the interval leaves out 0, so the rule leaves the default for k = 0.5. The frozen design has k = 1: the rule chooses differently.',
           zh='k：在 0.5、1、3、10、60、240 这些取值上，开发集 D nDCG@5 的变化幅度为 0.052；最佳的 k = 0.5（0.725）减去默认的 k = 60，差值为 +0.052 [+0.007, +0.112]，共 43 个问题（7 个更好，1 个更差；符号翻转检验 p = 0.039，对 5 个比较做 Holm 校正后为 0.195）：区间不含 0，所以规则放弃默认值，改用 k = 0.5。冻结的设计用的是 k = 1：规则的选择与之不同。',
-          check=check_knob("k", "k", 1)),
+          check=check_knob("k", "k", 1),
+          over="a5575167"),
     Claim("knob_m", "2ac01393-reading",
           en='M: across 5, 10, 20 the dev D nDCG@5 moves by 0.029; the best, M = 5 (0.725), minus the default M = 10 is +0.020 [+0.006, +0.037] over 43 questions (7 better, 0 worse; sign-flip p = 0.016, Holm over the 2 comparisons 0.031): the interval leaves out 0, so the rule leaves the default for M = 5. The frozen design has M = 5: the same.',
           zh='M：在 5、10、20 这些取值上，开发集 D nDCG@5 的变化幅度为 0.029；最佳的 M = 5（0.725）减去默认的 M = 10，差值为 +0.020 [+0.006, +0.037]，共 43 个问题（7 个更好，0 个更差；符号翻转检验 p = 0.016，对 2 个比较做 Holm 校正后为 0.031）：区间不含 0，所以规则放弃默认值，改用 M = 5。冻结的设计用的是 M = 5：两者相同。',
-          check=check_knob("M", "M", 5)),
+          check=check_knob("M", "M", 5),
+          over="3a9afcbb", derived={"0.029": "0.725 - 0.696"}),
     Claim("rule_against_frozen", "2ac01393-reading",
           en='The rule chooses differently from the frozen design on k: k = 0.5 (frozen: 1).',
           zh='规则在 k 上的选择与冻结的设计不同：k = 0.5（冻结值：1）。',
@@ -230,19 +238,23 @@ CLAIMS += [
     Claim("grid_k", "4eefa17f",
           en="k = 0.5 is on the grid's lowest edge: the best may lie beyond it; across its values the best D nDCG@5 moves by 0.005.",
           zh='k = 0.5 位于网格的最低边缘：最佳值可能在网格之外；在它的各个取值上，最佳 D nDCG@5 的变化幅度为 0.005。',
-          check=check_grid_knob("k", "lowest")),
+          check=check_grid_knob("k", "lowest"),
+          scope="'the best D nDCG@5' reads the column of grid_edges (a9acf2fc) that holds the best over the grid at each value", derived={"0.005": "0.725 - 0.720"}),
     Claim("grid_w", "4eefa17f",
           en='W = 40 is inside the grid; across its values the best D nDCG@5 moves by 0.005.',
           zh='W = 40 位于网格内部；在它的各个取值上，最佳 D nDCG@5 的变化幅度为 0.005。',
-          check=check_grid_knob("W", "inside")),
+          check=check_grid_knob("W", "inside"),
+          scope="'the best D nDCG@5' reads the column of grid_edges (a9acf2fc) that holds the best over the grid at each value", derived={"0.005": "0.725 - 0.720"}),
     Claim("grid_m", "4eefa17f",
           en="M = 5 is on the grid's lowest edge: the best may lie beyond it, or the knob cannot go further (M cannot be below K); across its values the best D nDCG@5 moves by 0.011.",
           zh="M = 5 位于网格的最低边缘：最佳值可能在网格之外，也可能这个参数已经无法再往外取（M 不能小于 K）；在它的各个取值上，最佳 D nDCG@5 的变化幅度为 0.011。",
-          check=check_grid_knob("M", "lowest")),
+          check=check_grid_knob("M", "lowest"),
+          scope="'the best D nDCG@5' reads the column of grid_edges (a9acf2fc) that holds the best over the grid at each value", derived={"0.011": "0.725 - 0.714"}),
     Claim("grid_best", "4eefa17f",
           en='6 of 90 settings reach the best dev D nDCG@5 of 0.725; the chosen one is optimistic by construction (the best of 90 tries on the same questions).',
           zh='90 组设置中有 6 组达到开发集上最佳的 D nDCG@5（0.725）；选出的那组天然偏乐观（它是在同一批问题上试了 90 次之后的最好结果）。',
-          check=check_grid_best),
+          check=check_grid_best,
+          scope="the 90 settings of the grid, which 53e16cb9 counts ('90 settings tried') and shows the best of"),
 ]
 
 
@@ -294,15 +306,18 @@ CLAIMS += [
     Claim("tokenizer_clause_42", "6c2d3038",
           en='Clause 4.2: the best rank under A is the same under every tokenizer for Q07, Q08, Q21 and Q48; it moves for Q49: jieba_plain 1, jieba_search 1, jieba 1, bigram 2.',
           zh='第 4.2 条：对 Q07、Q08、Q21 和 Q48，A 下的最佳名次在每个分词器下都一样；名次有变化的是 Q49：jieba_plain 1、jieba_search 1、jieba 1、bigram 2。',
-          check=check_tokenizer_ranks("clause")),
+          check=check_tokenizer_ranks("clause"),
+          scope="'every tokenizer': the four tokenizers, the columns of the rank table (32378de8); 'best rank': each question's best rank of its evidence, that table's values"),
     Claim("tokenizer_means", "6c2d3038",
           en="A's dev nDCG@5 by tokenizer: jieba_plain 0.664, jieba_search 0.670, jieba 0.647, bigram 0.688 (spread 0.041).",
           zh='A 在开发集上按分词器的 nDCG@5：jieba_plain 0.664、jieba_search 0.670、jieba 0.647、bigram 0.688（极差 0.041）。',
-          check=check_tokenizer_means),
+          check=check_tokenizer_means,
+          derived={"0.041": "0.688 - 0.647"}),
     Claim("tokenizer_exact_ids", "6c2d3038",
           en="Exact-ID evidence: the best rank under A is the same under every tokenizer for Q42, Q44, Q45, Q46 and Q47; it moves for Q43: jieba_plain 1, jieba_search 1, jieba 1, bigram 2.",
           zh="编号题的证据：对 Q42、Q44、Q45、Q46 和 Q47，A 下的最佳名次在每个分词器下都一样；名次有变化的是 Q43：jieba_plain 1、jieba_search 1、jieba 1、bigram 2。",
-          check=check_tokenizer_ranks("exact")),
+          check=check_tokenizer_ranks("exact"),
+          scope="'every tokenizer': the four tokenizers, the columns of the rank table (32378de8); 'best rank': each question's best rank of its evidence, that table's values"),
 ]
 
 
@@ -310,5 +325,6 @@ CLAIMS += [
     Claim("knob_k_tie", "1a49a5ba",
           en="k = 1 scores exactly as k = 0.5 on every dev question here: the rule's choice of 0.5 over 1 is its tie-break",
           zh="在这里，k = 1 在每个开发集问题上的得分都和 k = 0.5 完全一样：规则选 0.5 而不选 1，靠的是它的平局规则",
-          check=check_k_tie),
+          check=check_k_tie,
+          scope="every dev question, compared one by one by the check; the k table (a5575167) shows k = 0.5's and k = 1's rows the same"),
 ]

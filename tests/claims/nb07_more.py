@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from claims import Claim, Shown, design_1_full, fmt, leaders, word
+from claims import ABOVE, Claim, Shown, design_1_full, fmt, table_columns, word
 from claims.nb07 import holdout
 
 PAIRS = [("A", "C"), ("B", "C"), ("C", "D")]
@@ -49,6 +49,10 @@ def check_paired(which: str, comparison: str):
     return check
 
 
+#: The code cells that display the rates with their intervals (one row per version and rate).
+RATE_TABLES = {"dev": "ac446fdd", "holdout": "60027674"}
+
+
 def check_rates(which: str, rate: str, leader: list[str]):
     def check(shown: Shown) -> dict[str, str]:
         """"rate: L lead(s) at v [lo, hi]; the intervals of … overlap it (or none does); the widest interval
@@ -57,7 +61,11 @@ def check_rates(which: str, rate: str, leader: list[str]):
 
         rates = rate_intervals(design_1_full() if which == "dev" else holdout())
         part = rates[rates["rate"] == rate].set_index("version")
-        assert leaders(part["value"].to_dict()) == leader, part["value"].to_dict()
+        cell = RATE_TABLES[which]
+        label = shown.word(rate)
+        displayed = [line.split()[1] for line in shown.output(cell).splitlines() if f" {label} " in f"{line} "]
+        found = shown.leaders(cell, part["value"].to_dict(), displayed=displayed)
+        assert found == leader, part["value"].to_dict()
         best = part.loc[leader[0]]
         overlapping = [v for v in part.index if v not in leader and part.loc[v, "high"] >= best["low"]]
         said = shown.sentence
@@ -115,6 +123,14 @@ def check_paraphrase_order(shown: Shown) -> dict[str, str]:
     means = _type_means("paraphrase")
     order = sorted(means, key=lambda v: -means[v][0])
     assert order[0] == "B"
+    # "the vector list leads … for rewordings BM25 misses": on the paraphrases A's top 5 misses, which an output
+    # above must show (the per-type table above shows every paraphrase's mean, not these questions')
+    pq = holdout().per_question
+    missed = [x for v, x in pq.index if v == "A" and pq.loc[(v, x), "type"] == "paraphrase"
+              and pq.loc[(v, x), "nDCG@5"] == 0]
+    on_missed = {v: float(pq.loc[[(v, x) for x in missed], "nDCG@5"].mean()) for v in "ABCD"}
+    shown.one_output_above(f"the versions' nDCG@5 on the {len(missed)} holdout paraphrases BM25 misses "
+                           f"({', '.join(f'{v} {fmt(m)}' for v, m in on_missed.items())})", *missed)
     top_low = means["B"][1]
     assert all(means[v][2] >= top_low for v in order[1:]), "an interval lies below the leader's"
     chain = " > ".join(f"{v} {fmt(m)} [{fmt(lo)}, {fmt(hi)}]" for v, (m, lo, hi) in ((v, means[v]) for v in order))
@@ -137,6 +153,7 @@ def check_no_type_clears(shown: Shown) -> dict[str, str]:
     from ragmath.lab.ablation import type_intervals
 
     types = type_intervals(holdout(), "nDCG@5")
+    shown.over("66a10825", dict.fromkeys(types["version"], 0.0), displayed=table_columns(shown.output("66a10825")))
     clear = 0
     kinds = list(dict.fromkeys(types["type"]))
     for kind in kinds:
@@ -178,9 +195,9 @@ def check_closing_none_settled(shown: Shown) -> dict[str, str]:
     from ragmath.lab.ablation import paired_table
 
     table = paired_table(holdout(), PAIRS, "nDCG@5", label="x")
-    settled = table[(table["low"] > 0) | (table["high"] < 0)]
-    settled = settled[settled["p (sign-flip, Holm)"] < 0.05]
-    assert settled.empty, settled
+    settled = ((table["low"] > 0) | (table["high"] < 0)) & (table["p (sign-flip, Holm)"] < 0.05)
+    in_scope = shown.over("134a6ab4", {str(i): float(x) for i, x in enumerate(settled)}, index=None)
+    assert not any(in_scope.values()), table
     row = _paired_row(holdout(), "C − A")
     en = shown.language == "en"
     return {"zero": "excludes 0" if en else "不含 0", "level": "below 0.05" if en else "低于 0.05",
@@ -210,16 +227,23 @@ def check_closing_dev_gap(shown: Shown) -> dict[str, str]:
     return {"gap": fmt(hold_value - dev_value), "metric": "nDCG@5"}
 
 
-def _holdout_leads(metric: str, versions, leader: list[str]) -> dict[str, str]:
-    table = holdout().table
-    values = {v: float(table.loc[v, metric]) for v in versions}
-    assert leaders(values) == leader, values
-    return {"metric": metric, **{v: f"{v} {fmt(x)}" for v, x in values.items()}}
+#: The code cells that display the holdout's table: its retrieval columns and its answer columns.
+HOLDOUT_RETRIEVAL, HOLDOUT_ANSWERS = "ecebbb5e", "026c59c0"
+
+
+def _holdout_leads(shown: Shown, metric: str, versions, leader: list[str]) -> dict[str, str]:
+    import pandas as pd
+
+    column = pd.to_numeric(holdout().table[metric], errors="coerce").astype(float).to_dict()
+    cell = HOLDOUT_RETRIEVAL if "@" in metric else HOLDOUT_ANSWERS
+    found = shown.leaders(cell, column)
+    assert found == leader, f"over the rows of the table (cell {cell}) {found} lead(s) on {metric}, not {leader}: {column}"
+    return {"metric": metric, **{v: f"{v} {fmt(column[v])}" for v in versions}}
 
 
 def check_holdout_leader(metric: str, versions: str, leader: list[str]):
     def check(shown: Shown) -> dict[str, str]:
-        values = _holdout_leads(metric, versions, leader)
+        values = _holdout_leads(shown, metric, versions, leader)
         values["metric"] = word(metric, shown.language)
         if metric == "answer accuracy":  # the reading adds the counts and their spread
             table = holdout().table
@@ -231,6 +255,28 @@ def check_holdout_leader(metric: str, versions: str, leader: list[str]):
                        "weight": f"{100 / n:.1f}"}
         return values
     return check
+
+
+def check_rerank_moves_up(shown: Shown) -> dict[str, str]:
+    """"The reranker moves relevant chunks up, as the article expects": said of the holdout as a whole, so D − C
+    (nDCG@5) must not come mostly from one question type, and an output above must show D − C by type."""
+    pq = holdout().per_question
+    questions = sorted({x for v, x in pq.index if v == "D"})
+    diff = {x: float(pq.loc[("D", x), "nDCG@5"] - pq.loc[("C", x), "nDCG@5"]) for x in questions
+            if pq.loc[("D", x), "answerable"]}  # a no-answer question has no nDCG@5
+    kinds = {x: pq.loc[("D", x), "type"] for x in diff}
+    by_type = {t: sum(d for x, d in diff.items() if kinds[x] == t) for t in dict.fromkeys(kinds.values())}
+    largest = max(by_type, key=by_type.get)
+    share = by_type[largest] / sum(diff.values())
+    problems = []
+    try:
+        shown.one_output_above("D − C by question type", "D − C", *by_type)
+    except AssertionError as error:
+        problems.append(str(error))
+    if share > 0.5:
+        problems.append(f"{share:.0%} of the holdout's D − C sum comes from the {largest} questions alone")
+    assert not problems, "; ".join(problems)
+    return {}
 
 
 def check_holdout_oracle(shown: Shown) -> dict[str, str]:
@@ -246,19 +292,23 @@ CLAIMS = [
     Claim("dev_hit_interval", "f0037781",
           en="Hit@5: C and D lead(s) at 0.884 [0.755, 0.949]; the intervals of A and B overlap it; the widest interval spans 0.246.",
           zh="Hit@5：C 和 D 领先，为 0.884 [0.755, 0.949]；A 和 B 的区间与它重叠；最宽的区间跨度为 0.246。",
-          check=check_rates("dev", "Hit@5", ["C", "D"])),
+          check=check_rates("dev", "Hit@5", ["C", "D"]),
+          over=RATE_TABLES["dev"], derived={"0.246": "0.868 - 0.623"}),
     Claim("dev_accuracy_interval", "f0037781",
           en="answer accuracy: Oracle lead(s) at 0.651 [0.502, 0.776]; the intervals of A, B, C and D overlap it; the widest interval spans 0.286.",
           zh="答案准确率：Oracle 领先，为 0.651 [0.502, 0.776]；A、B、C 和 D 的区间与它重叠；最宽的区间跨度为 0.286。",
-          check=check_rates("dev", "answer accuracy", ["Oracle"])),
+          check=check_rates("dev", "answer accuracy", ["Oracle"]),
+          over=RATE_TABLES["dev"], derived={"0.286": "0.675 - 0.389"}),
     Claim("dev_support_interval", "f0037781",
           en="citation support: Oracle lead(s) at 1.000 [0.893, 1.000]; no other version's interval overlaps it; the widest interval spans 0.305.",
           zh="引用支持率：Oracle 领先，为 1.000 [0.893, 1.000]；没有其他版本的区间与它重叠；最宽的区间跨度为 0.305。",
-          check=check_rates("dev", "citation support", ["Oracle"])),
+          check=check_rates("dev", "citation support", ["Oracle"]),
+          over=RATE_TABLES["dev"], derived={"0.305": "0.768 - 0.463"}),
     Claim("dev_refusal_interval", "f0037781",
           en="correct refusals: Oracle lead(s) at 1.000 [0.741, 1.000]; the intervals of A, B, C and D overlap it; the widest interval spans 0.495.",
           zh="正确拒答：Oracle 领先，为 1.000 [0.741, 1.000]；A、B、C 和 D 的区间与它重叠；最宽的区间跨度为 0.495。",
-          check=check_rates("dev", "correct refusals", ["Oracle"])),
+          check=check_rates("dev", "correct refusals", ["Oracle"]),
+          over=RATE_TABLES["dev"], derived={"0.495": "0.848 - 0.354"}),
     Claim("dev_c_minus_a", "b50fc4e7",
           en="C − A (dev (optimistic)): +0.055 [-0.008, +0.127] over 43 questions (14 better, 25 tied, 4 worse; sign-flip p = 0.128, Holm over the 3 comparisons 0.256): the interval holds 0, the two cannot be told apart.",
           zh="C − A（开发集（偏乐观））：+0.055 [-0.008, +0.127]，共 43 个问题（14 个更好，25 个持平，4 个更差；符号翻转检验 p = 0.128，对 3 个比较做 Holm 校正后为 0.256）：区间包含 0，两者无法区分。",
@@ -274,43 +324,57 @@ CLAIMS = [
     Claim("holdout_recall_leader", "6e0db134",
           en="On Recall@5, C leads (A 0.760, B 0.798, C 0.845)",
           zh="Recall@5：C 领先（A 0.760、B 0.798、C 0.845）",
-          check=check_holdout_leader("Recall@5", "ABC", ["C"])),
+          check=check_holdout_leader("Recall@5", "ABC", ["C"]),
+          over=HOLDOUT_RETRIEVAL),
     Claim("holdout_mrr_leader", "6e0db134",
           en="On MRR@5, D leads (C 0.786, D 0.852)",
           zh="MRR@5：D 领先（C 0.786、D 0.852）",
-          check=check_holdout_leader("MRR@5", "CD", ["D"])),
+          check=check_holdout_leader("MRR@5", "CD", ["D"]),
+          over=HOLDOUT_RETRIEVAL),
     Claim("holdout_ndcg_leader", "6e0db134",
           en="On nDCG@5, D leads (C 0.765, D 0.814)",
           zh="nDCG@5：D 领先（C 0.765、D 0.814）",
-          check=check_holdout_leader("nDCG@5", "CD", ["D"])),
+          check=check_holdout_leader("nDCG@5", "CD", ["D"]),
+          over=HOLDOUT_RETRIEVAL),
+    Claim("rerank_moves_up", "6e0db134",
+          en="The reranker moves relevant chunks up, as the article expects.",
+          zh="重排模型把相关片段往前提了，与文章的预期一致。",
+          check=check_rerank_moves_up, over=ABOVE),
     Claim("holdout_accuracy_leader", "6e0db134",
           en="On answer accuracy, A, C and D tie for the lead (A 0.419, B 0.372, C 0.419, D 0.419): A 18/43, B 16/43, C 18/43, D 18/43 correct. The four versions are 2 question(s) apart out of 43; one question weighs 2.3 points",
           zh="答案准确率：A、C 和 D 并列领先（A 0.419、B 0.372、C 0.419、D 0.419），答对的题数为 A 18/43、B 16/43、C 18/43、D 18/43。四个版本之间最多相差 2 道题（共 43 道）；一道题就占 2.3 个百分点",
-          check=check_holdout_leader("answer accuracy", "ABCD", ["A", "C", "D"])),
+          check=check_holdout_leader("answer accuracy", "ABCD", ["A", "C", "D"]),
+          over=HOLDOUT_ANSWERS, derived={"2.3": "100 / 43"}),
     Claim("holdout_support_leader", "6e0db134",
           en="On citation support, A, C and D tie for the lead (A 0.711, B 0.686, C 0.711, D 0.711).",
           zh="引用支持率：A、C 和 D 并列领先（A 0.711、B 0.686、C 0.711、D 0.711）。",
-          check=check_holdout_leader("citation support", "ABCD", ["A", "C", "D"])),
+          check=check_holdout_leader("citation support", "ABCD", ["A", "C", "D"]),
+          over=HOLDOUT_ANSWERS),
     Claim("holdout_oracle_headroom", "6e0db134",
           en="The Oracle answers 20/43 with the gold evidence in hand, D 18/43: better retrieval could win at most 2 more here, and the other 23 are lost by the generator itself",
           zh="Oracle（给定标准证据）答对 20/43，D 答对 18/43：更好的召回在这里最多还能多答对 2 道，其余 23 道是生成模型自己答错的",
-          check=check_holdout_oracle),
+          check=check_holdout_oracle,
+          scope="'at most 2 more' bounds what better retrieval could win (the Oracle's correct answers minus D's): it ranges over no rows"),
     Claim("holdout_hit_interval", "0ea33a7b-reading",
           en="Hit@5: C and D lead(s) at 0.930 [0.814, 0.976]; the intervals of A and B overlap it; the widest interval spans 0.207.",
           zh="Hit@5：C 和 D 领先，为 0.930 [0.814, 0.976]；A 和 B 的区间与它重叠；最宽的区间跨度为 0.207。",
-          check=check_rates("holdout", "Hit@5", ["C", "D"])),
+          check=check_rates("holdout", "Hit@5", ["C", "D"]),
+          over=RATE_TABLES["holdout"], derived={"0.207": "0.934 - 0.727"}),
     Claim("holdout_accuracy_interval", "0ea33a7b-reading",
           en="answer accuracy: Oracle lead(s) at 0.465 [0.325, 0.611]; the intervals of A, B, C and D overlap it; the widest interval spans 0.286.",
           zh="答案准确率：Oracle 领先，为 0.465 [0.325, 0.611]；A、B、C 和 D 的区间与它重叠；最宽的区间跨度为 0.286。",
-          check=check_rates("holdout", "answer accuracy", ["Oracle"])),
+          check=check_rates("holdout", "answer accuracy", ["Oracle"]),
+          over=RATE_TABLES["holdout"], derived={"0.286": "0.611 - 0.325"}),
     Claim("holdout_support_interval", "0ea33a7b-reading",
           en="citation support: Oracle lead(s) at 1.000 [0.886, 1.000]; no other version's interval overlaps it; the widest interval spans 0.294.",
           zh="引用支持率：Oracle 领先，为 1.000 [0.886, 1.000]；没有其他版本的区间与它重叠；最宽的区间跨度为 0.294。",
-          check=check_rates("holdout", "citation support", ["Oracle"])),
+          check=check_rates("holdout", "citation support", ["Oracle"]),
+          over=RATE_TABLES["holdout"], derived={"0.294": "0.814 - 0.520"}),
     Claim("holdout_refusal_interval", "0ea33a7b-reading",
           en="correct refusals: Oracle lead(s) at 1.000 [0.722, 1.000]; the intervals of A, B, C and D overlap it; the widest interval spans 0.527.",
           zh="正确拒答：Oracle 领先，为 1.000 [0.722, 1.000]；A、B、C 和 D 的区间与它重叠；最宽的区间跨度为 0.527。",
-          check=check_rates("holdout", "correct refusals", ["Oracle"])),
+          check=check_rates("holdout", "correct refusals", ["Oracle"]),
+          over=RATE_TABLES["holdout"], derived={"0.527": "0.763 - 0.237"}),
     Claim("holdout_c_minus_a", "134a6ab4-reading",
           en="C − A (holdout): +0.041 [-0.013, +0.099] over 43 questions (7 better, 33 tied, 3 worse; sign-flip p = 0.162, Holm over the 3 comparisons 0.324): the interval holds 0, the two cannot be told apart.",
           zh="C − A（保留集）：+0.041 [-0.013, +0.099]，共 43 个问题（7 个更好，33 个持平，3 个更差；符号翻转检验 p = 0.162，对 3 个比较做 Holm 校正后为 0.324）：区间包含 0，两者无法区分。",
@@ -330,7 +394,8 @@ CLAIMS = [
     Claim("type_paraphrase_order", "42b8a359",
           en="On paraphrases (N = 7) nDCG@5 goes B 0.662 [0.286, 0.947] > C 0.503 [0.217, 0.786] > D 0.474 [0.198, 0.766] > A 0.286 [0.000, 0.571]: the vector list leads, as the article expects for rewordings BM25 misses, and fusion and the reranker lose part of it (C 0.503, D 0.474); every interval overlaps the leader's, so this is a direction, not a finding.",
           zh="在同义改写题（paraphrase，N = 7）上，nDCG@5 依次为 B 0.662 [0.286, 0.947] > C 0.503 [0.217, 0.786] > D 0.474 [0.198, 0.766] > A 0.286 [0.000, 0.571]：向量召回领先，与文章对 BM25 漏掉的改写问题的预期一致，而融合和重排丢掉了其中一部分（C 0.503，D 0.474）；每个区间都与第一名的区间重叠，所以这只是一个方向，不是结论。",
-          check=check_paraphrase_order),
+          check=check_paraphrase_order,
+          over=ABOVE),
     Claim("type_exact_loss", "42b8a359",
           en="On exact-ID questions (N = 7) C 0.898 [0.792, 0.975] is below A 0.950 [0.901, 1.000]: the article's warning that fusion can push exact hits down (revisit k or W); the intervals overlap, so N = 7 questions cannot tell how large the loss is.",
           zh="在编号题（N = 7）上，C 0.898 [0.792, 0.975] 低于 A 0.950 [0.901, 1.000]：这正是文章的警告，融合可能把精确命中往下推（需重新考虑 k 或 W）；区间相互重叠，所以 N = 7 个问题说不清损失有多大。",
@@ -338,7 +403,8 @@ CLAIMS = [
     Claim("type_none_clears", "42b8a359",
           en="In 0 of 7 types the leading version's interval clears every other version's. Groups this small can show a direction worth a look and a failure large enough to clear the intervals; they cannot rank versions within a type, and a per-type difference inside overlapping intervals is not a finding (reading all types at once also multiplies the chances of a fluke).",
           zh="7 个类型中，有 0 个类型里领先版本的区间与其他每个版本的区间都不重叠。这么小的分组能显示值得一看的方向，也能显示大到越过区间的失败；它们无法在一个类型内给版本排序，落在相互重叠的区间内的逐类型差异也不是结论（一次看所有类型，还会成倍增加碰上偶然结果的机会）。",
-          check=check_no_type_clears),
+          check=check_no_type_clears,
+          over="66a10825"),
     Claim("closing_headline", "a5a900a5-reading",
           en="On the 53 sealed holdout questions (43 answerable), opened 1 time(s), the frozen design scores D nDCG@5 = 0.814 [0.722, 0.896] (dev, optimistic: 0.716) and D answer accuracy 18/43 = 0.419 [0.284, 0.567] (Oracle 20/43 [0.325, 0.611]).",
           zh="在 53 个封存的保留集问题（其中 43 个有答案）上，保留集共启封 1 次，冻结的设计得到 D 的 nDCG@5 = 0.814 [0.722, 0.896]（开发集上的值偏乐观：0.716），D 的答案准确率 18/43 = 0.419 [0.284, 0.567]（Oracle 20/43 [0.325, 0.611]）。",
@@ -346,7 +412,8 @@ CLAIMS = [
     Claim("closing_none_settled", "a5a900a5-reading",
           en="It supports statements whose interval excludes 0 and whose Holm-adjusted p is below 0.05: none of the compared differences. It does not separate the others: C − A on nDCG@5 is +0.041 [-0.013, +0.099] (includes 0; sign-flip p = 0.162, Holm 0.324).",
           zh="它支持区间不含 0、且 Holm 校正后的 p 低于 0.05 的结论：所比较的差值中一个也没有。其余的它区分不开：C − A 在 nDCG@5 上为 +0.041 [-0.013, +0.099]（包含 0；符号翻转检验 p = 0.162，Holm 0.324）。",
-          check=check_closing_none_settled),
+          check=check_closing_none_settled,
+          over="134a6ab4"),
     Claim("closing_d_minus_c", "a5a900a5-reading",
           en="D − C's interval leaves out 0, but its Holm-adjusted sign-flip p is 0.091, above 0.05, and only 11 of its 43 questions change: tested with the table's other comparisons, the gain is not settled at the 5 % level; read it as a direction for fresh questions to confirm.",
           zh="D − C 的区间不含 0，但它经 Holm 校正的符号翻转检验 p 为 0.091，高于 0.05，而且它的 43 个问题中只有 11 个有变化：与表中其他比较一起检验时，这个提升在 5% 水平上并不确定；把它当作一个方向，留给新的问题去确认。",
@@ -354,7 +421,8 @@ CLAIMS = [
     Claim("closing_dev_gap", "a5a900a5-reading",
           en="The holdout's D nDCG@5 is higher than dev's. The two sets hold different questions in different groups, so this compares question sets as much as systems: it does not show that the dev estimate was pessimistic by 0.098.",
           zh="保留集上 D 的 nDCG@5 高于开发集。两个集合装的是不同分组里的不同问题，所以这既是在比较系统，也是在比较问题集：它并不说明开发集的估计偏悲观了 0.098。",
-          check=check_closing_dev_gap),
+          check=check_closing_dev_gap,
+          derived={"0.098": "0.814 - 0.716"}),
 ]
 
 
@@ -409,7 +477,8 @@ CLAIMS += [
     Claim("overlap_added", "17e3e266",
           en="The sealing commit added 47 chunks to the corpus (now 192). Dev tuning ran over 47 of them: the dev corpus holds them and no dev question labels any of them, so they were distractors.",
           zh="封存的那次提交向语料加入了 47 个片段（现共 192 个）。开发集调参时其中 47 个已在场：开发集语料包含它们，但没有任何开发集问题标注它们，所以它们是干扰项。",
-          check=check_overlap_added),
+          check=check_overlap_added,
+          scope="the dev questions' labels, every one (the check counts the dev labels on the added chunks)"),
     Claim("frozen_choice", "d448080d-reading",
           en="On dev, D's nDCG@5 at k = 1 minus at k = 60 (W = 40, M = 5) is +0.040 [-0.006, +0.102] over 43 questions (sign-flip p = 0.219): the interval holds 0, so the rule (keep the default unless the paired interval excludes 0) keeps k = 60, not the frozen k = 1.",
           zh="在开发集上，D 在 k = 1 时的 nDCG@5 减去 k = 60（W = 40, M = 5）时的，在 43 个问题上为 +0.040 [-0.006, +0.102]（符号翻转检验 p = 0.219）：区间包含 0，所以规则（除非配对区间不含 0，否则保留默认值）保留 k = 60，而不是冻结的 k = 1。",
