@@ -94,6 +94,7 @@ def check_toy_cooccurrence(shown: Shown) -> dict[str, str]:
     assert text_cosines(3)[2, 3] > text_cosines(whole)[2, 3]
     at_three, at_whole = toy_cosines(3)[0, 2], toy_cosines(whole)[0, 2]
     assert at_three > at_whole
+    shown.shows("08a95077", *(cosine(x) for x in toy_cosines(whole)[0]))  # its line of the first query at dim 4
     return {"three": cosine(at_three), "dim": f"dim={whole}", "whole": cosine(at_whole), "lodging": lodging}
 
 
@@ -116,6 +117,7 @@ def check_toy_dimension_chosen(shown: Shown) -> dict[str, str]:
     example's failure, kept as the reason the example uses three)."""
     most = max(range(len(TEXTS)), key=lambda t: len(shared(QUERIES[0], TEXTS[t])))
     assert int(toy_cosines(2)[0].argmin()) == most
+    shown.shows("08a95077", *(cosine(x) for x in toy_cosines(2)[0]))  # its line of the first query at dim 2
     return {"dim": "dim=2", "most": TEXTS[most]}
 
 
