@@ -1297,7 +1297,7 @@ class HybridRetriever:
         return out if depth is None else out[:depth]
 
 
-# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-generator [34]
+# ---- notebooks/05b_tools_for_the_ablation.ipynb, cell save-generator [38]
 
 _AMOUNT = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(?:元|yuan|CNY|RMB)", re.IGNORECASE)
 _QUANTITY = re.compile(

@@ -94,6 +94,7 @@ def check_toy_cooccurrence(shown: Shown) -> dict[str, str]:
     assert text_cosines(3)[2, 3] > text_cosines(whole)[2, 3]
     at_three, at_whole = toy_cosines(3)[0, 2], toy_cosines(whole)[0, 2]
     assert at_three > at_whole
+    shown.shows("08a95077", *(cosine(x) for x in toy_cosines(whole)[0]))  # its line of the first query at dim 4
     return {"three": cosine(at_three), "dim": f"dim={whole}", "whole": cosine(at_whole), "lodging": lodging}
 
 
@@ -116,6 +117,7 @@ def check_toy_dimension_chosen(shown: Shown) -> dict[str, str]:
     example's failure, kept as the reason the example uses three)."""
     most = max(range(len(TEXTS)), key=lambda t: len(shared(QUERIES[0], TEXTS[t])))
     assert int(toy_cosines(2)[0].argmin()) == most
+    shown.shows("08a95077", *(cosine(x) for x in toy_cosines(2)[0]))  # its line of the first query at dim 2
     return {"dim": "dim=2", "most": TEXTS[most]}
 
 
@@ -156,4 +158,99 @@ CLAIMS = [
              "反而最低。",
           check=check_toy_dimension_chosen,
           scope="'lowest' and 'most': the four texts of the example, every one"),
+]
+
+
+# ------------------------------------------------------------------ section 3: the toy beside e5 (issue 35)
+SIDE_CELL = "3b7e51d0"  # the side-by-side table: the toy's cosines (dim 3) above e5's
+
+
+def e5_cosines():
+    """multilingual-e5-small's cosines (queries x texts) from the stored vectors, as the side-by-side cell
+    computes them; it asserts that no text had to be embedded (every one is stored in data/vectors)."""
+    from ragmath.lab.workbook import E5Vectors
+
+    e5 = E5Vectors()
+    cos = e5.queries(QUERIES) @ e5.passages(TEXTS).T
+    assert e5.new == {}, "a demonstration text has no stored vector: python tools/embed_vectors.py"
+    return cos
+
+
+def order(row) -> list[int]:
+    """The texts' indices, highest cosine first."""
+    return sorted(range(len(TEXTS)), key=lambda t: -row[t])
+
+
+def check_e5_ranks_the_first_query(shown: Shown) -> dict[str, str]:
+    """"For 打车超标怎么报, e5 ranks T1 first (a), T2 second (b), T3 third (c) and T4 last (d)": the four texts
+    in the order of e5's cosines, each with its cosine as the side-by-side table shows it."""
+    e5 = e5_cosines()
+    shown.shows(SIDE_CELL, *(cosine(x) for x in e5.ravel()))
+    words = (["first", "second", "third", "last"] if shown.language == "en" else ["排第一", "第二", "第三", "最后"])
+    values = {"query": QUERIES[0]}
+    for place, t in enumerate(order(e5[0])):
+        c = cosine(e5[0, t])
+        values[words[place]] = (f"{TEXTS[t]} {words[place]} ({c})" if shown.language == "en"
+                                else f"“{TEXTS[t]}”{words[place]}（{c}）")
+    return values
+
+
+def check_e5_right_and_wrong(shown: Shown) -> dict[str, str]:
+    """What e5 gets right and wrong on the first query, against the toy: 市内交通每次 80 元 shares nothing with
+    the query, the toy puts it last of the four (its cosine), e5 above a lodging text and the taxi text (no 打车
+    in it) second; both put 住宿超标部分自理 first, whose n-grams shared with the query are those of 超标 alone;
+    e5 lifts 市内交通 above 住宿标准 by the two cosines; on the second query both rank the two lodging texts
+    (the texts with 住宿) first and second."""
+    toy, e5 = toy_cosines(3), e5_cosines()
+    city, taxi, lodging, over = range(len(TEXTS))
+    assert not shared(QUERIES[0], TEXTS[city])
+    assert order(toy[0])[-1] == city and len(TEXTS) == 4  # "last of the four"
+    e5_order = order(e5[0])
+    assert e5_order.index(city) < e5_order.index(lodging) and "住宿" in TEXTS[lodging]  # above a lodging text
+    assert e5_order.index(taxi) == 1 and "打车" not in TEXTS[taxi]  # second, never writing 打车
+    assert order(toy[0])[0] == over and e5_order[0] == over and "住宿" in TEXTS[over]  # both: first
+    assert shared(QUERIES[0], TEXTS[over]) == shared("超标", "超标")  # its only link is 超标
+    lodging_texts = {t for t, text in enumerate(TEXTS) if "住宿" in text}
+    assert len(lodging_texts) == 2
+    for cos in (toy, e5):  # "both embedders rank the two lodging texts first and second"
+        assert set(order(cos[1])[:2]) == lodging_texts
+    return {"city": TEXTS[city], "toy": cosine(toy[0, city]), "over": TEXTS[over], "taxi_word": "打车",
+            "lifted": cosine(e5[0, city]), "below": cosine(e5[0, lodging]), "second query": QUERIES[1]}
+
+
+def check_e5_order_not_scale(shown: Shown) -> dict[str, str]:
+    """"All eight [e5 cosines] lie between a and b, where the toy's run from c to d": the extremes of each
+    embedder's table of two queries by four texts, as the side-by-side cell shows them."""
+    toy, e5 = toy_cosines(3), e5_cosines()
+    assert e5.size == toy.size == 8
+    shown.shows(SIDE_CELL, *(cosine(x) for x in (*toy.ravel(), *e5.ravel())))
+    return {"e5 low": cosine(e5.min()), "e5 high": cosine(e5.max()),
+            "toy low": cosine(toy.min()), "toy high": cosine(toy.max())}
+
+
+CLAIMS += [
+    Claim("e5_ranks_the_first_query", "3b7e51d1",
+          en="For 打车超标怎么报, e5 ranks 住宿超标部分自理 first (0.864), 出租车、网约车凭发票报销 second (0.862), "
+             "市内交通每次 80 元 third (0.825) and 住宿标准每晚 650 元 last (0.818).",
+          zh="对“打车超标怎么报”，e5 把“住宿超标部分自理”排第一（0.864），“出租车、网约车凭发票报销”第二（0.862），"
+             "“市内交通每次 80 元”第三（0.825），“住宿标准每晚 650 元”最后（0.818）。",
+          check=check_e5_ranks_the_first_query),
+    Claim("e5_right_and_wrong", "3b7e51d1",
+          en="What e5 gets right: 市内交通每次 80 元 shares no character with the query, and the toy put it last of "
+             "the four (-0.153); e5 puts it above a lodging text, and the taxi text second, although it never "
+             "writes 打车. What it gets wrong: like the toy, it puts 住宿超标部分自理 first, a lodging rule whose "
+             "only link to the query is 超标; and it lifts 市内交通每次 80 元 only just (0.825 against 0.818). For "
+             "住宿费超标怎么办 both embedders rank the two lodging texts first and second.",
+          zh="e5 做对的地方：“市内交通每次 80 元”与查询一个字都不共有，玩具例子把它排在四段文本的最后（-0.153）；"
+             "e5 把它排到了一段住宿文本前面，还把出租车那段排第二，尽管那段文本里根本没有“打车”二字。e5 做错的地方："
+             "和玩具例子一样，它把“住宿超标部分自理”排第一，这是一条住宿规定，和查询唯一的联系只是“超标”；而且它只是"
+             "勉强把“市内交通每次 80 元”抬上去（0.825 对 0.818）。对“住宿费超标怎么办”，两个向量模型都把两段住宿文本"
+             "排在第一和第二。",
+          check=check_e5_right_and_wrong),
+    Claim("e5_order_not_scale", "3b7e51d1",
+          en="Read e5's cosines as an order within a query, not as a scale: all eight lie between 0.818 and 0.921, "
+             "where the toy's run from -0.153 to 0.982.",
+          zh="e5 的余弦要当作同一查询内的排序来读，而不是当作刻度：八个值全都在 0.818 到 0.921 之间，玩具例子的则从 "
+             "-0.153 到 0.982。",
+          check=check_e5_order_not_scale),
 ]
