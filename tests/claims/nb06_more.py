@@ -528,7 +528,7 @@ def check_snapshot_weights(shown: Shown) -> dict[str, str]:
 
 
 def check_snapshot_most(shown: Shown) -> dict[str, str]:
-    """"Of D − C's sum on the published index, s% comes from the q questions where D pushes down a chunk no longer
+    """"Of D − C's sum on the published index, s% comes from the q questions where D pushes down a chunk not
     in force": the share of the published index's D − C (nDCG@5) sum from the dev questions where D ranks lower
     than C a chunk of C's top 5 that is not in the live index, as the cell c6snapshare prints it (design 2's
     sentence, "most of what D added … was pushing the 2025 chunks down", rested on one coefficient)."""
@@ -623,7 +623,7 @@ CLAIMS += [
           zh="B 把 Q52 的相关片段排在第 1 名，而它与证据只有 3 个共同的字（出 天 差）；Q49 与证据有 10 个共同的字，B 也把它排在第 1 名。",
           check=check_shared_characters_b_first),
     Claim("snapshot_most", "c6snapread",
-          en="Of D − C's sum on the published index, 97% comes from the 22 questions where D pushes down a chunk no longer in force",
+          en="Of D − C's sum on the published index, 97% comes from the 22 questions where D pushes down a chunk not in force on the snapshot date",
           zh="已发布版本索引上 D − C 的总和中，97% 来自 D 把已失效片段往下压的那 22 个问题",
           check=check_snapshot_most),
 ]
