@@ -343,7 +343,35 @@ CLAIMS += [
 ]
 
 
+def check_m_spreads(shown: Shown) -> dict[str, str]:
+    """"its profile in section 2 moves by p and this table by t, because at M = 10 and M = 20 the profile's best (b)
+    comes with k = 0.5 and a wider W, while this table holds the frozen k = 1 and W = 5 (v)"."""
+    from ragmath.lab.holdout import frozen_design
+
+    frozen = frozen_design()
+    grid, edges = _grid()
+    table = _knob("M").set_index("M")["D nDCG@5"]
+    profile = [float(x) for x in str(edges.loc["M", "best D nDCG@5 at each value"]).split(", ")]
+    deeper = [m for m in table.index if m != frozen.rerank_depth]
+    assert deeper == [10, 20], deeper
+    bests = {m: grid[grid["M"] == m].sort_values("D nDCG@5", ascending=False, kind="mergesort").iloc[0] for m in deeper}
+    assert all(b["k"] == 0.5 and b["W"] > frozen.window for b in bests.values()), bests
+    assert len({fmt(b["D nDCG@5"]) for b in bests.values()}) == 1 and len({fmt(table[m]) for m in deeper}) == 1
+    assert all(b["D nDCG@5"] > table[m] for m, b in bests.items())
+    en = shown.language == "en"
+    return {"section": "section 2" if en else "第 2 节", "profile": fmt(max(profile) - min(profile)),
+            "table": fmt(table.max() - table.min()), "deeper": "M = 10 and M = 20" if en else "M = 10 和 M = 20",
+            "best": fmt(bests[10]["D nDCG@5"]), "k": "k = 0.5", "frozen k": f"k = {frozen.k}",
+            "frozen W": f"W = {frozen.window}", "held": fmt(table[10])}
+
+
 CLAIMS += [
+    Claim("m_spreads", "2ac01393-reading",
+          en="its profile in section 2 moves by 0.013 and this table by 0.023, because at M = 10 and M = 20 the profile's best (0.784) comes with k = 0.5 and a wider W, while this table holds the frozen k = 1 and W = 5 (0.774)",
+          zh="第 2 节里它的剖面变化幅度为 0.013，这张表为 0.023，因为在 M = 10 和 M = 20 上，剖面的最好值（0.784）来自 k = 0.5 和更宽的 W，而这张表固定在冻结的 k = 1 和 W = 5（0.774）",
+          check=check_m_spreads,
+          scope="'the profile's best' is grid_edges' profile of M (a9acf2fc), the best of the grid's settings at each M; the check finds each one's k and W in the grid and compares it with the M table (3a9afcbb)",
+          derived={"0.013": "0.797 - 0.784", "0.023": "0.797 - 0.774"}),
     Claim("knob_k_tie", "1a49a5ba",
           en="k = 10 and k = 240 score exactly as the default k = 60 on every dev question here (43 ties each)",
           zh="在这里，k = 10 和 k = 240 在每个开发集问题上的得分都和默认的 k = 60 完全一样（各有 43 个平局）",
