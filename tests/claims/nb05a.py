@@ -86,16 +86,24 @@ def check_outlier_squeezes(shown: Shown) -> dict[str, str]:
             "6.1": "6.1", "4.2": "4.2", "3.5": "3.5"}
 
 
+def _terms(ranks: list[int], k: int = 60) -> str:
+    """An item's RRF terms as the notebook's rrf_terms writes them: "1/62 + 1/63" for ranks 2 and 3 at k = 60."""
+    return " + ".join(f"1/{k + rank}" for rank in ranks)
+
+
 def check_rrf_exact_tie(shown: Shown) -> dict[str, str]:
-    """With the outlier, RRF scores 4.2 and 6.1 exactly the same, 1/62 + 1/63, and keeps 4.2 first."""
+    """With the outlier, RRF scores 4.2 and 6.1 exactly the same, 1/62 + 1/63, and keeps 4.2 first; cell c14
+    shows each one's terms (ranks 2 and 3, 3 and 2) under its order at k = 60."""
     from ragmath.fusion import rrf_score
 
     _, cosine = _article(shown)
     _, order, ranked = _rrf_scores({"BM25": _outlier(shown), "vector": cosine})
-    ranks = {item: [r.index(item) + 1 if item in r else 0 for r in ranked.values()] for item in ("4.2", "6.1")}
+    ranks = {item: [r.index(item) + 1 for r in ranked.values()] for item in ("4.2", "6.1")}
+    assert sorted(ranks["4.2"]) == sorted(ranks["6.1"]) == [2, 3], ranks
     assert rrf_score(ranks["4.2"], 60) == rrf_score(ranks["6.1"], 60) == Fraction(1, 62) + Fraction(1, 63)
     assert order.index("4.2") < order.index("6.1")
-    return {"sum": "1/62 + 1/63", "4.2": "4.2", "6.1": "6.1"}
+    shown.shows("c14", "k = 60", *(f"{item} = {_terms(r)}" for item, r in ranks.items()))
+    return {"sum": _terms(sorted(ranks["4.2"])), "4.2": "4.2", "6.1": "6.1"}
 
 
 def check_fifth_decimal_to_tie(shown: Shown) -> dict[str, str]:
@@ -138,27 +146,37 @@ def check_rrf_fifth_decimal(shown: Shown) -> dict[str, str]:
     bm25, cosine = _article(shown)
     scores, order, _ = _rrf_scores({"BM25": bm25, "vector": cosine}, k=60)
     assert order[:2] == ["4.2", "6.1"] and 1e-6 <= scores["4.2"] - scores["6.1"] < 1e-4
+    shown.shows("c14", "k = 60")  # the k of the orders section 3 prints
     return {"k": "k = 60", "6.1": "6.1", "4.2": "4.2"}
 
 
 def check_rrf_b_convex_a(shown: Shown) -> dict[str, str]:
-    """RRF puts b first (ranks 2 and 1 against a's 1 and 3); the convex combination puts a first."""
+    """RRF puts b first (ranks 2 and 1 against a's 1 and 3); the convex combination puts a first. Cell c21
+    shows both fused orders and the terms of a and b (1/61 + 1/63, 1/62 + 1/61)."""
     _, rrf_order, ranked = _rrf_scores(SECTION_5)
-    assert [r.index("b") + 1 for r in ranked.values()] == [2, 1] and [r.index("a") + 1 for r in ranked.values()] == [1, 3]
+    ranks = {item: [r.index(item) + 1 for r in ranked.values()] for item in ("a", "b")}
+    assert ranks == {"a": [1, 3], "b": [2, 1]}, ranks
     assert rrf_order[0] == "b" and _order(SECTION_5)[0] == "a"
+    shown.shows("c21", *(f"{item} = {_terms(r)}" for item, r in ranks.items()))
     return {"2": "2", "1": "1", "3": "3"}
 
 
 def check_disagree(shown: Shown) -> dict[str, str]:
     """RRF puts b first, the convex combination a; a's 20 against 6 survives min-max as 1 against 0.067; its
-    shortfall 0.81 against 0.82 costs it less than 0.05 of the vector list's scale."""
+    shortfall 0.81 against 0.82 costs it only 0.045 of the vector list's scale (0.955 against 1). Cell c22
+    shows each list's raw scores above its min-max scores."""
+    from claims import fmt
+
     _, rrf_order, _ = _rrf_scores(SECTION_5)
     assert rrf_order[0] == "b" and _order(SECTION_5)[0] == "a"
+    raw = SECTION_5["BM25"]["a"], SECTION_5["BM25"]["b"], SECTION_5["vector"]["a"], SECTION_5["vector"]["b"]
     bm25, vector = (_normalised(SECTION_5[name], "min-max") for name in ("BM25", "vector"))
-    assert bm25["a"] == 1 and f"{bm25['b']:.3f}" == "0.067"
-    assert vector["b"] - vector["a"] < 0.05
-    shown.shows("c22", "a: 1.000", "b: 0.067")
-    return {"20": "20", "6": "6", "1": "1", "0.067": "0.067", "0.81": "0.81", "0.82": "0.82", "0.05": "0.05"}
+    assert bm25["a"] == vector["b"] == 1
+    shown.shows("c22", *(f"{item}: {score}" for item, score in zip("abab", raw, strict=True)),
+                f"a: {fmt(bm25['a'])}", f"b: {fmt(bm25['b'])}", f"a: {fmt(vector['a'])}", f"b: {fmt(vector['b'])}")
+    said = [f"{x:g}" for x in raw]
+    return {"20": said[0], "6": said[1], "0.81": said[2], "0.82": said[3], "1": f"{bm25['a']:g}",
+            "0.067": fmt(bm25["b"]), "0.955": fmt(vector["a"]), "0.045": fmt(vector["b"] - vector["a"])}
 
 
 CLAIMS = [
@@ -175,9 +193,9 @@ CLAIMS = [
           en="4.2, 6.1 and 3.5 (12.7, 8.3, 6.4) are\nsqueezed below 0.19. Fused half and half with the vector list, 6.1 now comes before 4.2",
           zh="4.2、6.1 和 3.5（12.7、8.3、6.4）被压到 0.19 以下。与向量一路各占一半融合后，\n6.1 排到了 4.2 前面",
           check=check_outlier_squeezes),
-    Claim("rrf_exact_tie", "c13",
-          en="4.2 and 6.1 then\nscore exactly the same (1/62 + 1/63 each) and the tie rule keeps 4.2, the smaller ID, first",
-          zh="于是 4.2 和 6.1 的得分完全相同（都是 1/62 + 1/63），\n同分规则让 ID 较小的 4.2 仍排第一",
+    Claim("rrf_exact_tie", "c15",
+          en="4.2 and 6.1 score exactly the same (1/62 + 1/63 each) and the tie rule keeps 4.2, the\nsmaller ID, first",
+          zh="4.2 和 6.1 的得分完全相同（都是 1/62 + 1/63），同分规则让 ID 较小的 4.2 仍排第一",
           check=check_rrf_exact_tie),
     Claim("fifth_decimal_to_tie", "c15",
           en="from a lead in the fifth decimal to an exact tie",
@@ -203,8 +221,8 @@ CLAIMS = [
           zh="RRF 把 b 排第一：名次 2 和 1 胜过名次 1 和 3，不管分数是多少。凸组合把 a 排第一",
           check=check_rrf_b_convex_a),
     Claim("disagree", "c23",
-          en="a's lead in BM25 (20 against 6) survives min-max as 1 against\n0.067, while its shortfall in the vector list (0.81 against 0.82) costs it less than 0.05 of that list's scale.",
-          zh="a 在 BM25 里的\n领先（20 对 6）经过 min-max 变成 1 对 0.067，而它在向量一路里的落后（0.81 对 0.82）只占那一路尺度的不到 0.05。",
-          check=check_disagree,
+          en="a's lead in BM25 (20 against 6) survives min-max as 1 against\n0.067, while its shortfall in the vector list (0.81 against 0.82) costs it only 0.045 of that list's scale\n(0.955 against 1).",
+          zh="a 在 BM25 里的\n领先（20 对 6）经过 min-max 变成 1 对 0.067，而它在向量一路里的落后（0.81 对 0.82）只让它损失那一路尺度的 0.045\n（0.955 对 1）。",
+          check=check_disagree, derived={"0.045": "1.000 - 0.955"},
           scope="'a's lead': a's score against b's in BM25, the two items the sentence names"),
 ]

@@ -246,7 +246,8 @@ CLAIMS += [
              "和玩具例子一样，它把“住宿超标部分自理”排第一，这是一条住宿规定，和查询唯一的联系只是“超标”；而且它只是"
              "勉强把“市内交通每次 80 元”抬上去（0.825 对 0.818）。对“住宿费超标怎么办”，两个向量模型都把两段住宿文本"
              "排在第一和第二。",
-          check=check_e5_right_and_wrong),
+          check=check_e5_right_and_wrong,
+          scope="the four demonstration texts, for each of the two queries (the side-by-side table, 3b7e51d0)"),
     Claim("e5_order_not_scale", "3b7e51d1",
           en="Read e5's cosines as an order within a query, not as a scale: all eight lie between 0.818 and 0.921, "
              "where the toy's run from -0.153 to 0.982.",

@@ -219,7 +219,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                                                "个失败{first}）；详见 {path}"},
     # ------------------------------------------------------------------ own_system.py
     "notebook.own_system.version.bm25": {"en": "BM25 (jieba)", "zh": "BM25（jieba 分词）"},
-    "notebook.own_system.version.vector": {"en": "vector search", "zh": "向量检索"},
+    "notebook.own_system.version.vector": {"en": "vector search (multilingual-e5-small)",
+                                           "zh": "向量检索（multilingual-e5-small）"},
     "notebook.own_system.version.rrf_k60": {"en": "RRF of bm25 and vector, k = 60",
                                             "zh": "bm25 与 vector 的倒数排名融合，k = 60"},
     "notebook.own_system.version.bm25_bigram": {"en": "BM25 (character bigrams)", "zh": "BM25（字符二元组）"},

@@ -25,7 +25,14 @@ from ragmath.io import read_qrels, read_run
 from ragmath.lab.messages import message
 from ragmath.lab.notebook.record import latency_path_for, record
 from ragmath.lab.paths import DATA_DIR
-from ragmath.lab.workbook import BM25Retriever, HybridRetriever, VectorRetriever, in_index, permission_filter
+from ragmath.lab.workbook import (
+    BM25Retriever,
+    E5Vectors,
+    HybridRetriever,
+    in_index,
+    permission_filter,
+    vector_retriever,
+)
 
 __all__ = ["VERSIONS", "BASELINE", "OWN_SPLIT", "POOL_DEPTH", "workbook_systems", "question_records",
            "relevant_only_labels", "workbook_files", "load_own_files", "OwnFiles", "question_groups",
@@ -94,27 +101,30 @@ def question_records(dataset: Any) -> dict[str, dict[str, str]]:
 def workbook_systems(dataset: Any, *, k: float = 60, window: int = 40,
                      depth: int = RECORD_DEPTH) -> dict[str, System]:
     """The stand-in's versions as functions question record -> ``[(chunk ID, score)]``, best first, top
-    ``depth``: ``bm25`` (jieba tokens), ``vector`` (the offline vector retriever), ``rrf-k60`` (RRF of the
-    two at ``k``, ``window``) and ``bm25-bigram`` (BM25 over character bigrams).
+    ``depth``: ``bm25`` (jieba tokens), ``vector`` (cosine over multilingual-e5-small vectors, as row B of
+    notebook 06a), ``rrf-k60`` (RRF of the two at ``k``, ``window``) and ``bm25-bigram`` (BM25 over
+    character bigrams). The e5 vectors are the stored ones (``data/vectors``, read once for every
+    identity): every chunk and question of the workbook has one, so no model runs.
 
     Each searches only what the asking identity may read; its indexes are built on first use per identity,
     on the dataset's snapshot date with published editions. Raises ``ValueError`` (from the index) for an
-    identity the dataset does not know.
+    identity the dataset does not know, ``FileNotFoundError`` when ``data/vectors`` holds no manifest.
 
     >>> from ragmath.lab.corpus import load_dataset
     >>> ds = load_dataset()
     >>> systems = workbook_systems(ds)
     >>> ask = question_records(ds)["Q01"]
-    >>> systems["bm25"](ask)[0][0], len(systems["rrf-k60"](ask))
-    ('TRV26-3.3', 20)
+    >>> [systems[name](ask)[0][0] for name in ("bm25", "vector")], len(systems["rrf-k60"](ask))
+    (['TRV26-3.3', 'TRV26-3.3'], 20)
     """
     published = dataset.corpus[in_index(dataset.corpus, dataset.config["snapshot_date"], "published")]
     built: dict[str, dict[str, Any]] = {}
+    vectors = E5Vectors()  # the stored e5 vectors, shared by every identity's index
 
     def retrievers(identity: str) -> dict[str, Any]:
         if identity not in built:
             chunks = permission_filter(published, identity, identities=dataset.identities)
-            bm25, vector = BM25Retriever(chunks, "jieba"), VectorRetriever(chunks)
+            bm25, vector = BM25Retriever(chunks, "jieba"), vector_retriever(chunks, "e5", vectors)
             built[identity] = {
                 "bm25": bm25, "vector": vector, "bm25-bigram": BM25Retriever(chunks, "bigram"),
                 "rrf-k60": HybridRetriever({"bm25": bm25, "vector": vector}, k=k, window=window),
