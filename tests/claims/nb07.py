@@ -33,6 +33,7 @@ def check_fusion_keeps_not_everything(shown: Shown) -> dict[str, str]:
     assert table.loc[["A", "B", "C"], "Recall@5"].idxmax() == "C"
     drops = recall_drops()
     assert drops, "C's Recall@5 is at least A's and B's on every holdout question: the sentence would be wrong"
+    shown.shows("hold-recall-drops", *drops)  # the questions, each with its row
     return {"count": f"{len(drops)} ", **{x: x for x in drops}, "metric": "Recall@5"}
 
 
