@@ -86,7 +86,8 @@ def fuse_score_tables(tables: Iterable[pl.DataFrame], norm: str, weights: Sequen
 
     Questions come in order of first appearance; within one, fused score descending, then ID
     ascending. ``weights`` and ``window`` are assumed checked. Raises ``ValueError`` for a table
-    without scores (a run of ranks alone: fuse it with RRF) and for an unknown ``norm``.
+    without scores (a run of ranks alone: fuse it with RRF), for an unknown ``norm``, and for weights so
+    large that a fused score is beyond the largest float (only their ratios matter: scale them down).
     """
     import polars as pl
 
@@ -103,6 +104,10 @@ def fuse_score_tables(tables: Iterable[pl.DataFrame], norm: str, weights: Sequen
         weight = 1.0 if weights is None else weights[j]
         parts.append(top.select("question", "id", part=weight * _normalised(top, norm)))
     summed = pl.concat(parts).group_by("question", "id", maintain_order=True).agg(score=pl.col("part").sum())
+    if not summed["score"].is_finite().all():  # normalised scores are finite: only weights near 1.8e308
+        raise ValueError(f"the weights {list(weights or ())} make fused scores beyond the largest float "
+                         f"(1.8e308), where distinct scores would tie; only the weights' ratios matter: "
+                         f"divide them all by one constant, e.g. by the largest")
     ordered = order_run_table(summed.with_columns(rank=pl.lit(None, pl.Int64)))
     return ordered.rename({"position": "rank"}).join(
         summed, on=["question", "id"], how="left", maintain_order="left")

@@ -105,12 +105,12 @@ def _bootstrap(values: np.ndarray, n_resamples: Any, confidence: Any, seed: int)
 
     Drawn a block of resamples at a time from one generator: the same numbers as one draw of
     ``(n_resamples, n)`` picks, in memory that does not grow with resamples × questions. The means
-    returned are those of ``values / 2^p`` (:func:`_power`: no overflow); low and high are in the
-    values' own scale.
+    returned are those of ``values / 2^p`` (:func:`_headroom`: no overflow, p = 0 unless a sum could
+    overflow); low and high are in the values' own scale.
     """
     level = _fraction(confidence, "confidence", "0.95")
     total = check_resamples(n_resamples)
-    power = _power(values)
+    power = _headroom(values)
     values = np.ldexp(values, -power)
     rng, means, step = np.random.default_rng(seed), np.empty(total), max(1, _BLOCK // values.size)
     for start in range(0, total, step):
@@ -131,9 +131,22 @@ def _power(values: np.ndarray) -> int:
     return math.frexp(largest)[1]
 
 
+def _headroom(values: np.ndarray) -> int:
+    """The least power of two p >= 0 such that a sum of ``values / 2^p`` cannot overflow.
+
+    With max |v| < 2^e and n values, every partial sum is below n · 2^e < 2^(e + bits(n)), so
+    p = max(0, e + bits(n) − 1023). For any values whose sum fits in a float, p = 0 and means are
+    numpy's own, bit for bit; scaling only where a sum would overflow keeps small values exact (scaling
+    1e300, −1e300 and 1e-10 to [0.5, 1) would push 1e-10 into the subnormals and lose 14 digits of
+    their mean).
+    """
+    largest = float(np.max(np.abs(values))) if values.size else 0.0
+    return max(0, math.frexp(largest)[1] + int(values.size).bit_length() - 1023)
+
+
 def _mean(values: np.ndarray) -> float:
-    """The mean of finite values, itself finite (computed on values / 2^p, see :func:`_power`)."""
-    power = _power(values)
+    """The mean of finite values, itself finite (computed on values / 2^p, see :func:`_headroom`)."""
+    power = _headroom(values)
     return math.ldexp(float(np.ldexp(values, -power).mean()), power)
 
 
@@ -201,7 +214,8 @@ def paired_bootstrap(
     >>> result.mean_diff, result.p_value
     (0.5, 0.5)
 
-    Raises ``ValueError`` when the lengths or the Series' questions differ, or for NaN or infinite values.
+    Raises ``ValueError`` when the lengths or the Series' questions differ, for NaN or infinite values, or
+    for a difference b − a beyond the largest float (e.g. 1e308 − (−1e308)), naming its position.
     """
     pandas = sys.modules.get("pandas")
     if pandas is not None and isinstance(a, pandas.Series) and isinstance(b, pandas.Series):
@@ -211,7 +225,15 @@ def paired_bootstrap(
     first, second = _as_values(a, "a"), _as_values(b, "b")
     if first.size != second.size:
         raise ValueError(f"a and b must score the same questions: {first.size} values vs {second.size}")
-    diff = second - first
+    with np.errstate(over="ignore"):
+        diff = second - first
+    beyond = np.flatnonzero(~np.isfinite(diff))
+    if beyond.size:
+        at = int(beyond[0])
+        raise ValueError(f"b - a at position {at}, counting from 0, is {float(second[at])!r} - "
+                         f"{float(first[at])!r}, beyond the largest float (1.8e308): the differences "
+                         f"cannot be represented; put both on a smaller scale first (divide a and b by "
+                         f"one constant: the p-value does not change)")
     means, low, high = _bootstrap(diff, n_resamples, confidence, seed)
     share = min(float(np.mean(means <= 0)), float(np.mean(means >= 0)))
     floor = min(1.0, math.ldexp(1.0, 1 - int(np.count_nonzero(diff))))
@@ -356,7 +378,10 @@ def plan_questions(diffs: Sequence[float], d: float, *, power: float = 0.8, alph
     Raises ``ValueError`` unless d ≠ 0, 0 < alpha, power < 1 and the pilot has two or more finite
     values that are not all equal (zero variance: the formula would answer 2 whatever d is), and when d
     is so small that n is beyond the largest float (about 1.8e308; a smaller n, however huge, is
-    returned as the whole number it is).
+    returned as the whole number it is). n depends on the pilot and d only through σ_d / d, and is
+    computed so: σ_d of the pilot divided by 2^e (max |diff| < 2^e, exact), then σ_d / d as mantissa and
+    exponent, so a pilot and d scaled together give the same n even where the pilot's squares would
+    overflow (1e200) or underflow (1e-200).
     """
     values = _as_values(diffs, "plan_questions: diffs")
     if values.size < 2:
@@ -364,15 +389,21 @@ def plan_questions(diffs: Sequence[float], d: float, *, power: float = 0.8, alph
     if not (0 < alpha < 1 and 0 < power < 1) or not d or not math.isfinite(d):
         raise ValueError(f"need d != 0 and 0 < alpha, power < 1; got d={d!r}, alpha={alpha!r}, "
                          f"power={power!r}")
-    spread = float(values.std(ddof=1))
-    if spread == 0:
+    exponent = _power(values)
+    scaled = float(np.ldexp(values, -exponent).std(ddof=1))  # σ_d / 2^e: squares of numbers in [0, 1)
+    with np.errstate(over="ignore"):
+        spread = float(np.ldexp(scaled, exponent))  # for messages only (inf beyond the largest float)
+    if scaled == 0:
         raise ValueError(
             f"every difference of the pilot is {float(values[0])!r}: their standard deviation is 0, so this "
             f"formula would promise any difference with 2 questions. A pilot whose versions never disagree "
             f"says nothing about how they vary; run a larger pilot or questions where they differ")
     z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
-    ratio = z * spread / abs(d)
-    n = ratio * ratio  # inf, not OverflowError, beyond the largest float
+    mantissa, d_exponent = math.frexp(abs(d))
+    try:  # ((z · σ_d / d))² = (z · (σ_d / 2^e) / m)² · 2^(2(e − k)) with |d| = m · 2^k, m in [0.5, 1)
+        n = math.ldexp((z * scaled / mantissa) ** 2, 2 * (exponent - d_exponent))
+    except OverflowError:
+        n = math.inf
     if not math.isfinite(n):
         raise ValueError(
             f"d={d!r} is too small beside the pilot's spread (standard deviation {spread:.3g}): the number "
