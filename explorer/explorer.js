@@ -244,7 +244,8 @@
 
   // As widgets.parse_list: IDs separated by "," or "，" only; spaces inside an ID belong to it. The ends
   // are trimmed of what Python's str.strip() trims (str.isspace: U+001C..U+001F and U+0085 too), not of
-  // what JavaScript's trim() does (it also takes U+FEFF): parse_list is the reference.
+  // what JavaScript's trim() does (it also takes U+FEFF): parse_list is the reference. The character
+  // class is written out here so that the function stands alone; PYTHON_SPACE below is the same class.
   function parseList(text, name) {
     const parts = text.split(/[,，]/).map((part) => part.replace(
       /^[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g, ""));
@@ -262,6 +263,10 @@
     });
     return parts;
   }
+
+  // A space inside an ID, as widgets._space_note finds it (str.isspace): the class of parseList's trim,
+  // not JavaScript's \s (which also takes U+FEFF and leaves U+001C..U+001F and U+0085 out).
+  const PYTHON_SPACE = /[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
 
   // ---------------------------------------------------------------------------------- state
   const state = {
@@ -645,7 +650,7 @@
     state.error = null;
     $("error").textContent = "";
     renderWindowOptions();
-    const withSpace = parsed.flatMap(([name, ids]) => ids.filter((id) => /\s/.test(id)).map((item) => ({ name, item })));
+    const withSpace = parsed.flatMap(([name, ids]) => ids.filter((id) => PYTHON_SPACE.test(id)).map((item) => ({ name, item })));
     $("note").textContent = withSpace.length
       ? message("explorer.note.space", { name: pythonRepr(withSpace[0].name), item: pythonRepr(withSpace[0].item) })
       : "";

@@ -216,15 +216,21 @@ GATE_NOTES = """how gate decides (questions are the unit of sampling; the interv
 def _read_pairs(path: str, key: str, value: str) -> dict[str, str]:
     """A two-column CSV (header naming ``key`` and ``value``) as a dict; a repeated key and a row with
     more fields than the header are refused."""
+    return {k: v for k, (v, _line) in _read_rows(path, key, value).items()}
+
+
+def _read_rows(path: str, key: str, value: str) -> dict[str, tuple[str, int]]:
+    """As :func:`_read_pairs`, with the line of the file each key is on: key -> (value, line)."""
     import csv
 
-    pairs: dict[str, str] = {}
+    rows: dict[str, tuple[str, int]] = {}
     with open(path, encoding="utf-8-sig", newline="") as handle:
         reader = csv.DictReader(handle)
         if not {key, value} <= set(reader.fieldnames or ()):
             raise ValueError(f"{path}: needs a header with the columns {key},{value}; "
                              f"got {reader.fieldnames}")
-        for line, row in enumerate(reader, start=2):
+        for row in reader:
+            line = reader.line_num  # the file's line (blank lines skipped by csv are counted)
             if None in row:  # csv puts the fields beyond the header's under None
                 raise ValueError(f"{path} line {line}: {len(reader.fieldnames) + len(row[None])} fields "
                                  f"where the header has {len(reader.fieldnames)}; give one {value} per row "
@@ -232,11 +238,11 @@ def _read_pairs(path: str, key: str, value: str) -> dict[str, str]:
             k, v = (row[key] or "").strip(), (row[value] or "").strip()
             if not k or not v:
                 raise ValueError(f"{path} line {line}: empty {key if not k else value}; every row needs both")
-            if k in pairs:
+            if k in rows:
                 raise ValueError(f"{path} line {line}: {key} {k!r} appears twice; "
                                  f"give each {key} one {value}")
-            pairs[k] = v
-    return pairs
+            rows[k] = (v, line)
+    return rows
 
 
 def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -374,13 +380,14 @@ def _fuse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _at_units(unit_map: str, runs: dict[str, Path], qrels: Path) -> tuple[dict[str, Any], Any]:
-    """``--unit-map``: the runs and labels mapped to units (a chain in the map refused, naming its file)."""
+    """``--unit-map``: the runs and labels mapped to units (a chain in the map refused, naming its lines)."""
     from ragmath.comparison import at_units
     from ragmath.io import read_qrels
     from ragmath.units import check_unit_map
 
-    unit_of, labels = _read_pairs(unit_map, "id", "unit"), read_qrels(qrels)
-    check_unit_map(unit_of, unit_map)
+    rows, labels = _read_rows(unit_map, "id", "unit"), read_qrels(qrels)
+    unit_of = {item: unit for item, (unit, _line) in rows.items()}
+    check_unit_map(unit_of, unit_map, lines={item: line for item, (_unit, line) in rows.items()})
     mapped = {name: at_units(run, labels, unit_of)[0] for name, run in runs.items()}
     return mapped, at_units({}, labels, unit_of)[1]
 

@@ -36,23 +36,51 @@ def dedupe(ranking: Iterable[Hashable]) -> list[Hashable]:
     return list(dict.fromkeys(ranking))  # a dict keeps the first insertion of each key, in order
 
 
-def check_unit_map(unit_of: Mapping[Hashable, Hashable], name: str = "unit map") -> None:
+def check_unit_map(unit_of: Mapping[Hashable, Hashable], name: str = "unit map",
+                   lines: Mapping[Hashable, int] | None = None) -> None:
     """Refuse a unit map with a chain: an ID mapped to a unit that is itself mapped on to another one.
 
     IDs are mapped once, so in ``{"a1": "A", "A": "Z"}`` a1 would score as A and A's label would be
-    lifted to Z: the same clause as two units, and a silent 0. A unit mapped to itself is no chain.
+    lifted to Z: the same clause as two units, and a silent 0. The message follows the chain to its
+    final unit and gives the rows that fix it (each ID mapped straight to that unit); ``lines`` (ID ->
+    its line in the file read) names the lines. A loop (``A,B`` and ``B,A``) has no final unit and is
+    refused as a loop. A unit mapped to itself is no chain.
 
     >>> check_unit_map({"a1": "A", "A": "Z"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unit map: 'a1' maps to 'A', which is itself mapped to 'Z' (a chain a1 -> A -> Z); ...
+    ValueError: unit map: a chain a1 -> A -> Z: 'a1' maps to 'A' and 'A' maps to 'Z'. ... a1,Z; A,Z ...
     """
-    for item, unit in unit_of.items():
-        further = unit_of.get(unit, unit) if isinstance(unit, Hashable) else unit
-        if further != unit:
-            raise ValueError(f"{name}: {item!r} maps to {unit!r}, which is itself mapped to {further!r} "
-                             f"(a chain {item} -> {unit} -> {further}); map every ID straight to its unit "
-                             f"({item},{further} and {unit},{further}), or give the unit a name no ID has")
+    def mapped_on(item: Any) -> bool:
+        """Whether ``item`` is an ID that the map sends to another unit (a link of a chain)."""
+        return isinstance(item, Hashable) and item in unit_of and unit_of[item] != item
+
+    heads = [item for item in unit_of if mapped_on(item) and mapped_on(unit_of[item])]
+    if not heads:
+        return
+    units = set(unit_of.values())
+    start = next((item for item in heads if item not in units), heads[0])  # where the chain begins
+    path = [start]  # follow the chain to its final unit, or until it comes back (a loop)
+    while mapped_on(path[-1]) and unit_of[path[-1]] not in path:
+        path.append(unit_of[path[-1]])
+
+    def said(items: list[Hashable]) -> str:
+        rows = [f"line {lines[i]} maps {i!r} to {unit_of[i]!r}" if lines is not None and i in lines
+                else f"{i!r} maps to {unit_of[i]!r}" for i in items]
+        return rows[0] if len(rows) == 1 else ", ".join(rows[:-1]) + " and " + rows[-1]
+
+    if mapped_on(path[-1]):  # it came back: a loop, which has no final unit
+        loop = path[path.index(unit_of[path[-1]]):]
+        shown = " -> ".join(str(item) for item in [*loop, loop[0]])
+        raise ValueError(f"{name}: a loop {shown}: {said(loop)}, so there is no final unit; map each of "
+                         f"these IDs to a unit that is not itself mapped")
+    final, shown = path[-1], " -> ".join(str(item) for item in path)
+    fixes = "; ".join((f"line {lines[i]}: " if lines is not None and i in lines else "") + f"{i},{final}"
+                      for i in path[:-1])
+    raise ValueError(f"{name}: a chain {shown}: {said(path[:-1])}. A unit map is applied once, so "
+                     f"{start} would score as {path[1]} while {path[1]}'s label lifts to {path[2]}. Map "
+                     f"each ID straight to its final unit: {fixes} (or give the unit {path[1]} a name no "
+                     f"ID has)")
 
 
 def to_units(

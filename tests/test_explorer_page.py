@@ -650,3 +650,81 @@ def test_the_lead_line_and_the_table_read_as_the_notebooks_explorer_writes_them(
     assert len(cells) >= 2 * (len(lists) * 2 + 4) and lead  # the header and at least one row
     assert page.locator("#lead").text_content() == lead
     assert _texts(page, ".rrf-table th, .rrf-table td") == cells
+
+
+# ------------------------------------------------------------ IDs and the k box (issue 36, fuzz round 4)
+# What str.strip() trims (str.isspace: U+001C..U+001F and U+0085 among it), and what JavaScript's trim()
+# and \s take that Python's does not (U+FEFF), and one neither takes (U+200B).
+STRIP_ENDS = [chr(c) for c in range(0x3001) if chr(c).isspace()] + ["\ufeff", "\u200b"]
+
+
+def _typed_ids(page, text: str) -> list[str]:
+    """The IDs of the table after typing ``text`` into the first list box (the second list is 'x')."""
+    page.locator("#list-0").fill(text)
+    page.locator("#list-0").press("Enter")
+    return sorted(set(page.evaluate(
+        "Array.from(document.querySelectorAll('.rrf-table tbody tr')).map(tr => tr.dataset.id)")) - {"x"})
+
+
+@pytest.mark.browser
+def test_the_page_trims_an_ids_ends_exactly_as_parse_list_does(built, offline):
+    page = offline().open(built)
+    page.locator("#list-1").fill("x")
+    page.locator("#list-1").press("Enter")
+    got, want = {}, {}
+    for end in STRIP_ENDS:
+        text = f"{end}a{end}, {end}b"
+        got[hex(ord(end))] = _typed_ids(page, text)
+        want[hex(ord(end))] = sorted(parse_list(text))
+    assert got == want
+    # the two of the report: U+001C is trimmed, U+FEFF kept
+    assert want["0x1c"] == ["a", "b"] and want["0xfeff"] == ["\ufeffa\ufeff", "\ufeffb"]
+
+
+@pytest.mark.browser
+def test_the_page_notes_a_space_inside_an_id_where_parse_list_sees_one(built, offline):
+    page = offline().open(built)
+    got, want = {}, {}
+    for inside in STRIP_ENDS:
+        if inside in "\n\r":  # a text box cannot hold a line break: the browser drops it as typed
+            continue
+        page.locator("#list-0").fill(f"a{inside}b, 6.1")
+        page.locator("#list-0").press("Enter")
+        page.locator('.rrf-table[data-k="60"] tbody tr').first.wait_for()
+        got[hex(ord(inside))] = page.locator("#note").text_content() != ""
+        want[hex(ord(inside))] = inside.isspace()  # widgets._space_note: any(ch.isspace() for ch in item)
+    assert got == want
+
+
+def _mark_the_table(page) -> None:
+    page.evaluate("document.querySelector('.rrf-table').dataset.seen = 'before'")
+
+
+@pytest.mark.browser
+def test_emptying_the_k_box_keeps_the_last_valid_k_without_recomputing(built, offline):
+    page = offline().open(built)
+    page.locator("#k-number").fill("7")
+    page.locator("#k-number").press("Enter")
+    page.locator('.rrf-table[data-k="7"]').wait_for()
+    rows = _table_rows(page, 7)
+    lead = page.locator("#lead").text_content()
+    _mark_the_table(page)
+    # as a reader empties it: select all, delete, then Enter; and once more leaving the box with Tab
+    for leave in ("Enter", "Tab"):
+        page.locator("#k-number").focus()
+        page.keyboard.press("Control+A")
+        page.keyboard.press("Backspace")
+        page.keyboard.press(leave)
+        assert page.locator("#k-number").input_value() == "7"
+        assert page.locator("#k-range").input_value() == "7"
+        assert page.locator('.rrf-table[data-k="7"][data-seen="before"]').count() == 1  # not redrawn
+        assert _table_rows(page, 7) == rows == expected_rows(ARTICLE, 7)
+        assert page.locator("#lead").text_content() == lead and page.locator("#error").text_content() == ""
+    page.locator("#k-number").fill("")  # emptied in one step
+    page.locator("#k-number").press("Enter")
+    assert page.locator("#k-number").input_value() == "7"
+    assert page.locator('.rrf-table[data-k="7"][data-seen="before"]').count() == 1
+    page.locator("#k-number").fill("9")  # a typed k still counts
+    page.locator("#k-number").press("Enter")
+    page.locator('.rrf-table[data-k="9"]').wait_for()
+    assert _table_rows(page, 9) == expected_rows(ARTICLE, 9)
