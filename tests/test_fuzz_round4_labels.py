@@ -1,7 +1,7 @@
 """The fourth fuzzing round on the labelling files and seals: variants of E1, E3, E7, E14 and the minor cases.
 
 The third round's tests (``test_fuzz_round3.py``) hold; these are the variants that still failed. Each test
-was written before its fix: 15 of 18 items failed on the code before this round; the three that passed are
+was written before its fix: 17 of 20 items failed on the code before this round; the three that passed are
 guards kept on purpose (E3 on a template; a seal cut anywhere; seal() into a missing nested folder).
 E7's choice: a lone carriage return outside quotes is refused, naming the file, the line and what to do
 (save with \\n or \\r\\n line ends); one inside a quoted cell is text and is read and written back quoted.
@@ -178,3 +178,15 @@ def test_a_template_quotes_a_text_with_a_carriage_return(tmp_path):
     JudgementFile(path).set("q1", "a", 2)
     assert read_labels(path) == {"q1": {"a": 2}}
     assert b'q1,a,2,"taxi\rfare"\n' in path.read_bytes()
+
+
+# E14: a template a spreadsheet saved with semicolons (a locale's "CSV") is refused saying so, not changed
+@pytest.mark.parametrize("reader", [read_labels, JudgementFile])
+def test_a_template_saved_with_semicolons_is_refused_naming_the_separator(tmp_path, reader):
+    path = tmp_path / "template.csv"
+    data = b"question;id;grade;text\nq1;a;2;taxi\nq1;b;;hotel\n"
+    path.write_bytes(data)
+    with pytest.raises(ValueError) as caught:
+        reader(path)
+    assert str(path) in str(caught.value) and "';'" in str(caught.value) and "comma" in str(caught.value)
+    assert path.read_bytes() == data

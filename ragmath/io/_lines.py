@@ -160,6 +160,11 @@ def _check_header(columns: list[str], name: str, kind: str) -> None:
         missing.append("score or rank")
     if kind == "qrels" and "grade" not in columns:
         missing.append("grade")
+    if missing and len(columns) == 1 and any(sep in columns[0] for sep in ";\t|"):
+        sep = next(sep for sep in ";\t|" if sep in columns[0])  # a spreadsheet's locale-dependent "CSV"
+        raise ValueError(f"{name}: the header {columns[0]!r} is separated by {sep!r}, not by commas; save "
+                         "the file as CSV with commas (e.g. from a spreadsheet as 'CSV UTF-8 (comma "
+                         "delimited)')")
     if missing:
         raise ValueError(
             f"{name}: missing column(s) {', '.join(missing)}; found {columns}. A run table needs "
