@@ -214,14 +214,19 @@ class Opening:
 def write_results(frame: pd.DataFrame, path: str | os.PathLike) -> str:
     """Write a per-question table as JSON lines (a header, then one row a line); returns its SHA-256.
 
-    Column names that are text or whole numbers are kept as they are (others as their text).
+    Column names that are text or whole numbers are kept as they are (others as their text); a missing
+    value is null, and :func:`read_results` gives each column its dtype back (``Int64`` keeps its ``<NA>``).
     """
+    import pandas as pd
+
     flat = frame.reset_index()
     header = {"index": [_label(n) for n in flat.columns[:frame.index.nlevels]],
               "columns": [_label(c) for c in frame.columns],
               "dtypes": [str(flat[c].dtype) for c in flat.columns]}
 
     def plain(value: Any) -> Any:
+        if value is pd.NA:  # a nullable column's missing value (Int64, boolean, string): null
+            return None
         value = value.item() if hasattr(value, "item") else value
         if hasattr(value, "isoformat"):  # a Timestamp, NaT as null
             return None if value != value else value.isoformat()

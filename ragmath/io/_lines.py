@@ -62,7 +62,13 @@ def _csv_records(src: _Source, kind: str) -> Iterator[tuple[_Where, dict[str, st
                                        f"{_quote(','.join(row))}")
             yield where, dict(zip(header, row, strict=True))
     except csv.Error as exc:  # e.g. a carriage return inside an unquoted field
-        raise _Where(src.name, "line", rows.line_num).fail(None, f"not valid CSV ({exc})") from None
+        where = _Where(src.name, "line", rows.line_num)
+        if "new-line character" in str(exc):  # csv's own words name Python's modes, not the file's problem
+            raise where.fail(None, "a carriage return (\\r) alone ends a line here, outside quotes (old Mac "
+                                   "line endings, or line endings mixed by an editor); ragmath does not read "
+                                   "it: save the file with \\n (Unix) or \\r\\n (Windows) line endings, e.g. "
+                                   "from a spreadsheet as 'CSV UTF-8'") from None
+        raise where.fail(None, f"not valid CSV ({exc})") from None
 
 
 class _RepeatedKey(Exception):
@@ -154,6 +160,11 @@ def _check_header(columns: list[str], name: str, kind: str) -> None:
         missing.append("score or rank")
     if kind == "qrels" and "grade" not in columns:
         missing.append("grade")
+    if missing and len(columns) == 1 and any(sep in columns[0] for sep in ";\t|"):
+        sep = next(sep for sep in ";\t|" if sep in columns[0])  # a spreadsheet's locale-dependent "CSV"
+        raise ValueError(f"{name}: the header {columns[0]!r} is separated by {sep!r}, not by commas; save "
+                         "the file as CSV with commas (e.g. from a spreadsheet as 'CSV UTF-8 (comma "
+                         "delimited)')")
     if missing:
         raise ValueError(
             f"{name}: missing column(s) {', '.join(missing)}; found {columns}. A run table needs "

@@ -104,6 +104,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "notebook.judgements.pair_twice": {"en": "the pool lists question {question}, id {item} twice; "
                                              "list each pair once",
                                        "zh": "池中问题 {question}、id {item} 出现了两次；每对只能列一次"},
+    "notebook.judgements.not_encodable": {"en": "row {row} of the pool (line {line} of the template), column "
+                                                "{column}: {cell} {problem}",
+                                          "zh": "池的第 {row} 行（模板第 {line} 行），列 {column}："
+                                                "{cell} {problem}"},
     # ------------------------------------------------------------------ diagram.py
     # a stage's label is a pair of terms: each box draws the Chinese one above the English one, in both
     # editions (the English terms are those the code and highlight= use)

@@ -23,6 +23,7 @@ import polars as pl
 from ragmath.io import escape_formula, qrels_table, read_qrels, unescape_formula, write_qrels
 from ragmath.io.writers import atomic_write, locked
 from ragmath.lab.messages import message
+from ragmath.validation import surrogate_problem
 
 __all__ = ["JudgementFile", "pool_items", "write_template", "read_labels"]
 
@@ -128,16 +129,22 @@ def _rewrite(path: Path, new: Mapping[tuple[str, str], int]) -> None:
     """Write ``new`` grades into the CSV at ``path``, keeping every other row, column and cell as it is.
 
     A new pair is a row at the end (question and ID escaped, other cells blank); the byte-order mark and
-    the line ends stay as they were. The file was read whole just before (:func:`read_labels`), so its
-    header names question, id and grade and each pair is on one row.
+    the line ends stay as they were. A question or ID cell another tool wrote unescaped (``=x``) is
+    written escaped (``'=x``, read back as the same ID), so the file never holds a formula cell. The file
+    was read whole just before (:func:`read_labels`), so its header names question, id and grade and each
+    pair is on one row.
     """
     data = path.read_bytes()
     text = data.decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(text, newline="")))
     header = [name.strip() for name in rows[0]]
     at = {name: header.index(name) for name in ("question", "id", "grade")}
-    row_of = {(unescape_formula(row[at["question"]]), unescape_formula(row[at["id"]])): row
-              for row in rows[1:] if len(row) > max(at["question"], at["id"])}
+    row_of = {}
+    for row in rows[1:]:
+        if len(row) > max(at["question"], at["id"]):
+            key = unescape_formula(row[at["question"]]), unescape_formula(row[at["id"]])
+            row[at["question"]], row[at["id"]] = map(escape_formula, key)  # the same IDs, never a formula
+            row_of[key] = row
     for (question, item), grade in new.items():
         row = row_of.get((question, item))
         if row is None:
@@ -146,10 +153,25 @@ def _rewrite(path: Path, new: Mapping[tuple[str, str], int]) -> None:
             rows.append(row)
         row.extend([""] * (at["grade"] + 1 - len(row)))
         row[at["grade"]] = str(grade)
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\r\n" if "\r\n" in text else "\n").writerows(rows)
+    crlf = text.partition("\n")[0].endswith("\r")  # the header's line end (a text cell may hold others)
     bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
-    atomic_write(path, bom + buffer.getvalue().encode("utf-8"))
+    atomic_write(path, bom + _csv_text(rows, "\r\n" if crlf else "\n").encode("utf-8"))
+
+
+def _csv_text(rows: list[list[Any]], end: str) -> str:
+    """CSV text of ``rows``, each ended by ``end``; a cell holding a line break (\\r or \\n) is quoted.
+
+    >>> _csv_text([["q1", "a\\rb"]], "\\n")
+    'q1,"a\\rb"\\n'
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")  # csv quotes a cell holding a character of this
+    for row in rows:
+        writer.writerow(row)
+        buffer.seek(buffer.tell() - 2)  # the row's own \r\n is replaced by ``end``
+        buffer.truncate()
+        buffer.write(end)
+    return buffer.getvalue()
 
 
 def write_template(pool: Any, path: Any, *, questions: Mapping[str, str] | None = None,
@@ -177,11 +199,20 @@ def write_template(pool: Any, path: Any, *, questions: Mapping[str, str] | None 
     for name in pool.columns:
         if name not in columns:
             columns[str(name)] = [_cell(v) for v in pool[name].to_list()]
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow([_text(name) for name in columns])
-    writer.writerows([_text(c) for c in row] for row in zip(*columns.values(), strict=True))
-    atomic_write(path, buffer.getvalue().encode("utf-8"))
+    _check_encodable(columns)
+    rows = [[_text(name) for name in columns]]
+    rows += [[_text(c) for c in row] for row in zip(*columns.values(), strict=True)]
+    atomic_write(path, _csv_text(rows, "\n").encode("utf-8"))
+
+
+def _check_encodable(columns: Mapping[str, list[Any]]) -> None:
+    """Refuse, naming its row and column, a cell a UTF-8 file cannot hold (a lone surrogate)."""
+    for name, cells in columns.items():
+        for row, cell in enumerate(cells, start=1):
+            problem = surrogate_problem(cell) if isinstance(cell, str) else None
+            if problem:
+                raise ValueError(message("notebook.judgements.not_encodable", row=row, line=row + 1,
+                                         column=repr(name), cell=repr(cell), problem=problem))
 
 
 def _cell(value: Any) -> Any:
@@ -204,34 +235,40 @@ def read_labels(path: Any) -> dict[str, dict[str, int]]:
     >>> read_labels(folder / "t.csv")
     {'q1': {'a': 2}}
 
-    Raises ``ValueError`` for a grade that is not blank nor a whole number 0-9, a duplicate pair, ...
-    (everything the qrels reader refuses).
+    Header names may carry spaces (``question, id, grade``). A line break inside a quoted cell (``\\r``
+    or ``\\n``) is text; a lone ``\\r`` ending a line (old Mac line endings) is refused, naming the line.
+
+    Raises ``ValueError`` for a file not in UTF-8 (naming its line), a grade that is not blank nor a whole
+    number 0-9, a duplicate pair, ... (everything the qrels reader refuses).
     """
     path = Path(os.fspath(path))
     try:
         text = path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); a judgement file is a "
-                         "CSV saved as UTF-8 (question,id,grade): point to that file, or save it as UTF-8 "
-                         "CSV") from None
-    lines = text.split("\n")
-    reader = csv.reader(io.StringIO(text, newline=""))
+        line = exc.object[:exc.start].count(b"\n") + 1
+        raise ValueError(f"{path}, line {line}: not UTF-8 text ({exc.reason} at byte {exc.start}); a "
+                         "judgement file is a CSV saved as UTF-8 (question,id,grade): point to that file, or "
+                         "save it as UTF-8 CSV") from None
+    # the csv reader's pieces: a line ends at \n, \r\n or \r (a \r may be a line break inside a quoted cell)
+    lines = io.StringIO(text, newline="").readlines()
+    reader = csv.reader(iter(lines))
     header = next(reader, None)
-    if header is None or "grade" not in header:
+    if header is None or "grade" not in [name.strip() for name in header]:
         return _read_table(path, path)  # the reader says what is missing
-    column = header.index("grade")
-    start, blank = reader.line_num, False  # physical lines read so far (a quoted field may span several)
+    column = [name.strip() for name in header].index("grade")
+    start, blank = reader.line_num, False  # pieces read so far (a quoted field may span several)
     for row in reader:
         end = reader.line_num
         if row and len(row) > column and row[column].strip() == "":
-            lines[start:end] = [""] * (end - start)  # the reader skips blank lines: numbers stay the file's
+            # the reader skips blank lines: a blank row keeps its \n, so line numbers stay the file's
+            lines[start:end] = ["\n" * "".join(lines[start:end]).count("\n")] + [""] * (end - start - 1)
             blank = True
         start = end
     if not blank:
         return _read_table(path, path)
     with tempfile.TemporaryDirectory(dir=path.parent, prefix=f".{path.name}.") as folder:
         labelled = Path(folder) / path.name
-        labelled.write_bytes("\n".join(lines).encode("utf-8"))
+        labelled.write_bytes("".join(lines).encode("utf-8"))
         return _read_table(labelled, path)
 
 
