@@ -94,41 +94,63 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def _sealed_problems(sealed: dict, commit: str, folder: str) -> list[str]:
+    """Which sealed hashes of ``folder``'s questions and labels differ from the files at ``commit``."""
+    problems = []
+    for name, file in (("questions", "questions.jsonl"), ("labels", "qrels.csv")):
+        at_seal = _sha(subprocess.run(["git", "show", f"{commit}:{folder}/{file}"], cwd=ROOT, check=True,
+                                      capture_output=True).stdout)
+        if sealed.get(f"{name}_sha256") != at_seal:
+            problems.append(f"sealed {name}_sha256 is not the hash of {folder}/{file} at {commit[:12]}")
+    return problems
+
+
+def _run_at(commit: str, script: str, prepare, tmp: Path) -> dict:
+    """``script`` run with the code of ``commit``, in a temporary worktree that ``prepare(tree)`` readies
+    first; the frames it pickled."""
+    tree, out = tmp / "tree", tmp / "frames.pkl"
+    _git("worktree", "add", "--detach", str(tree), commit)
+    try:
+        prepare(tree)
+        env = {**os.environ, "PYTHONPATH": str(tree), "MPLBACKEND": "Agg"}
+        subprocess.run([sys.executable, "-c", script, str(out)], cwd=tree, env=env, check=True)
+        with out.open("rb") as handle:
+            return pickle.load(handle)
+    finally:
+        _git("worktree", "remove", "--force", str(tree))
+
+
+def _rebuild_problems(frames: dict, opening: dict) -> list[str]:
+    """The tables the commit built that this code does not rebuild from its per-question rows."""
+    rebuilt = stored_result(frames["per_question"], design_of(opening))  # the design of then
+    problems = []
+    for name in ("table", "by_type"):
+        try:
+            pd.testing.assert_frame_equal(getattr(rebuilt, name), frames[name])
+        except AssertionError as exc:
+            problems.append(f"the {name} rebuilt from the per-question rows differs: {exc}")
+    return problems
+
+
 def verify_opening_1(write: bool) -> tuple[list[str], str]:
     """The first holdout's opening 1 (design 1): the problems found, and the line to print when none."""
     record_path = ROOT / "data" / OPENINGS_FILE
     record = json.loads(record_path.read_text(encoding="utf-8"))
     stored_record_sha256 = record.pop("record_sha256", None)
     sealed, opening = record["sealed"], record["openings"][0]
-    problems = []
-    for name, file in (("questions", "questions.jsonl"), ("labels", "qrels.csv")):
-        at_seal = _sha(subprocess.run(["git", "show", f"{sealed['commit']}:data/{file}"], cwd=ROOT,
-                                      check=True, capture_output=True).stdout)
-        if sealed.get(f"{name}_sha256") != at_seal:
-            problems.append(f"sealed {name}_sha256 is not the hash of data/{file} in the sealing commit")
+    problems = _sealed_problems(sealed, sealed["commit"], "data")
+
+    def as_opened(tree: Path) -> None:  # the record as it stood at the opening
+        then = {k: opening[k] for k in ("number", "opened_at", "commit", "design_sha256")}
+        record_then = {"sealed": {k: sealed[k] for k in ("commit", "date", "subject")},
+                       "openings": [then | {"design": opening["design"]["design"]}]}
+        (tree / "data" / OPENINGS_FILE).write_text(json.dumps(record_then, indent=2) + "\n", encoding="utf-8")
+
     with tempfile.TemporaryDirectory(prefix="verify-holdout-") as tmp:
-        tree, out = Path(tmp) / "tree", Path(tmp) / "frames.pkl"
-        _git("worktree", "add", "--detach", str(tree), opening["commit"])
-        try:
-            then = {k: opening[k] for k in ("number", "opened_at", "commit", "design_sha256")}
-            as_opened = {"sealed": {k: sealed[k] for k in ("commit", "date", "subject")},
-                         "openings": [then | {"design": opening["design"]["design"]}]}
-            (tree / "data" / OPENINGS_FILE).write_text(json.dumps(as_opened, indent=2) + "\n",
-                                                      encoding="utf-8")
-            env = {**os.environ, "PYTHONPATH": str(tree), "MPLBACKEND": "Agg"}
-            subprocess.run([sys.executable, "-c", AT_THE_COMMIT, str(out)], cwd=tree, env=env, check=True)
-            with out.open("rb") as handle:
-                frames = pickle.load(handle)
-        finally:
-            _git("worktree", "remove", "--force", str(tree))
+        frames = _run_at(opening["commit"], AT_THE_COMMIT, as_opened, Path(tmp))
         if frames["fingerprint"] != opening["design_sha256"] or frames["times_opened"] != 1:
             problems.append("the commit's design hash or opening count differs from the record")
-        rebuilt = stored_result(frames["per_question"], design_of(opening))  # the design of then
-        for name in ("table", "by_type"):
-            try:
-                pd.testing.assert_frame_equal(getattr(rebuilt, name), frames[name])
-            except AssertionError as exc:
-                problems.append(f"the {name} rebuilt from the per-question rows differs: {exc}")
+        problems += _rebuild_problems(frames, opening)
         results_file = opening.get("results_file") or f"{record_path.stem}.opening-1.jsonl"
         digest = write_results(frames["per_question"], Path(tmp) / results_file)
         written = []
@@ -182,32 +204,17 @@ def verify_holdout_2() -> tuple[list[str], str]:
     if sealing is None:
         problems.append(f"no commit adds data/holdout-2/questions.jsonl on top of {sealed['commit'][:12]}")
     else:
-        for name, file in (("questions", "questions.jsonl"), ("labels", "qrels.csv")):
-            at_seal = _sha(subprocess.run(["git", "show", f"{sealing}:data/holdout-2/{file}"], cwd=ROOT,
-                                          check=True, capture_output=True).stdout)
-            if sealed.get(f"{name}_sha256") != at_seal:
-                problems.append(f"sealed {name}_sha256 is not the hash of data/holdout-2/{file} at "
-                                f"{sealing[:12]}")
+        problems += _sealed_problems(sealed, sealing, "data/holdout-2")
+
+    def with_record_and_vectors(tree: Path) -> None:  # the record and the vectors, as they are now
+        for name in [record_path.name, *opening["files"]]:
+            shutil.copyfile(record_path.with_name(name), tree / "data" / "holdout-2" / name)
+
     with tempfile.TemporaryDirectory(prefix="verify-holdout-2-") as tmp:
-        tree, out = Path(tmp) / "tree", Path(tmp) / "frames.pkl"
-        _git("worktree", "add", "--detach", str(tree), opening["commit"])
-        try:
-            for name in [record_path.name, *opening["files"]]:  # the record and the vectors, as they are now
-                shutil.copyfile(record_path.with_name(name), tree / "data" / "holdout-2" / name)
-            env = {**os.environ, "PYTHONPATH": str(tree), "MPLBACKEND": "Agg"}
-            subprocess.run([sys.executable, "-c", RERUN_2, str(out)], cwd=tree, env=env, check=True)
-            with out.open("rb") as handle:
-                frames = pickle.load(handle)
-        finally:
-            _git("worktree", "remove", "--force", str(tree))
+        frames = _run_at(opening["commit"], RERUN_2, with_record_and_vectors, Path(tmp))
         if frames["fingerprint"] != opening["design_sha256"]:
             problems.append("the commit's design hash differs from the record's")
-        rebuilt = stored_result(frames["per_question"], design_of(opening))
-        for name in ("table", "by_type"):
-            try:
-                pd.testing.assert_frame_equal(getattr(rebuilt, name), frames[name])
-            except AssertionError as exc:
-                problems.append(f"the {name} rebuilt from the per-question rows differs: {exc}")
+        problems += _rebuild_problems(frames, opening)
         digest = write_results(frames["per_question"], Path(tmp) / "rerun.jsonl")
     if digest != opening["results_sha256"]:
         problems.append(f"the re-run's per-question results hash {digest[:12]}, the record says "
