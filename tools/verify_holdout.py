@@ -105,11 +105,11 @@ def _sealed_problems(sealed: dict, commit: str, folder: str) -> list[str]:
     return problems
 
 
-def _run_at(commit: str, script: str, prepare, tmp: Path) -> dict:
-    """``script`` run with the code of ``commit``, in a temporary worktree that ``prepare(tree)`` readies
-    first; the frames it pickled."""
+def _run_at(opening: dict, script: str, prepare, tmp: Path) -> dict:
+    """``script`` run with the code of the opening's commit, in a temporary worktree that
+    ``prepare(tree)`` readies first; the frames it pickled."""
     tree, out = tmp / "tree", tmp / "frames.pkl"
-    _git("worktree", "add", "--detach", str(tree), commit)
+    _git("worktree", "add", "--detach", str(tree), opening["commit"])
     try:
         prepare(tree)
         env = {**os.environ, "PYTHONPATH": str(tree), "MPLBACKEND": "Agg"}
@@ -147,7 +147,7 @@ def verify_opening_1(write: bool) -> tuple[list[str], str]:
         (tree / "data" / OPENINGS_FILE).write_text(json.dumps(record_then, indent=2) + "\n", encoding="utf-8")
 
     with tempfile.TemporaryDirectory(prefix="verify-holdout-") as tmp:
-        frames = _run_at(opening["commit"], AT_THE_COMMIT, as_opened, Path(tmp))
+        frames = _run_at(opening, AT_THE_COMMIT, as_opened, Path(tmp))
         if frames["fingerprint"] != opening["design_sha256"] or frames["times_opened"] != 1:
             problems.append("the commit's design hash or opening count differs from the record")
         problems += _rebuild_problems(frames, opening)
@@ -211,7 +211,7 @@ def verify_holdout_2() -> tuple[list[str], str]:
             shutil.copyfile(record_path.with_name(name), tree / "data" / "holdout-2" / name)
 
     with tempfile.TemporaryDirectory(prefix="verify-holdout-2-") as tmp:
-        frames = _run_at(opening["commit"], RERUN_2, with_record_and_vectors, Path(tmp))
+        frames = _run_at(opening, RERUN_2, with_record_and_vectors, Path(tmp))
         if frames["fingerprint"] != opening["design_sha256"]:
             problems.append("the commit's design hash differs from the record's")
         problems += _rebuild_problems(frames, opening)
