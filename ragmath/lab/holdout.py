@@ -347,8 +347,7 @@ def holdout_2_record(data: Any = None) -> Path:
 
 def _sealed_2(record: Path) -> dict:
     """Holdout-2's seal (its ``commit`` is the parent of the sealing commit), with where it was read."""
-    sealed = json.loads(record.read_text(encoding="utf-8"))["sealed"]
-    return {**sealed, "source": f"{HOLDOUT_2}/{record.name}"}
+    return {**read_record(record)["sealed"], "source": f"{HOLDOUT_2}/{record.name}"}
 
 
 def holdout_2_dataset(data: Any = None, vectors: tuple = ()) -> Dataset:
@@ -424,11 +423,9 @@ def open_holdout_2(config: AblationConfig, *, data: Any = None, new_opening: boo
 
 
 def _checked_record(record: Path) -> dict:
-    """A seal record whose record_sha256 and opening files' hashes hold; ValueError otherwise."""
-    content = json.loads(record.read_text(encoding="utf-8"))
-    if content.pop("record_sha256", None) != content_sha256(content):
-        raise ValueError(f"{record}: the record's record_sha256 is missing or differs; restore it "
-                         "(git checkout)")
+    """A seal record (``ragmath.seal.read_record``'s checks) whose opening files' hashes hold; ValueError
+    otherwise."""
+    content = read_record(record)
     for opening in content["openings"]:
         for name, sha256 in opening.get("files", {}).items():
             if content_sha256(record.with_name(name)) != sha256:
