@@ -1181,8 +1181,8 @@ class E5Vectors:
     def _vectors(self, texts, kind):
         texts = check_texts(texts)
         keys = [e5_key(t, kind) for t in texts]
-        known = self.stored | self.new
-        missing = {k: t for k, t in zip(keys, texts, strict=True) if k not in known}
+        missing = {k: t for k, t in zip(keys, texts, strict=True)
+                   if k not in self.stored and k not in self.new}
         if missing:
             self.new |= dict(zip(missing, embed_e5(list(missing.values()), kind), strict=True))
         return np.array([self.stored[k] if k in self.stored else self.new[k] for k in keys],
