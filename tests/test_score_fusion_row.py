@@ -7,6 +7,7 @@ rule reads) and from the folds recomputed from the questions' groups, not from t
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import replace
@@ -72,12 +73,17 @@ def test_row_e_is_c_with_its_fusion_replaced(live_dev):
 _RETRIEVERS: dict[str, tuple] = {}
 
 
+@functools.cache
+def _stored_rows() -> tuple[list[str], np.ndarray]:
+    """data/vectors' manifest hashes, in row order, and its matrix (read once)."""
+    manifest = json.loads((DATA_DIR / "vectors" / "manifest.json").read_text(encoding="utf-8"))
+    return [r["sha256"] for r in manifest["rows"]], np.load(DATA_DIR / "vectors" / manifest["vectors"])
+
+
 def _stored_e5(prefixed_text: str) -> np.ndarray:
     """The stored e5 vector of the exact string the model read, looked up here in data/vectors' manifest."""
-    manifest = json.loads((DATA_DIR / "vectors" / "manifest.json").read_text(encoding="utf-8"))
-    matrix = np.load(DATA_DIR / "vectors" / manifest["vectors"])
-    row = [r["sha256"] for r in manifest["rows"]].index(hashlib.sha256(prefixed_text.encode()).hexdigest())
-    return matrix[row].astype(float)
+    hashes, matrix = _stored_rows()
+    return matrix[hashes.index(hashlib.sha256(prefixed_text.encode()).hexdigest())].astype(float)
 
 
 def _lists_by_hand(qid: str) -> dict[str, list[tuple[str, float]]]:
