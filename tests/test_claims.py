@@ -49,7 +49,6 @@ from claims import (  # noqa: E402
     nb06_more,
     nb07,
     nb07_more,
-    nb08,
     numbers_not_above,
     split_by_notebook,
 )
@@ -67,7 +66,6 @@ BY_NOTEBOOK = {
     **split_by_notebook(nb06.CLAIMS + nb06_more.CLAIMS + nb06_late.CLAIMS,
                         ["06a_ablation_table.ipynb", "06b_tuning_and_rows.ipynb"], NOTEBOOKS),
     "07_honest_numbers.ipynb": nb07.CLAIMS + nb07_more.CLAIMS,
-    "08_your_own_system.ipynb": nb08.CLAIMS,
 }
 LANGUAGES = {"en": NOTEBOOKS, "zh": NOTEBOOKS / "zh"}
 CASES = [(name, claim) for name, claims in BY_NOTEBOOK.items() for claim in claims]

@@ -333,42 +333,44 @@ def own_system():
                                   holdout=1 / 3, seed=0)
     prepared = read_qrels(NOTEBOOK_DIR / "own_system" / "prepared_judgements.csv")
     labels, _ = labels_from(pool(mine.runs, POOL_DEPTH), {}, prepared)
-    return working, held, runs_for(mine.runs, working), labels_for(labels, working)
+    return working, held, runs_for(mine.runs, working), labels_for(labels, working), mine.runs, labels
 
 
 @pytest.mark.notebooks
 @pytest.mark.slow
-def test_notebook_08_shows_the_pooling_bias_recomputed(executed, own_system):
-    from ragmath import evaluate
+def test_notebook_08_prints_the_stand_ins_pooling_bias_as_recomputed(executed, own_system):
+    from readings08 import check_bias_lines, printed
+
     from ragmath.comparison import pool
-    from ragmath.lab.notebook.own_system import labels_within
+    from ragmath.lab.corpus import load_dataset
+    from ragmath.lab.notebook.own_system import labels_within, pooling_bias, relevant_only_labels
 
-    _, _, runs, labels = own_system
-    text = _shown_text(executed(NOTEBOOK_DIR / "08_your_own_system.ipynb"))
-    base = labels_within(labels, pool({"bm25": runs["bm25"]}, 10))
-
-    def ndcg(run, qrels):
-        return float(evaluate(run, qrels, ["nDCG@5"]).means["nDCG@5"])
-
-    for version in ("vector", "rrf-k60", "bm25-bigram"):
-        single = ndcg(runs[version], base) - ndcg(runs["bm25"], base)
-        full = ndcg(runs[version], labels) - ndcg(runs["bm25"], labels)
-        assert f"{version} {single:+.3f} ({full:+.3f})" in text and single < full
+    working, _, runs, labels, _, _ = own_system
+    sets = {"pool of bm25": labels_within(labels, pool({"bm25": runs["bm25"]}, 10)),
+            "pool of bm25, vector": labels_within(labels, pool({v: runs[v] for v in ("bm25", "vector")}, 10)),
+            "pool of every version": labels,
+            "the workbook's relevant-only labels": relevant_only_labels(load_dataset(), working)}
+    bias = pooling_bias(runs, sets, ["Recall@5", "nDCG@5"], baseline="bm25")
+    text = printed(executed(NOTEBOOK_DIR / "08_your_own_system.ipynb"), "read0806")
+    check_bias_lines(text, bias, "bm25", "pool of bm25", "pool of every version")
 
 
 @pytest.mark.notebooks
 @pytest.mark.slow
-def test_notebook_08_comparison_and_report_are_compares(executed, own_system):
+def test_notebook_08_comparison_lines_and_report_are_compares(executed, own_system):
+    from readings08 import check_comparison_lines, printed
+
     from ragmath import compare
     from ragmath.lab.notebook.comparing import report_markdown
 
-    _, _, runs, labels = own_system
+    _, _, runs, labels, _, _ = own_system
     nb = executed(NOTEBOOK_DIR / "08_your_own_system.ipynb")
     text = _shown_text(nb)
     result = compare(runs, labels, ["Recall@5", "nDCG@5"], baseline="bm25", seed=0)
     summary = result.summary()
     for p, holm_p in zip(summary["p"], summary["p_holm"], strict=True):  # the displayed p, p_holm
         assert re.search(rf"\s{re.escape(p)}\s+{re.escape(holm_p)}\s", text) or not p
+    check_comparison_lines(printed(nb, "read0807"), result)
     report = (NOTEBOOK_DIR / "own_system_work" / "workbook" / "compare_report.md").read_text(encoding="utf-8")
     assert report == report_markdown(result) == result.to_markdown()  # English: the core's own words
 
@@ -376,20 +378,18 @@ def test_notebook_08_comparison_and_report_are_compares(executed, own_system):
 @pytest.mark.notebooks
 @pytest.mark.slow
 def test_notebook_08_plans_the_question_count_and_opens_its_holdout_once(executed, own_system):
-    from ragmath import compare
-    from ragmath.comparison import plan_questions
+    from readings08 import check_opening_lines, check_plan_lines, printed
 
-    _, held, runs, labels = own_system
-    text = _shown_text(executed(NOTEBOOK_DIR / "08_your_own_system.ipynb"))
-    result = compare(runs, labels, ["nDCG@5"], baseline="bm25", n_resamples=1_000)
-    candidate = str(result.comparisons.set_index("system")["diff"].idxmax())  # the rule of section 7
-    assert f"That is {candidate} (" in text
-    pilot = (result.per_question[candidate]["nDCG@5"] - result.per_question["bm25"]["nDCG@5"]).to_numpy()
-    assert f"needs {plan_questions(pilot, 0.05)} answerable questions" in text
-    assert f"holdout questions: {len(held)} in" in text
-    assert "opening 1 (opened 1 time(s) in all)" in text and "opened 1 time in all" in text
+    from ragmath import compare
+
+    working, held, runs, labels, every_run, every_label = own_system
+    nb = executed(NOTEBOOK_DIR / "08_your_own_system.ipynb")
+    result = compare(runs, labels, ["Recall@5", "nDCG@5"], baseline="bm25", seed=0)
+    check_plan_lines(printed(nb, "read0808"), result)
+    check_opening_lines(printed(nb, "31091e18"), every_run, every_label, held, result)
+    assert f"holdout questions: {len(held)} in" in printed(nb, "8c2bf02e")
+    assert "opening 1 (opened 1 time(s) in all)" in printed(nb, "31091e18")
     seal_path = NOTEBOOK_DIR / "own_system_work" / "workbook" / "holdout.seal.json"
     seal = json.loads(seal_path.read_text(encoding="utf-8"))
     assert len(seal["openings"]) == 1
-    cells = executed(NOTEBOOK_DIR / "08_your_own_system.ipynb").cells
-    assert not any(out.output_type == "error" for c in cells for out in c.get("outputs", []))
+    assert not any(out.output_type == "error" for c in nb.cells for out in c.get("outputs", []))

@@ -7,7 +7,6 @@ top to bottom with ``MY_FILES`` naming these files."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import nbformat
@@ -143,7 +142,9 @@ def test_the_steps_on_foreign_files_give_the_hand_calculated_numbers(my_files, t
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_notebook_08_runs_top_to_bottom_on_foreign_files(my_files, tmp_path, language):
     """The notebook with MY_FILES naming the made-up files (and a person's judgements already in the widget's
-    file): every cell runs, the workbook's data is not used, and it prints the files' own numbers."""
+    file): every cell up to section 6 runs on the files' own numbers, the workbook's data is not used, and
+    section 6 refuses to compare six questions (fewer than 10 working questions with a relevant label),
+    saying how many more to label."""
     from nbclient import NotebookClient
 
     path = ROOT / "notebooks" / ("zh" if language == "zh" else "") / "08_your_own_system.ipynb"
@@ -157,17 +158,27 @@ def test_notebook_08_runs_top_to_bottom_on_foreign_files(my_files, tmp_path, lan
     for (q, d), g in GRADES.items():
         judged.setdefault(q, {})[d] = g
     write_qrels(judged, work / "judgements.csv")
-    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    NotebookClient(nb, timeout=600, kernel_name="python3", allow_errors=True,
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    errors = [(c.id, out["evalue"]) for c in nb.cells if c.cell_type == "code" for out in c.get("outputs", [])
+              if out.get("output_type") == "error"]
     text = "\n".join(text for c in nb.cells if c.cell_type == "code" for text in plain_texts(c))
     assert not (tmp_path / "own_system_work" / "workbook").exists()  # the stand-in was not written
+    mine = load_own_files(my_files)
+    working, _ = grouped_split(list(mine.questions["question_id"]), question_groups(mine.questions),
+                               holdout=1 / 3, seed=0)
+    answerable = [q for q in working if any(g > 0 for (w, _), g in GRADES.items() if w == q)]
+    refusal = (f"only {len(answerable)} working questions have a relevant label, and comparing needs 10: label at "
+               f"least {10 - len(answerable)} more in section 5, then run the notebook again" if language == "en" else
+               f"只有 {len(answerable)} 道工作集问题有相关标注，而比较至少需要 10 道：请在第 5 节至少再标注 "
+               f"{10 - len(answerable)} 道，然后重新运行本笔记本")
+    assert errors == [("min08060", refusal)]
     if language == "en":
         assert "files: yours; 6 questions; versions: base, new (baseline base); 12 chunk texts" in text
         assert "15 items to label for 6 questions (2 to 3 a question)" in text  # depth 10: q1 adds d3
-        assert "judged by hand: 15; from the prepared judgements: 0; not judged yet: 0" in text
+        assert "judged by hand (widget or template): 15; from the prepared judgements: 0; not judged yet: 0 of 15" in text
         assert "No latency CSV beside the run files" in text
-        assert re.search(r"opening 1 \(opened 1 time\(s\) in all\)", text)
+        assert f"{len(working)} of {len(working)} working questions labelled" in text
     else:
         assert "文件：你自己的；6 道问题；版本：base、new（基线 base）；12 个片段文本" in text
-        assert "人工判断：15 条；来自预先准备的判断：0 条；尚未判断：0 条" in text
-    report = (work / "compare_report.md").read_text(encoding="utf-8")
-    assert "| new | nDCG@5 |" in report
+        assert "人工判断（控件或模板）：15 条；来自预先准备的判断：0 条；尚未判断：15 条中的 0 条" in text

@@ -63,7 +63,7 @@ def _words_08() -> dict[str, str]:
     """The words of notebook 08's tables (column and index names) in the language chosen; three are
     templates their users fill, their fields given back as themselves."""
     names = ["version", "questions", "median ms", "p95 ms", "failures", "labels", "pilot questions",
-             "mean difference", "sd of differences", "questions for observed"]
+             "mean difference", "sd of differences", "questions for observed", "questions labelled"]
     words = {name: message("notebook.own_system.word." + name.replace(" ", "_")) for name in names}
     words["minus"] = message("notebook.own_system.word.minus", metric="{metric}", baseline="{baseline}")
     words["questions for d"] = message("notebook.own_system.word.questions_for_d", d="{d}")
@@ -368,23 +368,31 @@ def latency_summary(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 
 def pooling_bias(runs: Mapping[str, Any], label_sets: Mapping[str, Any], metrics: Sequence[str], *,
                  baseline: str) -> pd.DataFrame:
-    """Each version scored under each set of labels: the metrics' means, Judged@K and the difference
-    from ``baseline`` on each metric. One row per (labels, version); K of Judged@K is the first metric's.
+    """Each version scored under each set of labels: the metrics' means, Judged@K, how many of the run's
+    questions have a label ("n of N": the means and Judged@K are over those n, as in ir_measures) and the
+    difference from ``baseline`` on each metric. One row per (labels, version); K of Judged@K is the first
+    metric's.
 
     >>> runs = {"A": {"q1": ["a", "x"]}, "B": {"q1": ["n", "a"]}}
     >>> table = pooling_bias(runs, {"A's": {"q1": {"a": 1}}, "all": {"q1": {"a": 1, "n": 1}}}, ["Recall@1"],
     ...                      baseline="A")
     >>> table["Recall@1"].tolist()
     [1.0, 0.0, 0.5, 0.5]
+    >>> table["questions labelled"].tolist()
+    ['1 of 1', '1 of 1', '1 of 1', '1 of 1']
     """
     words = _words_08()
     k = int(metrics[0].split("@")[1])
     rows = []
     for label_name, labels in label_sets.items():
-        means = {name: evaluate(run, labels, [*metrics, f"Judged@{k}"]).means for name, run in runs.items()}
+        evaluations = {name: evaluate(run, labels, [*metrics, f"Judged@{k}"]) for name, run in runs.items()}
+        means = {name: ev.means for name, ev in evaluations.items()}
         for name in runs:
+            labelled = evaluations[name].questions(f"Judged@{k}")  # the run's questions with a label
+            asked = labelled + len(evaluations[name].unjudged)
             row = {words["labels"]: label_name, words["version"]: name,
-                   **{m: float(means[name][m]) for m in [*metrics, f"Judged@{k}"]}}
+                   **{m: float(means[name][m]) for m in [*metrics, f"Judged@{k}"]},
+                   words["questions labelled"]: message("notebook.own_system.n_of_total", n=labelled, total=asked)}
             row.update({words["minus"].format(metric=m, baseline=baseline):
                         float(means[name][m] - means[baseline][m]) for m in metrics})
             rows.append(row)
@@ -401,6 +409,16 @@ def plan_table(result: Comparison, metric: str, d: float, *, questions: int = 30
 
     where σ_d is the standard deviation of the pilot's per-question differences and n = ``questions``
     (the inverse of :func:`ragmath.comparison.plan_questions`).
+
+    A version whose pilot differences are all equal (σ_d = 0, e.g. every one 0) gets NaN question counts:
+    a pilot without spread says nothing about how many questions a difference needs. An observed
+    difference of 0 needs infinitely many.
+
+    >>> from ragmath import compare
+    >>> same = compare({"A": {"q1": ["a"], "q2": ["b"]}, "B": {"q1": ["a"], "q2": ["b"]}},
+    ...                {"q1": {"a": 1}, "q2": {"b": 1}}, ["nDCG@5"], baseline="A", n_resamples=10)
+    >>> plan_table(same, "nDCG@5", 0.05).iloc[0, :4].tolist()
+    [2.0, 0.0, 0.0, nan]
     """
     words = _words_08()
     z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
@@ -411,8 +429,11 @@ def plan_table(result: Comparison, metric: str, d: float, *, questions: int = 30
             continue
         diffs = (result.per_question[name][metric] - base).to_numpy()
         observed, sd = float(diffs.mean()), float(diffs.std(ddof=1))
-        need = plan_questions(diffs, d, power=power, alpha=alpha)
-        need_observed = plan_questions(diffs, observed, power=power, alpha=alpha) if observed else math.inf
+        if sd == 0:  # the versions never disagree in spread: nothing to plan from (plan_questions refuses)
+            need = need_observed = math.nan
+        else:
+            need = plan_questions(diffs, d, power=power, alpha=alpha)
+            need_observed = plan_questions(diffs, observed, power=power, alpha=alpha) if observed else math.inf
         rows[name] = {words["pilot questions"]: diffs.size, words["mean difference"]: observed,
                       words["sd of differences"]: sd, words["questions for d"].format(d=d): need,
                       words["questions for observed"]: need_observed,

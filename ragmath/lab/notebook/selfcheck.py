@@ -93,11 +93,14 @@ def _as_number(answer: str) -> Fraction | None:
 
 def check(exercise_id: str, answer: Any) -> bool:
     """Print whether ``answer`` is right for exercise ``exercise_id`` and return it as a bool; the
-    expected value is computed, compared and never printed.
+    expected value is computed, compared and never printed (not computed at all while ``answer`` is None).
 
     Raises ``ValueError`` for an unknown exercise id.
     """
     exercise = _load(exercise_id)
+    if answer is None:  # nothing to compare: the expected value (and the data it reads) is not computed
+        print(_verdict("unanswered", message("notebook.selfcheck.replace_none", exercise=exercise_id)))
+        return False
     expected = exercise.expected()
     if isinstance(answer, str) and _is_number(expected):
         number = _as_number(answer)
@@ -112,8 +115,6 @@ def check(exercise_id: str, answer: Any) -> bool:
     elif _only_rounding_differs(exercise, answer, expected):
         print(_verdict("almost", message("notebook.selfcheck.almost", exercise=exercise_id,
                                          decimals=exercise.decimals)))
-    elif answer is None:
-        print(_verdict("unanswered", message("notebook.selfcheck.replace_none", exercise=exercise_id)))
     elif hint_key(exercise_id) in CATALOGUE:
         print(_verdict("wrong", message("notebook.selfcheck.not_yet_hint", exercise=exercise_id,
                                         hint=message(hint_key(exercise_id)))))
