@@ -199,6 +199,8 @@ COMPARE_NOTES = """what compare reports (questions are the unit of sampling):
   effect        diff / standard deviation of the per-question differences
   Judged@K      labelled share of each top K (no-answer questions included); a warning when a
                 run's is below 0.9 x the baseline's: its score rests on unlabelled items
+  labelled      "n of N": questions of the run with labels, of the N it holds; the means and
+                Judged@K are over those n only, and a note names the others (unjudged, not scored)
   Runs are named by their file stem; two equal stems are refused (name them NAME=PATH)."""
 
 

@@ -137,21 +137,25 @@ def markdown(table: pd.DataFrame, digits: int = 3) -> str:
 
 
 #: The columns of :meth:`Comparison.summary`, in order.
-SUMMARY_COLUMNS = ("system", "metric", "mean [CI]", "Judged@K", "diff [CI]", "p", "p_holm", "W/T/L", "effect")
+SUMMARY_COLUMNS = ("system", "metric", "mean [CI]", "Judged@K", "labelled", "diff [CI]", "p", "p_holm",
+                   "W/T/L", "effect")
 
 #: Every word of a comparison's report (:meth:`Comparison.summary`, :meth:`~Comparison.notes`,
-#: :meth:`~Comparison.to_markdown`), by name: the column names, the baseline's cell, the notes' templates
+#: :meth:`~Comparison.to_markdown`), by name: the column names, the baseline's cell, the ``labelled`` cell
+#: ("3 of 35": the version's questions with labels, of the questions it was asked), the notes' templates
 #: (their ``{fields}`` filled in) and the sign-flip test's two descriptions. A caller passes ``words=``
 #: with any of these names to say them otherwise (the workbook passes its Chinese); the core says English.
 REPORT_WORDS: dict[str, str] = {
     **{column: column for column in SUMMARY_COLUMNS},
     "baseline": "baseline",
+    "labelled.of": "{labelled} of {asked}",
     "note.baseline": "baseline {baseline}; {n} questions in every mean",
     "note.test": "p: two-sided paired sign-flip test ({tests}); p_holm: Holm over the {comparisons} "
                  "comparisons of this table",
     "note.missing": "{name}: {n} question(s) missing from the run, scored 0: {questions}",
     "note.no_answer": "{n} no-answer question(s) outside every mean (Judged@K counts them): {questions}",
-    "note.unjudged": "{name}: {n} unjudged question(s) in the run (not labelled, not scored): {questions}",
+    "note.labelled": "{names}: {labelled} of {asked} questions labelled; the means and Judged@K are over the "
+                     "labelled questions only; {unlabelled} not labelled (unjudged, not scored): {questions}",
     "note.warning": "warning: {system} Judged@{k} = {judged:.3f} is below 0.9 x the baseline's "
                     "{baseline:.3f}: its score rests on unlabelled items (label its pool)",
     "test.exact": "exact: all {total} sign flips of {n} non-zero differences",
@@ -206,7 +210,26 @@ def _fields(template: str) -> set[str]:
 
 @dataclass(frozen=True)
 class Comparison:
-    """The result of :func:`compare`: the systems' means and the comparisons against the baseline."""
+    """The result of :func:`compare`: the systems' means and the comparisons against the baseline.
+
+    ``systems`` has one row per version and metric: name, metric, mean, low, high, questions, judged,
+    labelled, asked; ``comparisons`` one row per other version and metric: system, baseline, metric, diff,
+    low, high, p, p_holm, wins, ties, losses, effect_size, questions, judged, judged_baseline,
+    judged_warning, labelled, asked, test;
+
+    where
+      - mean, low, high are the version's mean over the answerable labelled questions and its interval,
+        ``questions`` how many questions that mean is over,
+      - judged is the version's mean Judged@K at the metric's K: the mean over its ``labelled`` questions
+        only (ir_measures' definition), the no-answer ones included,
+      - labelled is how many questions of the version's run have labels (the labels name the question:
+        at least one grade, 0 included), asked how many questions its run holds: the asked - labelled
+        others are unjudged, in no mean and in no Judged@K (a note names them),
+      - in ``comparisons``: judged, labelled and asked are the version's, judged_baseline the baseline's.
+
+    ``missing``, ``no_answer`` and ``unjudged`` list the questions kept apart (by version for the first
+    and the last), as :func:`ragmath.evaluate` does.
+    """
 
     systems: pd.DataFrame
     comparisons: pd.DataFrame
@@ -225,7 +248,8 @@ class Comparison:
     def table(self) -> pd.DataFrame:
         """One row per version and metric: its mean and interval, and (others) the comparison's columns."""
         paired = self.comparisons.rename(columns={"system": "name", "low": "diff_low", "high": "diff_high"})
-        keep = [c for c in paired.columns if c not in ("baseline", "questions", "judged")]
+        systems_own = ("baseline", "questions", "judged", "labelled", "asked")  # systems has them already
+        keep = [c for c in paired.columns if c not in systems_own]
         table = self.systems.merge(paired[keep], on=["name", "metric"], how="left")
         for column in ("wins", "ties", "losses"):  # whole counts (the merge made them float)
             table[column] = table[column].astype("Int64")
@@ -233,6 +257,9 @@ class Comparison:
 
     def summary(self, digits: int = 3, words: Mapping[str, str] | None = None) -> pd.DataFrame:
         """The :meth:`table` as text: ``mean [low, high]``, ``W/T/L``; ``!`` marks a Judged@K warning.
+
+        Beside Judged@K, ``labelled`` reads "3 of 35": the version's questions with labels, of the questions
+        it was asked (its run's); Judged@K and the means are over the labelled ones only.
 
         ``words``: replacements for the words of :data:`REPORT_WORDS` (the column names and the baseline's
         ``baseline`` cell), e.g. a translation; the rest stay English.
@@ -246,6 +273,7 @@ class Comparison:
             "system": r.system, "metric": r.metric,
             "mean [CI]": f"{num(r.mean)} [{num(r.low)}, {num(r.high)}]",
             "Judged@K": num(r.judged) + ("!" if not pd.isna(r.diff) and bool(r.judged_warning) else ""),
+            "labelled": said["labelled.of"].format(labelled=r.labelled, asked=r.asked),
             "diff [CI]": said["baseline"] if pd.isna(r.diff) else
             f"{num(r.diff, '+')} [{num(r.diff_low, '+')}, {num(r.diff_high, '+')}]",
             "p": num(r.p), "p_holm": num(r.p_holm), "W/T/L": "" if pd.isna(r.diff) else
@@ -260,7 +288,12 @@ class Comparison:
                 + "".join(f"- {note}\n" for note in self.notes(words)))
 
     def notes(self, words: Mapping[str, str] | None = None) -> list[str]:
-        """What the table rests on: the test, Holm's family, the questions kept apart, Judged@K warnings.
+        """What the table rests on: the questions labelled, the test, Holm's family, the questions kept apart,
+        Judged@K warnings.
+
+        When a version was asked questions that have no label, one line says how many of its questions are
+        labelled, that the means and Judged@K are over those only, and which are not (versions with the
+        same questions share the line).
 
         ``words``: replacements for the note templates of :data:`REPORT_WORDS` (``note.*``: the same
         ``{fields}``), e.g. a translation.
@@ -268,19 +301,30 @@ class Comparison:
         said = report_words(words)
         tests = said["test.separator"].join(said.get("test." + _test_kind(t), t).format(**_test_fields(t))
                           for t in dict.fromkeys(self.comparisons["test"]))
-        out = [said["note.baseline"].format(baseline=self.baseline, n=len(self.per_question[self.baseline])),
-               said["note.test"].format(tests=tests, comparisons=len(self.comparisons))]
+        out = [said["note.baseline"].format(baseline=self.baseline, n=len(self.per_question[self.baseline]))]
+        out += self._labelled_notes(said)
+        out.append(said["note.test"].format(tests=tests, comparisons=len(self.comparisons)))
         out += [said["note.missing"].format(name=name, n=len(qs), questions=name_list(qs))
                 for name, qs in self.missing.items() if qs]
         if self.no_answer:
             out.append(said["note.no_answer"].format(n=len(self.no_answer),
                                                      questions=name_list(self.no_answer)))
-        out += [said["note.unjudged"].format(name=name, n=len(qs), questions=name_list(qs))
-                for name, qs in self.unjudged.items() if qs]
         out += [said["note.warning"].format(system=r.system, k=r.metric.split("@")[1], judged=r.judged,
                                             baseline=r.judged_baseline)
                 for r in self.comparisons.itertuples() if r.judged_warning]
         return list(dict.fromkeys(out))
+
+    def _labelled_notes(self, said: Mapping[str, str]) -> list[str]:
+        """One ``note.labelled`` line per set of versions asked the same questions, some unlabelled."""
+        counts = self.systems.drop_duplicates("name").set_index("name")[["labelled", "asked"]]
+        shared: dict[tuple, list[str]] = {}
+        for name, row in counts.iterrows():
+            unjudged = tuple(self.unjudged.get(name, ()))
+            if row["labelled"] < row["asked"]:
+                shared.setdefault((int(row["labelled"]), int(row["asked"]), unjudged), []).append(str(name))
+        return [said["note.labelled"].format(names=", ".join(names), labelled=labelled, asked=asked,
+                                             unlabelled=asked - labelled, questions=name_list(unjudged))
+                for (labelled, asked, unjudged), names in shared.items()]
 
     def by_group(self, groups: Mapping[Hashable, Hashable]) -> pd.DataFrame:
         """Per group (:func:`by_group`): each version's mean and each difference from the baseline."""
@@ -293,7 +337,8 @@ class Comparison:
         return by_group(pd.DataFrame(columns), groups)
 
     def to_dict(self) -> dict:
-        """The JSON form: ``{"systems": [...], "comparisons": [...], "missing", "no_answer", "unjudged"}``."""
+        """The JSON form: ``{"systems": [...], "comparisons": [...], "missing", "no_answer", "unjudged"}``
+        (each row's ``labelled`` and ``asked`` counts included; ``low``, ``high`` as ``ci``)."""
         def with_ci(row: dict) -> dict:
             row["ci"] = [row.pop("low"), row.pop("high")]
             return json_numbers(row)
@@ -315,6 +360,8 @@ def compare(runs: Mapping[str, Any] | Sequence[str], qrels: Any, metrics: Sequen
     (:func:`holm`), wins / ties / losses (s_i > b_i, =, <), the effect size d̄ / sd(s − b), and each side's
     mean Judged@K (from :func:`ragmath.evaluate`, at each metric's K) with a warning when the version's
     is below 0.9 × the baseline's. Judged@K itself is shown, not compared: ask for retrieval metrics.
+    Beside it, each version's ``labelled`` and ``asked`` counts: how many of the questions in its run have
+    labels (Judged@K and the means are over those only; :class:`Comparison` says more).
 
     ``runs`` maps names to runs (anything :func:`ragmath.evaluate` accepts), or is a list of run files
     named by :func:`name_runs`; ``baseline`` defaults to the first. Questions missing from a version
@@ -346,6 +393,9 @@ def compare(runs: Mapping[str, Any] | Sequence[str], qrels: Any, metrics: Sequen
                    for name, run in named.items()}
     judged_at = {(name, int(j.split("@")[1])): float(ev.means[j]) for name, ev in evaluations.items()
                  for j in judged_names}
+    # Judged@K has a value for each labelled question of the run, and for no other question
+    labelled = {name: int(ev.per_question[judged_names[0]].notna().sum()) for name, ev in evaluations.items()}
+    asked = {name: labelled[name] + len(ev.unjudged) for name, ev in evaluations.items()}
     scored = {name: ev.per_question[names].dropna(how="all") for name, ev in evaluations.items()}
     per_question = {name: table.reindex(scored[base].index).astype(float) for name, table in scored.items()}
     systems, comparisons = [], []
@@ -355,7 +405,8 @@ def compare(runs: Mapping[str, Any] | Sequence[str], qrels: Any, metrics: Sequen
             mean, low, high = bootstrap_interval(values, n_resamples=n_resamples, confidence=confidence,
                                                  seed=seed)
             systems.append({"name": name, "metric": metric, "mean": mean, "low": low, "high": high,
-                            "questions": len(values), "judged": judged_at[name, k]})
+                            "questions": len(values), "judged": judged_at[name, k],
+                            "labelled": labelled[name], "asked": asked[name]})
             if name == base:
                 continue
             diffs = (values - per_question[base][metric]).to_numpy()
@@ -370,7 +421,8 @@ def compare(runs: Mapping[str, Any] | Sequence[str], qrels: Any, metrics: Sequen
                 "losses": int((diffs < 0).sum()), "effect_size": paired.mean_diff / sd if sd else math.nan,
                 "questions": int(diffs.size), "judged": judged_at[name, k],
                 "judged_baseline": judged_at[base, k],
-                "judged_warning": judged_at[name, k] < 0.9 * judged_at[base, k], "test": test,
+                "judged_warning": judged_at[name, k] < 0.9 * judged_at[base, k],
+                "labelled": labelled[name], "asked": asked[name], "test": test,
             })
     table = pd.DataFrame(comparisons)  # never empty: two runs or more, one metric or more
     table["p_holm"] = holm(table["p"])

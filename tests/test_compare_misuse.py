@@ -36,8 +36,10 @@ def test_compare_notes_name_the_no_answer_missing_and_unjudged_questions():
     notes = "\n".join(compare(runs, qrels, ["Hit@1"]).notes())
     assert "B: 1 question(s) missing from the run, scored 0: q2" in notes
     assert "1 no-answer question(s) outside every mean (Judged@K counts them): q3" in notes
-    assert "A: 1 unjudged question(s) in the run (not labelled, not scored): q8" in notes
-    assert "B: 1 unjudged question(s) in the run (not labelled, not scored): q8" in notes
+    assert ("A: 2 of 3 questions labelled; the means and Judged@K are over the labelled questions only; "
+            "1 not labelled (unjudged, not scored): q8") in notes
+    assert ("B: 1 of 2 questions labelled; the means and Judged@K are over the labelled questions only; "
+            "1 not labelled (unjudged, not scored): q8") in notes
 
 
 def test_compare_on_the_command_line_names_unjudged_questions(tmp_path):
@@ -47,7 +49,8 @@ def test_compare_on_the_command_line_names_unjudged_questions(tmp_path):
     status, out, _ = _cli(["compare", str(tmp_path / "a.trec"), str(tmp_path / "b.trec"),
                            "--qrels", str(tmp_path / "qrels.trec"), "-m", "Hit@1"])
     assert status == 0
-    assert "unjudged question(s) in the run (not labelled, not scored): q8" in out
+    assert ("a, b: 1 of 2 questions labelled; the means and Judged@K are over the labelled questions only; "
+            "1 not labelled (unjudged, not scored): q8") in out
 
 
 # ------------------------------------------------------------------ groups

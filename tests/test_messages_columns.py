@@ -224,7 +224,7 @@ EXPECTED_HEADERS = {
     "08_your_own_system.ipynb": [
         "均值及区间（mean [CI]）", "配对差值及区间（diff [CI]）", "p 值（p）", "Holm 校正后 p 值（p_holm）",
         "胜/平/负（W/T/L）", "效应量（effect）", "系统（system）", "指标（metric）", "问题（question）",
-        "最好名次（best rank）"],
+        "最好名次（best rank）", "已标注（labelled）"],
 }
 
 

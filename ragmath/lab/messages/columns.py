@@ -26,6 +26,7 @@ WORDS = {
     "p_holm": "Holm 校正后 p 值",
     "W/T/L": "胜/平/负",
     "effect": "效应量",
+    "labelled": "已标注",
     "system": "系统",
     "comparison": "比较",
     "split": "划分",

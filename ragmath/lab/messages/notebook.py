@@ -143,6 +143,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "notebook.comparing.missing": {"en": "missing from a run, scored 0",
                                    "zh": "某个运行结果（run）中缺失，记 0 分"},
     "notebook.comparing.report.baseline": {"en": "baseline", "zh": "基线"},
+    "notebook.comparing.report.labelled.of": {"en": "{labelled} of {asked}",
+                                              "zh": "{asked} 题中 {labelled} 题"},
     "notebook.comparing.report.note.baseline": {"en": "baseline {baseline}; {n} questions in every mean",
                                                 "zh": "基线 {baseline}；每个均值都基于 {n} 个问题"},
     "notebook.comparing.report.note.test": {"en": "p: two-sided paired sign-flip test ({tests}); p_holm: "
@@ -156,10 +158,13 @@ MESSAGES: dict[str, dict[str, str]] = {
                                                        "(Judged@K counts them): {questions}",
                                                  "zh": "{n} 道无答案题不进任何均值（Judged@K 计入它们）："
                                                        "{questions}"},
-    "notebook.comparing.report.note.unjudged": {"en": "{name}: {n} unjudged question(s) in the run "
-                                                      "(not labelled, not scored): {questions}",
-                                                "zh": "{name}：运行结果中有 {n} 个问题没有标注（不打分）："
-                                                      "{questions}"},
+    "notebook.comparing.report.note.labelled": {"en": "{names}: {labelled} of {asked} questions labelled; "
+                                                      "the means and Judged@K are over the labelled "
+                                                      "questions only; {unlabelled} not labelled "
+                                                      "(unjudged, not scored): {questions}",
+                                                "zh": "{names}：{asked} 个问题中有 {labelled} 个已标注；"
+                                                      "均值和 Judged@K 只基于已标注的问题；"
+                                                      "{unlabelled} 个没有标注（不打分）：{questions}"},
     "notebook.comparing.report.note.warning": {"en": "warning: {system} Judged@{k} = {judged:.3f} is below "
                                                      "0.9 x the baseline's {baseline:.3f}: "
                                                      "its score rests on unlabelled items (label its pool)",

@@ -86,14 +86,16 @@ class _Field(str):
 
 
 def summary_table(result: Comparison, digits: int = 3) -> pd.DataFrame:
-    """:meth:`Comparison.summary` with its words in the notebook's language (the baseline's cell; the
-    headers keep the code's names, which a Chinese notebook shows beside their Chinese words)."""
+    """:meth:`Comparison.summary` with its words in the notebook's language (the baseline's cell, the
+    ``labelled`` cell: "3 of 35" or "35 题中 3 题"; the headers keep the code's names, which a Chinese
+    notebook shows beside their Chinese words)."""
     return result.summary(digits, words=report_words())
 
 
 def report_markdown(result: Comparison, digits: int = 3) -> str:
     """:meth:`Comparison.to_markdown` in the notebook's language: in Chinese the headers read "均值及区间
-    （mean [CI]）", as the notebook's tables show them, and the notes are Chinese sentences."""
+    （mean [CI]）", as the notebook's tables show them, and the notes are Chinese sentences (among them,
+    when some questions have no label, that the means and Judged@K are over the labelled ones only)."""
     from ragmath.lab.messages import reader_headers
 
     words = report_words()
