@@ -55,7 +55,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     "notebook.own_system.word.minus": {"en": "{metric} − {baseline}", "zh": "{metric} − {baseline}"},
     "notebook.own_system.word.pilot_questions": {"en": "pilot questions", "zh": "试点问题数"},
     "notebook.own_system.word.questions_labelled": {"en": "questions labelled", "zh": "已标注的问题"},
-    "notebook.own_system.n_of_total": {"en": "{n} of {total}", "zh": "{total} 道中 {n} 道"},
     "notebook.own_system.word.mean_difference": {"en": "mean difference", "zh": "平均差值"},
     "notebook.own_system.word.sd_of_differences": {"en": "sd of differences", "zh": "差值的标准差"},
     "notebook.own_system.word.questions_for_d": {"en": "questions to detect {d}",

@@ -392,7 +392,8 @@ def pooling_bias(runs: Mapping[str, Any], label_sets: Mapping[str, Any], metrics
             asked = labelled + len(evaluations[name].unjudged)
             row = {words["labels"]: label_name, words["version"]: name,
                    **{m: float(means[name][m]) for m in [*metrics, f"Judged@{k}"]},
-                   words["questions labelled"]: message("notebook.own_system.n_of_total", n=labelled, total=asked)}
+                   words["questions labelled"]: message("notebook.comparing.report.labelled.of",
+                                                        labelled=labelled, asked=asked)}
             row.update({words["minus"].format(metric=m, baseline=baseline):
                         float(means[name][m] - means[baseline][m]) for m in metrics})
             rows.append(row)
@@ -433,7 +434,8 @@ def plan_table(result: Comparison, metric: str, d: float, *, questions: int = 30
             need = need_observed = math.nan
         else:
             need = plan_questions(diffs, d, power=power, alpha=alpha)
-            need_observed = plan_questions(diffs, observed, power=power, alpha=alpha) if observed else math.inf
+            need_observed = (plan_questions(diffs, observed, power=power, alpha=alpha) if observed
+                             else math.inf)
         rows[name] = {words["pilot questions"]: diffs.size, words["mean difference"]: observed,
                       words["sd of differences"]: sd, words["questions for d"].format(d=d): need,
                       words["questions for observed"]: need_observed,
