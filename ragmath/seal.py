@@ -216,9 +216,15 @@ def write_results(frame: pd.DataFrame, path: str | os.PathLike) -> str:
 
     Column names that are text or whole numbers are kept as they are (others as their text); a missing
     value is null, and :func:`read_results` gives each column its dtype back (``Int64`` keeps its ``<NA>``).
+    Raises ``ValueError`` when a name is given twice (two columns, or a column and an index level).
     """
     import pandas as pd
 
+    names = [*frame.index.names, *frame.columns]
+    twice = [name for position, name in enumerate(names) if name is not None and name in names[:position]]
+    if twice:  # pandas would raise its own error (or an AttributeError), which names no file
+        raise ValueError(f"{os.fspath(path)}: the results name column(s) {sorted(map(str, set(twice)))} more "
+                         "than once (columns and index levels together); give each column one name")
     flat = frame.reset_index()
     header = {"index": [_label(n) for n in flat.columns[:frame.index.nlevels]],
               "columns": [_label(c) for c in frame.columns],

@@ -26,8 +26,12 @@ A CSV labels file is one a person may edit in a spreadsheet: a question or ID th
 and reading takes one such apostrophe off (:func:`escape_formula`, :func:`unescape_formula`), so
 ``'=x`` in the file is the ID ``=x`` and the ID ``'=x`` is written ``''=x``.
 
+A labels row whose grade is blank (CSV: an empty cell, or spaces and tabs; JSONL: ``null`` or ``""``) is a
+pair not judged yet, as in a half-filled spreadsheet template: its question and ID are checked like any
+other (a pair appears once), and the row is left out.
+
 Refused input is a ``ValueError`` naming file, line and field (the list: docs/design-notes.md,
-"Reading and writing files"); nothing is skipped silently. Writers write IDs exactly as read and
+"Reading and writing files"); nothing else is skipped. Writers write IDs exactly as read and
 scores at round-trip precision, so a written file reads back to the same table. Writes are atomic:
 a temporary file beside the target, renamed over it when complete; ``"-"`` writes standard output.
 """

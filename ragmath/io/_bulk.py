@@ -154,6 +154,8 @@ def _bulk_csv(src: _Source, kind: str) -> pl.DataFrame | None:
             number = text.cast(dtype, strict=False)
             out.append(pl.when(text.str.contains(f"^{pattern}$")).then(number).alias(name))
     table = raw.select(out)
+    # a missing value, a bad number, or a blank grade (a pair not judged yet): polars reads a short row's
+    # missing fields as empty cells, so the line reader, which counts the fields, reads the file
     if any(table.select(c for c in schema if c in raw.columns).null_count().row(0)):
         return None
     return table

@@ -25,6 +25,8 @@ SCHEMAS = {
     "run": {"question": pl.String, "id": pl.String, "score": pl.Float64, "rank": pl.Int64},
     "qrels": {"question": pl.String, "id": pl.String, "grade": pl.Int64},
 }
+#: The characters of a blank grade cell (a pair not judged yet): spaces and tabs, in both readers.
+BLANK = " \t"
 _LIMITS = {"rank": (-(2**63), 2**63 - 1), "grade": (0, MAX_GRADE)}
 
 # One definition of each token, used by the line reader (Python re) and the bulk checks (polars).

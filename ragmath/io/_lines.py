@@ -10,7 +10,7 @@ from typing import Any
 
 import polars as pl
 
-from ragmath.io._checks import SCHEMAS, _check_id, _check_int, _check_score, _quote, _Where
+from ragmath.io._checks import BLANK, SCHEMAS, _check_id, _check_int, _check_score, _quote, _Where
 from ragmath.io._sources import _Source
 
 #: The fields of a TREC line, and the table's column for each field that is read.
@@ -145,7 +145,7 @@ def _jsonl_records(src: _Source, kind: str) -> Iterator[tuple[_Where, dict[str, 
                     "the same fields (a run is scored on every line, or ranked on every line)",
                 )
         for key in needed:
-            if obj.get(key) is None:
+            if obj.get(key) is None and not (key == "grade" and key in obj):  # null grade: not judged yet
                 what = "null; give a value on every line" if key in obj else "missing; every line needs it"
                 raise where.fail(f"field {key!r}", f"{what} (the first line's fields are {needed})")
         yield where, obj
@@ -180,10 +180,25 @@ def _field_names(fmt: str, kind: str) -> dict[str, str]:
             for i, name in enumerate(_TREC_LAYOUT[kind]) if name in _TREC_COLUMNS}
 
 
+def blank_grade(value: Any) -> bool:
+    """True for the grade of a pair not judged yet in a labels file: an empty cell (spaces and tabs
+    only), JSON ``null`` or ``""``.
+
+    >>> blank_grade(""), blank_grade(" \\t"), blank_grade(None), blank_grade("0"), blank_grade(0)
+    (True, True, True, False, False)
+    """
+    return value is None or (isinstance(value, str) and value.strip(BLANK) == "")
+
+
 def _table_from_records(
-    records: Iterable[tuple[_Where, Mapping[str, Any]]], kind: str, names: dict[str, str]
+    records: Iterable[tuple[_Where, Mapping[str, Any]]], kind: str, names: dict[str, str],
+    unjudged: bool = False,
 ) -> pl.DataFrame:
-    """Check every record, in order, and build the table: the reference for every reader."""
+    """Check every record, in order, and build the table: the reference for every reader.
+
+    With ``unjudged`` (a labels file), a row whose grade is blank (:func:`blank_grade`) is a pair not
+    judged yet: its question and ID are checked (and count for duplicates), and the row is left out.
+    """
     columns: dict[str, list] = {c: [] for c in SCHEMAS[kind]}
     id_first: dict[tuple[str, str], _Where] = {}  # where each (question, id) was first seen
     rank_first: dict[tuple[str, int], _Where] = {}  # where each (question, rank) of a ranked list
@@ -199,6 +214,8 @@ def _table_from_records(
                 f"{seen.number}; each ID may appear once per question (dedupe first, e.g. "
                 "ragmath.units.dedupe)",
             )
+        if unjudged and blank_grade(record["grade"]):
+            continue
         columns["question"].append(question)
         columns["id"].append(doc)
         if kind == "qrels":
@@ -231,4 +248,4 @@ def _table_from_records(
 def _line_reader(src: _Source, fmt: str, kind: str) -> pl.DataFrame:
     """Read ``src`` line by line: slow, and the one place that words a file's errors."""
     records = {"trec": _trec_records, "csv": _csv_records, "jsonl": _jsonl_records}[fmt](src, kind)
-    return _table_from_records(records, kind, _field_names(fmt, kind))
+    return _table_from_records(records, kind, _field_names(fmt, kind), unjudged=kind == "qrels")

@@ -109,6 +109,15 @@ MESSAGES: dict[str, dict[str, str]] = {
                                                 "{column}: {cell} {problem}",
                                           "zh": "池的第 {row} 行（模板第 {line} 行），列 {column}："
                                                 "{cell} {problem}"},
+    "notebook.judgements.column_name": {"en": "pool column {column} (the template's header): {problem}",
+                                        "zh": "池的列 {column}（模板的表头）：{problem}"},
+    "notebook.judgements.not_a_template": {"en": "{path}: not a template, its header is {header}; a "
+                                                 "template's header names question, id and grade. Nothing "
+                                                 "was written: give another path, or move this file away",
+                                           "zh": "{path}：不是模板，它的表头是 {header}；模板的表头须有 "
+                                                 "question、id 和 grade。没有写入任何内容：请换一个路径，"
+                                                 "或把这个文件移走"},
+    "notebook.judgements.merge": {"en": "labels {name}: {error}", "zh": "标注 {name}：{error}"},
     # ------------------------------------------------------------------ diagram.py
     # a stage's label is a pair of terms: each box draws the Chinese one above the English one, in both
     # editions (the English terms are those the code and highlight= use)

@@ -3,9 +3,13 @@
 :class:`JudgementFile` (the labelling widget's store) rewrites its file atomically under the file's lock
 after each change, so nothing is lost and two writers keep each other's judgements; an existing file is
 rewritten row for row (only the grade cells judged change). :func:`write_template` and :func:`read_labels`
-take a pool to a spreadsheet and back. Both files are plain qrels CSV (``question,id,grade``, other columns
-ignored); a cell a spreadsheet would run as a formula gets an apostrophe in front
-(:func:`ragmath.io.escape_formula`), which ragmath's qrels reader takes off again.
+take a pool to a spreadsheet and back; the template is written once (run again, it appends the new pairs
+and keeps every row), and the widget may work on it too. Both files are plain qrels CSV
+(``question,id,grade``, other columns ignored; a blank grade is a pair not judged yet, left out), read by
+:func:`ragmath.io.read_qrels`, so ``python -m ragmath evaluate`` and ``compare`` read them as they are; a
+cell a spreadsheet would run as a formula gets an apostrophe in front (:func:`ragmath.io.escape_formula`),
+which the reader takes off again. :func:`merge_labels` joins the two routes' labels and lists the pairs
+they grade differently.
 """
 
 from __future__ import annotations
@@ -13,11 +17,11 @@ from __future__ import annotations
 import csv
 import io
 import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import polars as pl
 
 from ragmath.io import escape_formula, qrels_table, read_qrels, unescape_formula, write_qrels
@@ -25,7 +29,7 @@ from ragmath.io.writers import atomic_write, locked
 from ragmath.lab.messages import message
 from ragmath.validation import surrogate_problem
 
-__all__ = ["JudgementFile", "pool_items", "write_template", "read_labels"]
+__all__ = ["JudgementFile", "pool_items", "write_template", "read_labels", "merge_labels"]
 
 #: The grades a person gives: 0 irrelevant, 1 helps, 2 answers directly.
 GRADES = (0, 1, 2)
@@ -60,6 +64,7 @@ class JudgementFile:
     everything judged before; :attr:`grades` is the file as last written. Raises ``ValueError`` for a
     grade outside 0, 1, 2 or an ID a qrels file refuses, before anything changes.
 
+    >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
     >>> store = JudgementFile(folder / "labels.csv")
     >>> store.set("q1", "a", 2)
@@ -175,19 +180,31 @@ def _csv_text(rows: list[list[Any]], end: str) -> str:
 
 
 def write_template(pool: Any, path: Any, *, questions: Mapping[str, str] | None = None,
-                   texts: Mapping[str, str] | None = None) -> None:
-    """Write the pool as a spreadsheet template: ``question,id,grade`` (grade empty), then the texts.
+                   texts: Mapping[str, str] | None = None) -> dict[str, int]:
+    """Write the pool as a spreadsheet template once; on an existing template, append only the new pairs.
 
-    Columns after ``grade``: ``question_text`` and ``text`` (when ``questions`` / ``texts`` are given),
-    then the pool's other columns (e.g. best rank, versions), lists joined with ``;``. Fill in the grade
-    column (0, 1 or 2; blank for "not yet") and read it back with :func:`read_labels`.
+    Columns: ``question,id,grade`` (grade empty), then ``question_text`` and ``text`` (when ``questions``
+    / ``texts`` are given), then the pool's other columns, lists joined with ``;``. Fill in the grades (0,
+    1 or 2; blank for "not yet") and read them with :func:`read_labels` (or ``python -m ragmath evaluate``).
+    An existing template is never rewritten: every row stays as it is (rows the pool lacks too), and a
+    blank-grade row in the file's columns is appended for each new pair, under the file's lock (as
+    :class:`JudgementFile` writes). Returns the rows in the file, those with a grade, those added now:
 
-    >>> folder = Path(tempfile.mkdtemp())
-    >>> pool = pl.DataFrame({"question": ["q1"], "id": ["a"], "versions": [["bm25", "rrf"]]})
-    >>> write_template(pool, folder / "t.csv", texts={"a": "taxi: 80 yuan"})
-    >>> print((folder / "t.csv").read_text(), end="")
-    question,id,grade,text,versions
-    q1,a,,taxi: 80 yuan,bm25;rrf
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "t.csv"
+    >>> write_template(pl.DataFrame({"question": ["q1"], "id": ["a"]}), path, texts={"a": "taxi"})
+    {'rows': 1, 'graded': 0, 'added': 1}
+    >>> _ = path.write_text("question,id,grade,text\\nq1,a,2,taxi\\n")  # graded in a spreadsheet
+    >>> write_template(pl.DataFrame({"question": ["q1", "q1"], "id": ["a", "b"]}), path,
+    ...                texts={"a": "taxi", "b": "hotel"})
+    {'rows': 2, 'graded': 1, 'added': 1}
+    >>> print(path.read_text(), end="")
+    question,id,grade,text
+    q1,a,2,taxi
+    q1,b,,hotel
+
+    Raises ``ValueError`` (the file left as it was) for a pool ID the qrels reader refuses, a cell or column
+    name no UTF-8 file can hold, a file that is not a template or whose labels do not read.
     """
     items = pool_items(pool)
     columns: dict[str, list[Any]] = {"question": [q for q, _ in items], "id": [i for _, i in items],
@@ -197,17 +214,45 @@ def write_template(pool: Any, path: Any, *, questions: Mapping[str, str] | None 
     if texts is not None:
         columns["text"] = [texts.get(i, "") for _, i in items]
     for name in pool.columns:
-        if name not in columns:
+        if str(name) not in columns:
             columns[str(name)] = [_cell(v) for v in pool[name].to_list()]
     _check_encodable(columns)
-    rows = [[_text(name) for name in columns]]
-    rows += [[_text(c) for c in row] for row in zip(*columns.values(), strict=True)]
-    atomic_write(path, _csv_text(rows, "\n").encode("utf-8"))
+    _check(items, 0)  # each ID as the reader will check it: a template that cannot be read back is refused
+    path = Path(os.fspath(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with locked(path):
+        if path.exists() and path.stat().st_size:
+            return _append_to_template(path, items, columns)
+        rows = [[_text(name) for name in columns]]
+        rows += [[_text(c) for c in row] for row in zip(*columns.values(), strict=True)]
+        atomic_write(path, _csv_text(rows, "\n").encode("utf-8"))
+        return {"rows": len(items), "graded": 0, "added": len(items)}
+
+
+def _append_to_template(path: Path, items: list[tuple[str, str]],
+                        columns: Mapping[str, list[Any]]) -> dict[str, int]:
+    """Append a blank row for each of ``items`` the template at ``path`` lacks; its old bytes stay."""
+    data = path.read_bytes()
+    rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig", errors="replace"), newline="")))
+    header = [name.strip() for name in (rows or [[]])[0]]
+    if not {"question", "id", "grade"} <= set(header):
+        raise ValueError(message("notebook.judgements.not_a_template", path=str(path), header=header))
+    graded = sum(map(len, read_labels(path).values()))  # a bad grade or ID refused, naming file and line
+    q, i = header.index("question"), header.index("id")
+    held = {(unescape_formula(row[q]), unescape_formula(row[i])) for row in rows[1:] if len(row) > max(q, i)}
+    new = [position for position, item in enumerate(items) if item not in held]
+    if new:
+        end = "\r\n" if data.partition(b"\n")[0].endswith(b"\r") else "\n"  # the header's line end
+        tail = _csv_text([[_text(columns[n][p]) if n in columns else "" for n in header] for p in new], end)
+        atomic_write(path, data + (b"" if data.endswith(b"\n") else end.encode()) + tail.encode("utf-8"))
+    return {"rows": len(held) + len(new), "graded": graded, "added": len(new)}
 
 
 def _check_encodable(columns: Mapping[str, list[Any]]) -> None:
-    """Refuse, naming its row and column, a cell a UTF-8 file cannot hold (a lone surrogate)."""
+    """Refuse, naming it, a cell or column name a UTF-8 file cannot hold (a lone surrogate)."""
     for name, cells in columns.items():
+        if problem := surrogate_problem(name):
+            raise ValueError(message("notebook.judgements.column_name", column=repr(name), problem=problem))
         for row, cell in enumerate(cells, start=1):
             problem = surrogate_problem(cell) if isinstance(cell, str) else None
             if problem:
@@ -227,9 +272,11 @@ def _text(cell: Any) -> Any:
 def read_labels(path: Any) -> dict[str, dict[str, int]]:
     """The labelled rows of a qrels CSV or a filled-in template, question -> {id: grade}; blank = not yet.
 
-    The file is read by :func:`ragmath.io.read_qrels` with the blank-grade rows left out, so a mistake is
-    reported with this file's name and line; an escaped question or ID comes back unescaped.
+    The file is read as CSV by :func:`ragmath.io.read_qrels` (whatever its extension), the one reader of
+    labels: a row whose grade cell is blank is a pair not judged yet and is left out, other columns are
+    ignored, an escaped question or ID (``'=x``) comes back unescaped.
 
+    >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
     >>> _ = (folder / "t.csv").write_text("question,id,grade,text\\nq1,a,2,x\\nq1,b,,y\\n", encoding="utf-8")
     >>> read_labels(folder / "t.csv")
@@ -238,43 +285,51 @@ def read_labels(path: Any) -> dict[str, dict[str, int]]:
     Header names may carry spaces (``question, id, grade``). A line break inside a quoted cell (``\\r``
     or ``\\n``) is text; a lone ``\\r`` ending a line (old Mac line endings) is refused, naming the line.
 
-    Raises ``ValueError`` for a file not in UTF-8 (naming its line), a grade that is not blank nor a whole
-    number 0-9, a duplicate pair, ... (everything the qrels reader refuses).
+    Raises ``ValueError`` naming the file and line for a file not in UTF-8, a grade that is not blank nor
+    a whole number 0-30, an empty or spaced question or ID (on a blank row too), a duplicate pair, ...
+    (everything the qrels reader refuses).
     """
-    path = Path(os.fspath(path))
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = exc.object[:exc.start].count(b"\n") + 1
-        raise ValueError(f"{path}, line {line}: not UTF-8 text ({exc.reason} at byte {exc.start}); a "
-                         "judgement file is a CSV saved as UTF-8 (question,id,grade): point to that file, or "
-                         "save it as UTF-8 CSV") from None
-    # the csv reader's pieces: a line ends at \n, \r\n or \r (a \r may be a line break inside a quoted cell)
-    lines = io.StringIO(text, newline="").readlines()
-    reader = csv.reader(iter(lines))
-    header = next(reader, None)
-    if header is None or "grade" not in [name.strip() for name in header]:
-        return _read_table(path, path)  # the reader says what is missing
-    column = [name.strip() for name in header].index("grade")
-    start, blank = reader.line_num, False  # pieces read so far (a quoted field may span several)
-    for row in reader:
-        end = reader.line_num
-        if row and len(row) > column and row[column].strip() == "":
-            # the reader skips blank lines: a blank row keeps its \n, so line numbers stay the file's
-            lines[start:end] = ["\n" * "".join(lines[start:end]).count("\n")] + [""] * (end - start - 1)
-            blank = True
-        start = end
-    if not blank:
-        return _read_table(path, path)
-    with tempfile.TemporaryDirectory(dir=path.parent, prefix=f".{path.name}.") as folder:
-        labelled = Path(folder) / path.name
-        labelled.write_bytes("".join(lines).encode("utf-8"))
-        return _read_table(labelled, path)
+    return read_qrels(os.fspath(path), "csv")
 
 
-def _read_table(source: Path, path: Path) -> dict[str, dict[str, int]]:
-    """The labels of a qrels CSV (the reader takes a template's escapes off); errors name ``path``."""
-    try:
-        return read_qrels(source, "csv")
-    except ValueError as error:
-        raise ValueError(str(error).replace(str(source), str(path))) from None
+def merge_labels(
+    sources: Mapping[str, Mapping[str, Mapping[str, int]]],
+) -> tuple[dict[str, dict[str, int]], pd.DataFrame]:
+    """The union of several label sets, and a table of the pairs they grade differently (left out).
+
+    ``sources``: name -> labels (e.g. ``{"widget": read_labels(judgements), "template": read_labels(t)}``).
+    A pair graded the same in several sources is kept once; a pair graded differently is left out and
+    listed in the conflicts table (``question``, ``id``, then each source's grade or ``<NA>``), sorted by
+    question and id: settle it in one file and merge again. The inputs are not changed.
+
+    >>> labels, conflicts = merge_labels({"widget": {"q1": {"a": 2, "b": 0}},
+    ...                                   "template": {"q1": {"a": 2, "b": 1, "c": 0}, "q2": {"x": 1}}})
+    >>> labels
+    {'q1': {'a': 2, 'c': 0}, 'q2': {'x': 1}}
+    >>> conflicts
+      question id  widget  template
+    0       q1  b       0         1
+
+    Raises ``ValueError`` naming the source for labels the qrels reader refuses, or named question or id.
+    """
+    grades: dict[tuple[str, str], dict[str, int]] = {}  # pair -> {source: grade}, pairs in first-seen order
+    for name, labels in sources.items():
+        try:
+            if name in ("question", "id"):
+                raise ValueError("a source may not be named question or id (the table's first columns)")
+            checked = read_qrels(labels)  # a checked copy: IDs as text, grades 0-30
+        except (TypeError, ValueError) as error:
+            raise ValueError(message("notebook.judgements.merge", name=repr(name), error=error)) from None
+        for question, items in checked.items():
+            for item, grade in items.items():
+                grades.setdefault((question, item), {})[name] = grade
+    merged: dict[str, dict[str, int]] = {}
+    conflicts = []
+    for (question, item), given in grades.items():
+        if len(values := set(given.values())) == 1:
+            merged.setdefault(question, {})[item] = values.pop()
+        else:
+            conflicts.append({"question": question, "id": item, **given})
+    table = pd.DataFrame(conflicts, columns=["question", "id", *sources])
+    table = table.astype({"question": object, "id": object} | {name: "Int64" for name in sources})
+    return merged, table.sort_values(["question", "id"], ignore_index=True)
