@@ -59,7 +59,7 @@ def check_comparison_lines(text: str, result: Comparison) -> dict[str, tuple]:
     baseline = result.baseline
     rows = result.comparisons[result.comparisons["metric"] == "nDCG@5"].set_index("system")
     pattern = (rf"^(\S+) − {re.escape(baseline)}: ([+-]\d\.\d{{3}}) \[([+-]\d\.\d{{3}}), ([+-]\d\.\d{{3}})\], the "
-               r"interval (excludes|includes) 0; Holm p (\d\.\d{3}) \((below|not below) 0\.05\); (\d+) wins, (\d+) losses$")
+               r"interval (excludes|includes) 0; Holm p (\d\.\d{3}) \((below|not below) 0\.05\); wins (\d+), losses (\d+)$")
     lines = {m[0]: m[1:] for m in re.findall(pattern, text, re.M)}
     assert set(lines) == set(rows.index)
     for name, row in rows.iterrows():
@@ -69,8 +69,8 @@ def check_comparison_lines(text: str, result: Comparison) -> dict[str, tuple]:
                                "below" if row["p_holm"] < 0.05 else "not below", str(int(row["wins"])),
                                str(int(row["losses"]))), name
         differ = int(row["wins"] + row["losses"])
-        floor = f"{differ} questions differ: the exact sign-flip p cannot go below 2/2^{differ} = {2 / 2**differ:.4f}"
-        assert (floor in text) == (differ <= 20), name
+        floor = f"questions that differ: {differ}; the exact sign-flip p cannot go below 2/2^{differ} = {2 / 2**differ:.4f}"
+        assert (floor in text) == (0 < differ <= 20), name
     candidate = str(rows["diff"].idxmax())
     assert (f"The rule written before the table sends {candidate} ({_f(rows.loc[candidate, 'diff'], '+.3f')}) to "
             f"the holdout against {baseline}.") in text
@@ -109,3 +109,21 @@ def check_opening_lines(text: str, runs: dict, labels: dict, held: list[str], re
             f"{'holds' if diff.low <= working <= diff.high else 'does not hold'} the working questions' "
             f"{working:+.3f}") in text
     assert ("fewer than 10: this interval rests on too few" in text) == (len(joined) < 10)
+
+
+def check_power_line(text: str, result: Comparison) -> None:
+    """Section 8's resampling check: the power found by 4,000 seeded draws of the planned number of questions
+    (the candidate's pilot shifted to a true difference of 0.05), and "far apart" exactly when it is more
+    than 5 points from the formula's 80%."""
+    from statistics import NormalDist
+
+    rows = result.comparisons[result.comparisons["metric"] == "nDCG@5"].set_index("system")
+    candidate, baseline = str(rows["diff"].idxmax()), result.baseline
+    pilot = (result.per_question[candidate]["nDCG@5"] - result.per_question[baseline]["nDCG@5"]).to_numpy()
+    n = plan_questions(pilot, 0.05)
+    rng = np.random.default_rng(0)
+    draws = (pilot - pilot.mean() + 0.05)[rng.integers(0, pilot.size, size=(4_000, n))]
+    z = draws.mean(axis=1) / (draws.std(axis=1, ddof=1) / np.sqrt(n))
+    power = float(np.mean(np.abs(z) > NormalDist().inv_cdf(0.975)))
+    assert f"resampled power at {n} questions (4,000 draws): {power:.1%}; the formula's: 80%" in text
+    assert ("; far apart: the pilot's differences are far from normal" in text) == (abs(power - 0.8) > 0.05)

@@ -378,7 +378,7 @@ def test_notebook_08_comparison_lines_and_report_are_compares(executed, own_syst
 @pytest.mark.notebooks
 @pytest.mark.slow
 def test_notebook_08_plans_the_question_count_and_opens_its_holdout_once(executed, own_system):
-    from readings08 import check_opening_lines, check_plan_lines, printed
+    from readings08 import check_opening_lines, check_plan_lines, check_power_line, printed
 
     from ragmath import compare
 
@@ -386,6 +386,7 @@ def test_notebook_08_plans_the_question_count_and_opens_its_holdout_once(execute
     nb = executed(NOTEBOOK_DIR / "08_your_own_system.ipynb")
     result = compare(runs, labels, ["Recall@5", "nDCG@5"], baseline="bm25", seed=0)
     check_plan_lines(printed(nb, "read0808"), result)
+    check_power_line(printed(nb, "10c86f69"), result)
     check_opening_lines(printed(nb, "31091e18"), every_run, every_label, held, result)
     assert f"holdout questions: {len(held)} in" in printed(nb, "8c2bf02e")
     assert "opening 1 (opened 1 time(s) in all)" in printed(nb, "31091e18")

@@ -146,6 +146,7 @@ def test_notebook_08_runs_top_to_bottom_on_foreign_files(my_files, tmp_path, lan
     section 6 refuses to compare six questions (fewer than 10 working questions with a relevant label),
     saying how many more to label."""
     from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
 
     path = ROOT / "notebooks" / ("zh" if language == "zh" else "") / "08_your_own_system.ipynb"
     nb = nbformat.read(path, as_version=4)
@@ -158,8 +159,8 @@ def test_notebook_08_runs_top_to_bottom_on_foreign_files(my_files, tmp_path, lan
     for (q, d), g in GRADES.items():
         judged.setdefault(q, {})[d] = g
     write_qrels(judged, work / "judgements.csv")
-    NotebookClient(nb, timeout=600, kernel_name="python3", allow_errors=True,
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    with pytest.raises(CellExecutionError):  # Run All stops at section 6's refusal, as in JupyterLab
+        NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
     errors = [(c.id, out["evalue"]) for c in nb.cells if c.cell_type == "code" for out in c.get("outputs", [])
               if out.get("output_type") == "error"]
     text = "\n".join(text for c in nb.cells if c.cell_type == "code" for text in plain_texts(c))

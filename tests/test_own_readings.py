@@ -32,6 +32,7 @@ from readings08 import (
     check_comparison_lines,
     check_opening_lines,
     check_plan_lines,
+    check_power_line,
     printed,
 )
 
@@ -76,12 +77,14 @@ def _system_a(folder: Path) -> dict:
                 rankings[name][q] = filler
             continue
         answer, helps = f"a{q[1:]}", f"h{q[1:]}"
-        base_rank = int(rng.integers(2, 9))
+        base_rank = int(rng.integers(2, 14))  # beyond 10: base misses the answer
         better_rank = 1 if rng.random() < 0.8 else 3
-        wobbly_rank = min(10, max(1, base_rank + int(rng.integers(-1, 2))))
+        wobbly_rank = max(1, base_rank + int(rng.integers(-1, 2)))
+        own_filler = [str(d) for d in rng.choice(distractors, 10, replace=False)]  # better finds other chunks
         for name, rank in (("base", base_rank), ("better", better_rank), ("wobbly", wobbly_rank)):
-            ranked = [d for d in filler if d not in (answer, helps)][:8]
-            ranked.insert(rank - 1, answer)
+            ranked = (own_filler if name == "better" else filler)[:9]
+            if rank <= 10:
+                ranked.insert(rank - 1, answer)
             ranked.insert(min(len(ranked), 4 if name == "better" else 6), helps)
             rankings[name][q] = ranked[:10]
     text_of = dict(zip(questions["question_id"], questions["text"], strict=True))
@@ -123,9 +126,12 @@ def _full_judgements(files: dict) -> dict[str, dict[str, int]]:
     return judged
 
 
-def _run_08(files: dict, folder: Path, language: str, *, allow_errors: bool = False):
-    """Notebook 08 executed in ``folder`` with ``MY_FILES`` naming ``files`` and the workbook's data unreadable."""
+def _run_08(files: dict, folder: Path, language: str, *, stops: bool = False):
+    """Notebook 08 executed in ``folder`` with ``MY_FILES`` naming ``files`` and the workbook's data unreadable.
+    With ``stops``, a cell that raises ends the run as Run All ends it in JupyterLab: the cells above keep
+    their outputs, the failing cell shows its error, nothing below runs."""
     from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
 
     path = ROOT / "notebooks" / ("zh" if language == "zh" else "") / "08_your_own_system.ipynb"
     nb = nbformat.read(path, as_version=4)
@@ -135,8 +141,12 @@ def _run_08(files: dict, folder: Path, language: str, *, allow_errors: bool = Fa
     guard = nbformat.v4.new_code_cell(NO_WORKBOOK_DATA.strip())
     guard.id = "guard-no-workbook-data"
     nb.cells.insert(1, guard)
-    NotebookClient(nb, timeout=600, kernel_name="python3", allow_errors=allow_errors,
-                   resources={"metadata": {"path": str(folder)}}).execute()
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(folder)}}).execute()
+    except CellExecutionError:
+        if not stops:
+            raise
     return nb
 
 
@@ -198,7 +208,7 @@ def test_system_a_split_pool_and_labels_are_read_from_its_files(system_a):
     answered = [q for q, items in judged.items() if any(g > 0 for g in items.values())]
     reading = printed(nb, "read0805")
     assert f"{len(answered)} of 45 questions have a relevant label (grade 1 or 2)" in reading
-    assert "2 questions have their whole pool judged and nothing relevant in it (q44, q45): they count as no-answer" in reading
+    assert "questions whose whole pool is judged with nothing relevant in it: 2 (q44, q45); they count as no-answer" in reading
     labelled = labels_for(judged, system_a["working"])
     answerable = [q for q in system_a["working"] if any(g > 0 for g in labelled.get(q, {}).values())]
     assert (f"{len(labelled)} of {len(system_a['working'])} working questions labelled; {len(answerable)} with a "
@@ -239,6 +249,7 @@ def test_system_a_comparison_lines_follow_the_table(system_a, system_a_compariso
 def test_system_a_plan_and_holdout_lines_follow_the_numbers(system_a, system_a_comparison):
     nb = system_a["nb"]["en"]
     check_plan_lines(printed(nb, "read0808"), system_a_comparison)
+    check_power_line(printed(nb, "10c86f69"), system_a_comparison)
     check_opening_lines(printed(nb, "31091e18"), system_a["runs"], system_a["judged"], system_a["held"],
                         system_a_comparison)
     assert "opening 1 (opened 1 time(s) in all)" in printed(nb, "31091e18")
@@ -290,19 +301,20 @@ def test_system_b_the_template_round_trips_and_partial_labels_are_refused(tmp_pa
     work = tmp_path / "own_system_work" / "mine"
     template = work / "template.csv"
 
-    first = _run_08(files, tmp_path, "en", allow_errors=True)  # nothing judged yet
+    first = _run_08(files, tmp_path, "en", stops=True)  # nothing judged yet
     questions = pd.read_csv(files["questions"], dtype=str)
     working, _ = grouped_split(list(questions["question_id"]), question_groups(questions), holdout=1 / 3, seed=0)
     assert _error(first) == ("min08060", "RuntimeError: only 0 working questions have a relevant label, and "
                              "comparing needs 10: label at least 10 more in section 5, then run the notebook again")
     assert f"0 of {len(working)} working questions labelled; 0 with a relevant label" in printed(first, "min08060")
+    assert printed(first, "read0806") == printed(first, "read0807") == ""  # Run All stopped at the refusal
     rows = len(pd.read_csv(template))
     assert f"template.csv: {rows} rows, 0 with a grade; {rows} added by this run" in printed(first, "12aa9a5b")
 
     some = set(working[:4])  # a spreadsheet session: four working questions graded
     _fill_template(template, some)
     graded_before = template.read_bytes()
-    second = _run_08(files, tmp_path, "en", allow_errors=True)
+    second = _run_08(files, tmp_path, "en", stops=True)
     assert template.read_bytes() == graded_before  # kept as the person left it, not rewritten
     graded = int(pd.read_csv(template, dtype=str, keep_default_na=False)["grade"].ne("").sum())
     assert f"template.csv: {rows} rows, {graded} with a grade; 0 added by this run" in printed(second, "12aa9a5b")
