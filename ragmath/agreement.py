@@ -18,7 +18,7 @@ import numpy as np
 
 from ragmath.stats import check_resamples
 
-__all__ = ["label_agreement", "Agreement", "kappas"]
+__all__ = ["label_agreement", "Agreement", "kappas", "agreement_sample"]
 
 _BLOCK = 1_000_000  # question picks drawn at a time, as ragmath.stats draws them
 
@@ -275,3 +275,37 @@ def label_agreement(first: Any, second: Any, *, pairs: str = "same", grades: Seq
                      kappa_quadratic=weighted, intervals=intervals, confidence=float(confidence), seed=seed,
                      resamples=total, undefined_resamples=undefined, only_first=only_first,
                      only_second=only_second, notes=notes)
+
+
+def agreement_sample(labels: Mapping[str, Mapping[str, int]], n: int = 48, *,
+                     seed: int = 0) -> list[tuple[str, str]]:
+    """The (question, item) pairs to label a second time, drawn by a stated rule: half among the pairs the
+    first labels grade relevant (grade ≥ 1), half among those graded 0, each half drawn without replacement
+    by numpy ``default_rng(seed)``; sorted by question, then item.
+
+    Why half and half: a pool is mostly 0s, and a uniform draw of 48 from it holds a handful of relevant
+    pairs, too few for κ to say anything about the grades that decide a score. When one kind has fewer
+    pairs than its half, all of them are taken and the other kind fills the rest.
+
+    >>> agreement_sample({"q1": {"a": 2, "b": 0}, "q2": {"c": 0, "d": 1}}, 4)  # every pair, sorted
+    [('q1', 'a'), ('q1', 'b'), ('q2', 'c'), ('q2', 'd')]
+    >>> first = {f"q{k}": {"rel": 1, "x": 0, "y": 0, "z": 0} for k in range(10)}  # 10 relevant, 30 zeros
+    >>> sample = agreement_sample(first, 12)
+    >>> len(sample), sum(item == "rel" for _, item in sample)  # half and half
+    (12, 6)
+    >>> sum(item == "r" for _, item in agreement_sample({"q1": {"r": 1, "a": 0, "b": 0, "c": 0}}, 4))
+    1
+
+    Raises ``ValueError`` when ``n`` is not a whole number from 2 to the number of labelled pairs.
+    """
+    pairs = sorted((str(q), str(i), int(g)) for q, items in labels.items() for i, g in items.items())
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 2 <= n <= len(pairs):
+        raise ValueError(f"agreement_sample: n must be a whole number from 2 to the {len(pairs)} labelled "
+                         f"pairs; got {n!r}")
+    relevant = [(q, i) for q, i, g in pairs if g >= 1]
+    zero = [(q, i) for q, i, g in pairs if g < 1]
+    take_relevant = min(len(relevant), max(n // 2, n - len(zero)))
+    rng = np.random.default_rng(seed)
+    chosen = [relevant[k] for k in rng.choice(len(relevant), take_relevant, replace=False)]
+    chosen += [zero[k] for k in rng.choice(len(zero), n - take_relevant, replace=False)]
+    return sorted(chosen)
