@@ -27,6 +27,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ragmath.cli import main
 from ragmath.io import qrels_table, read_qrels
@@ -96,6 +98,27 @@ def test_the_bulk_and_the_line_reader_leave_out_the_same_blank_rows(tmp_path, te
     bulk = qrels_table(path)
     lines = _line_reader(_Source(path), "csv", "qrels")
     assert bulk.select("question", "id", "grade").rows() == lines.rows()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["q1", "q2", "'=q", ""]),
+                          st.sampled_from(["a", "b", "=c", " a", ""]),
+                          st.sampled_from(["", " ", "\t", '""', "0", "2", " 1 ", "-1", "1.5", "x", None])),
+                min_size=1, max_size=6))
+def test_the_public_reader_gives_the_line_readers_table_or_error_on_blank_grades(tmp_path_factory, rows):
+    """A labels CSV with blank grades, short rows (None: the grade cell missing), bad IDs and grades."""
+    path = tmp_path_factory.mktemp("blank") / "labels.csv"
+    body = "".join(f"{q},{i}\n" if g is None else f"{q},{i},{g}\n" for q, i, g in rows)
+    path.write_text("question,id,grade\n" + body, encoding="utf-8")
+    try:
+        expected = _line_reader(_Source(path), "csv", "qrels").rows()
+    except ValueError as error:
+        with pytest.raises(ValueError) as caught:
+            qrels_table(path)
+        assert str(caught.value) == str(error)
+        return
+    unescaped = [(q[1:] if q.startswith("'=") else q, i, g) for q, i, g in expected]  # the public reader
+    assert qrels_table(path).rows() == unescaped  # unescapes a CSV's formula cells; the line reader does not
 
 
 @pytest.mark.parametrize("text, fragment", [
