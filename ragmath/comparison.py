@@ -150,14 +150,21 @@ REPORT_WORDS: dict[str, str] = {
     "baseline": "baseline",
     "labelled.of": "{labelled} of {asked}",
     "note.baseline": "baseline {baseline}; {n} questions in every mean",
-    "note.test": "p: two-sided paired sign-flip test ({tests}); p_holm: Holm over the {comparisons} "
-                 "comparisons of this table",
-    "note.missing": "{name}: {n} question(s) missing from the run, scored 0: {questions}",
-    "note.no_answer": "{n} no-answer question(s) outside every mean (Judged@K counts them): {questions}",
+    "note.test": "p: two-sided paired sign-flip test ({tests}); p_holm: p adjusted by Holm's method across "
+                 "this table's comparisons ({comparisons})",
+    "note.missing": "{name}: missing from the run, so scored 0 ({n}): {questions}",
+    "note.no_answer": "no relevant label, so outside every mean; Judged@K counts them ({n}): {questions}",
     "note.labelled": "{names}: {labelled} of {asked} questions labelled; the means and Judged@K are over the "
                      "labelled questions only; {unlabelled} not labelled (unjudged, not scored): {questions}",
     "note.warning": "warning: {system} Judged@{k} = {judged:.3f} is below 0.9 x the baseline's "
                     "{baseline:.3f}: its score rests on unlabelled items (label its pool)",
+    "note.columns": "columns: mean [CI] is the mean over questions with its 95% bootstrap interval; "
+                    "Judged@K the labelled share of each top K; labelled how many of the questions asked "
+                    "have labels; diff [CI] the mean of the per-question differences from the baseline, "
+                    "with its interval; p the two-sided paired sign-flip test's; p_holm that p adjusted by"
+                    " Holm's method for every comparison in the table; W/T/L the questions where the "
+                    "version is above, equal to and below the baseline; effect the mean difference over "
+                    "the standard deviation of the differences (Cohen's d_z)",
     "test.exact": "exact: all {total} sign flips of {n} non-zero differences",
     "test.random": "{resamples} random sign flips (seed {seed})",
     "test.separator": "; ",
@@ -289,7 +296,7 @@ class Comparison:
 
     def notes(self, words: Mapping[str, str] | None = None) -> list[str]:
         """What the table rests on: the questions labelled, the test, Holm's family, the questions kept apart,
-        Judged@K warnings.
+        Judged@K warnings, and last what each column says.
 
         When a version was asked questions that have no label, one line says how many of its questions are
         labelled, that the means and Judged@K are over those only, and which are not (versions with the
@@ -312,6 +319,7 @@ class Comparison:
         out += [said["note.warning"].format(system=r.system, k=r.metric.split("@")[1], judged=r.judged,
                                             baseline=r.judged_baseline)
                 for r in self.comparisons.itertuples() if r.judged_warning]
+        out.append(said["note.columns"])
         return list(dict.fromkeys(out))
 
     def _labelled_notes(self, said: Mapping[str, str]) -> list[str]:

@@ -34,8 +34,8 @@ def test_compare_notes_name_the_no_answer_missing_and_unjudged_questions():
     runs = {"A": {"q1": ["a"], "q2": ["b"], "q8": ["z"]}, "B": {"q1": ["a"], "q8": ["z"]}}
     qrels = {"q1": {"a": 1}, "q2": {"b": 1}, "q3": {"c": 0}}
     notes = "\n".join(compare(runs, qrels, ["Hit@1"]).notes())
-    assert "B: 1 question(s) missing from the run, scored 0: q2" in notes
-    assert "1 no-answer question(s) outside every mean (Judged@K counts them): q3" in notes
+    assert "B: missing from the run, so scored 0 (1): q2" in notes
+    assert "no relevant label, so outside every mean; Judged@K counts them (1): q3" in notes
     assert ("A: 2 of 3 questions labelled; the means and Judged@K are over the labelled questions only; "
             "1 not labelled (unjudged, not scored): q8") in notes
     assert ("B: 1 of 2 questions labelled; the means and Judged@K are over the labelled questions only; "

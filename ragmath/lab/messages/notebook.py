@@ -155,15 +155,28 @@ MESSAGES: dict[str, dict[str, str]] = {
                                               "zh": "{asked} 题中 {labelled} 题"},
     "notebook.comparing.report.note.baseline": {"en": "baseline {baseline}; {n} questions in every mean",
                                                 "zh": "基线 {baseline}；每个均值都基于 {n} 个问题"},
-    "notebook.comparing.report.note.test": {"en": "p: two-sided paired sign-flip test ({tests}); p_holm: "
-                                                  "Holm over the {comparisons} comparisons of this table",
+    "notebook.comparing.report.note.test": {"en": "p: two-sided paired sign-flip test ({tests}); p_holm: p "
+                                                  "adjusted by Holm's method across this table's comparisons "
+                                                  "({comparisons})",
                                             "zh": "p：双侧配对符号翻转检验（{tests}）；p_holm："
                                                   "对本表的 {comparisons} 个比较做 Holm 校正"},
-    "notebook.comparing.report.note.missing": {"en": "{name}: {n} question(s) missing from the run, "
-                                                     "scored 0: {questions}",
+    "notebook.comparing.report.note.missing": {"en": "{name}: missing from the run, so scored 0 ({n}): "
+                                                     "{questions}",
                                                "zh": "{name}：运行结果缺少 {n} 个问题，记 0 分：{questions}"},
-    "notebook.comparing.report.note.no_answer": {"en": "{n} no-answer question(s) outside every mean "
-                                                       "(Judged@K counts them): {questions}",
+    "notebook.comparing.report.note.columns": {
+        "en": "columns: mean [CI] is the mean over questions with its 95% bootstrap interval; Judged@K the"
+              " labelled share of each top K; labelled how many of the questions asked have labels; diff "
+              "[CI] the mean of the per-question differences from the baseline, with its interval; p the "
+              "two-sided paired sign-flip test's; p_holm that p adjusted by Holm's method for every "
+              "comparison in the table; W/T/L the questions where the version is above, equal to and below"
+              " the baseline; effect the mean difference over the standard deviation of the differences "
+              "(Cohen's d_z)",
+        "zh": "各列：均值及区间是各题的均值及其 95% bootstrap 区间；Judged@K 是每个前 K 名中已标注的比例；"
+              "已标注是所问的题中有标注的题数；配对差值及区间是与基线逐题差值的均值及其区间；p 值来自双侧配对"
+              "符号翻转检验；Holm 校正后 p 值是对表中每个比较用 Holm 方法校正后的 p；胜/平/负是该版本高于、"
+              "等于、低于基线的题数；效应量是平均差值除以差值的标准差（Cohen 的 d_z）"},
+    "notebook.comparing.report.note.no_answer": {"en": "no relevant label, so outside every mean; Judged@K "
+                                                       "counts them ({n}): {questions}",
                                                  "zh": "{n} 道无答案题不进任何均值（Judged@K 计入它们）："
                                                        "{questions}"},
     "notebook.comparing.report.note.labelled": {"en": "{names}: {labelled} of {asked} questions labelled; "
