@@ -127,3 +127,64 @@ def check_power_line(text: str, result: Comparison) -> None:
     power = float(np.mean(np.abs(z) > NormalDist().inv_cdf(0.975)))
     assert f"resampled power at {n} questions (4,000 draws): {power:.1%}; the formula's: 80%" in text
     assert ("; far apart: the pilot's differences are far from normal" in text) == (abs(power - 0.8) > 0.05)
+
+
+def shown_tables(nb, cell_id: str) -> str:
+    """The plain text of the tables a code cell displayed (its display outputs), joined."""
+    cell = next(c for c in nb.cells if c.get("id") == cell_id)
+    return "\n".join(str(out.get("data", {}).get("text/plain", "")) for out in cell_outputs(cell)
+                     if out.get("output_type") in ("display_data", "execute_result"))
+
+
+def check_agreement_lines(text: str, table: str, work_labels: dict, work_runs: dict, second: dict, *,
+                          by_hand: int, blind: int):
+    """Section 6.1's lines: where the second pass's grades came from, raw agreement, Cohen's κ and the
+    quadratic-weighted κ with their intervals (seed 0), the pairs relevant in one pass and 0 in the other, the
+    displayed confusion matrix, and the versions' order on nDCG@5 under the first labels and with the sample's
+    pairs regraded ("same order" exactly when it is the same). ``second``: the second pass's grades of the
+    sample, as the test wrote or committed them. Returns the recomputed :class:`ragmath.agreement.Agreement`."""
+    from sklearn.metrics import cohen_kappa_score
+
+    from ragmath import label_agreement
+    from ragmath.agreement import agreement_sample
+
+    sample = agreement_sample(work_labels, min(48, sum(map(len, work_labels.values()))), seed=0)
+    graded = [(q, i) for q, i in sample if i in second.get(q, {})]
+    assert (f"second pass: judged in the widget {by_hand}; from the blind second labels {blind}; not judged yet "
+            f"{len(sample) - len(graded)} of {len(sample)}") in text
+    assert by_hand + blind == len(graded)
+    first = {q: {i: work_labels[q][i] for i in items} for q, items in second.items()}
+    result = label_agreement(first, second, seed=0)
+    one, two = [work_labels[q][i] for q, i in graded], [second[q][i] for q, i in graded]
+    assert result.pairs == len(graded) and result.raw == np.mean(np.array(one) == np.array(two))
+    assert np.isclose(result.kappa, cohen_kappa_score(one, two))  # the reference implementation
+    assert np.isclose(result.kappa_quadratic, cohen_kappa_score(one, two, weights="quadratic"))
+
+    def shown(name: str, value: float) -> str:
+        low, high = result.intervals[name]
+        return f"{value:.3f} [{low:.3f}, {high:.3f}]"
+
+    assert (f"{len(graded)} pairs over {len({q for q, _ in graded})} questions graded in both passes; 95% "
+            "bootstrap intervals over questions (10,000 resamples, seed 0)") in text
+    assert f"raw agreement {shown('raw', result.raw)}; chance alone gives {result.expected:.3f}" in text
+    assert (f"Cohen's κ {shown('kappa', result.kappa)}; quadratic-weighted κ "
+            f"{shown('kappa_quadratic', result.kappa_quadratic)}") in text
+    down = sum(a >= 1 and b == 0 for a, b in zip(one, two, strict=True))
+    up = sum(a == 0 and b >= 1 for a, b in zip(one, two, strict=True))
+    assert (f"relevant in one pass and 0 in the other: {up + down} pairs (first relevant, second 0: {down}; "
+            f"first 0, second relevant: {up})") in text
+    grades = sorted({*one, *two})
+    rows = [[int(n) for n in line.split()[1:]] for line in table.splitlines()[2:]]
+    assert rows == [[sum(a == g and b == h for a, b in zip(one, two, strict=True)) for h in grades]
+                    for g in grades], table
+    regraded = {q: {**items, **second.get(q, {})} for q, items in work_labels.items()}
+    orders = []
+    for name, labels in (("the first labels", work_labels),
+                         (f"the first labels with the {len(graded)} sample pairs regraded", regraded)):
+        means = {v: evaluate(run, labels, ["nDCG@5"]).means["nDCG@5"] for v, run in work_runs.items()}
+        order = sorted(means, key=lambda v: -means[v])
+        assert f"nDCG@5 under {name}: " + ", ".join(f"{v} {means[v]:.3f}" for v in order) in text, name
+        orders.append(order)
+    assert ("\nsame order\n" in text) == (orders[0] == orders[1])
+    assert ("order changes: " in text) == (orders[0] != orders[1])
+    return result

@@ -8,7 +8,7 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 from ragmath import label_agreement
-from ragmath.agreement import kappas
+from ragmath.agreement import agreement_sample, kappas
 
 
 def _sets(cells: dict[tuple[int, int], int], questions: int = 5):
@@ -149,3 +149,46 @@ def test_label_files_are_read_like_qrels(tmp_path):
     write_qrels(second, tmp_path / "b.trec")
     from_files = label_agreement(tmp_path / "a.trec", tmp_path / "b.trec", n_resamples=100)
     assert from_files.kappa == pytest.approx(label_agreement(first, second, n_resamples=100).kappa)
+
+
+# ------------------------------------------------------------------ the sample to label a second time
+
+def _labels(relevant: int, zero: int) -> dict[str, dict[str, int]]:
+    """``relevant`` pairs graded 1 or 2 and ``zero`` graded 0, spread over questions of five items."""
+    grades = [1 + k % 2 for k in range(relevant)] + [0] * zero
+    labels: dict[str, dict[str, int]] = {}
+    for k, grade in enumerate(grades):
+        labels.setdefault(f"q{k // 5:02d}", {})[f"d{k:03d}"] = grade
+    return labels
+
+
+def test_agreement_sample_follows_its_stated_rule():
+    labels = _labels(30, 90)
+    sample = agreement_sample(labels, 48, seed=0)
+    pairs = sorted((q, i, g) for q, items in labels.items() for i, g in items.items())
+    relevant = [(q, i) for q, i, g in pairs if g >= 1]
+    zero = [(q, i) for q, i, g in pairs if g == 0]
+    rng = np.random.default_rng(0)  # the rule written out: the relevant half, then the zeros, no replacement
+    expected = [relevant[k] for k in rng.choice(len(relevant), 24, replace=False)]
+    expected += [zero[k] for k in rng.choice(len(zero), 24, replace=False)]
+    assert sample == sorted(expected) and len(set(sample)) == 48
+    assert sum(labels[q][i] >= 1 for q, i in sample) == 24
+    shuffled = {q: dict(reversed(list(labels[q].items()))) for q in reversed(list(labels))}
+    assert agreement_sample(shuffled, 48, seed=0) == sample  # the order of the mapping does not count
+    assert agreement_sample(labels, 48, seed=1) != sample
+
+
+def test_agreement_sample_fills_a_short_half_from_the_other_kind():
+    few_relevant = _labels(10, 90)
+    sample = agreement_sample(few_relevant, 48, seed=0)
+    assert len(sample) == 48 and sum(few_relevant[q][i] >= 1 for q, i in sample) == 10
+    few_zeros = _labels(90, 6)
+    sample = agreement_sample(few_zeros, 48, seed=0)
+    assert sum(few_zeros[q][i] == 0 for q, i in sample) == 6
+    assert len(agreement_sample(_labels(3, 2), 5)) == 5  # every pair
+
+
+@pytest.mark.parametrize("n", [1, 121, 2.0, True])
+def test_agreement_sample_refuses_a_size_it_cannot_draw(n):
+    with pytest.raises(ValueError, match="n must be a whole number from 2 to the 120 labelled pairs"):
+        agreement_sample(_labels(30, 90), n)

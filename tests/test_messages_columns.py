@@ -182,6 +182,7 @@ DATA_HEADERS = re.compile(r"""(?x)^(?:
     | bm25 | cosine | rrf | exact_id | title_overlap | text_overlap | live | memory
     | finance_officer | p6_employee | q\d+ | dev | holdout | exp | linear
     | ragmath(?:\.compare)? | bootstrap_interval | (?:gain/)?log2\(i\+1\) | [kKMNWxq]
+    | \d+  # a grade: the rows and columns of 08's confusion matrix
 )$""")
 
 
@@ -189,6 +190,7 @@ def test_data_headers_are_told_apart_from_words():
     assert all(DATA_HEADERS.match(h) for h in ["nDCG@5", "D Recall@M", "C", "jieba: TRV26-4.2-a", "q4", "k"])
     assert all(DATA_HEADERS.match(h) for h in ["nDCG@5 − A", "Judged@K", "log2(i+1)", "bm25", "Oracle"])
     assert all(DATA_HEADERS.match(h) for h in ["nDCG@5 − bm25", "rrf-k60", "bm25-bigram"])  # notebook 08's
+    assert all(DATA_HEADERS.match(h) for h in ["0", "1", "2"])  # grades: 08's confusion matrix
     assert not any(DATA_HEADERS.match(h) for h in ["mean", "caveat", "questions", "answers correct", "Ab",
                                                   "best D nDCG@5 at each value", "clean: nDCG@5"])
 

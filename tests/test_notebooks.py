@@ -394,3 +394,32 @@ def test_notebook_08_plans_the_question_count_and_opens_its_holdout_once(execute
     seal = json.loads(seal_path.read_text(encoding="utf-8"))
     assert len(seal["openings"]) == 1
     assert not any(out.output_type == "error" for c in nb.cells for out in c.get("outputs", []))
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+def test_notebook_08_agreement_of_the_stand_ins_two_label_sets_is_recomputed(executed, own_system):
+    """Section 6.1 on the stand-in: the second pass filled from the blind second labels (nobody judged in the
+    widget), its agreement lines and matrix recomputed, and the Chinese edition printing the same numbers."""
+    from readings08 import check_agreement_lines, printed, shown_tables
+
+    from ragmath.agreement import agreement_sample
+    from ragmath.io import read_qrels
+
+    _, _, runs, labels, _, _ = own_system
+    sample = agreement_sample(labels, 48, seed=0)
+    blind = read_qrels(NOTEBOOK_DIR / "own_system" / "second_labels.csv")
+    assert sorted((q, i) for q, items in blind.items() for i in items) == sample  # the sample, whole, no more
+    nb = executed(NOTEBOOK_DIR / "08_your_own_system.ipynb")
+    text = printed(nb, "read0810") + printed(nb, "read0811")
+    result = check_agreement_lines(text, shown_tables(nb, "read0810"), labels, runs, blind, by_hand=0,
+                                   blind=48)
+    assert result.pairs == 48 and result.kappa is not None
+    zh = executed(NOTEBOOK_DIR / "zh" / "08_your_own_system.ipynb")
+    for cell_id in ("read0810", "read0811"):
+        en_numbers, zh_numbers = (sorted(re.findall(r"[+-]?\d+(?:\.\d+)?", printed(book, cell_id)))
+                                  for book in (nb, zh))
+        assert en_numbers == zh_numbers, cell_id
+    en_rows, zh_rows = ([line.split() for line in shown_tables(book, "read0810").splitlines()[2:]]
+                        for book in (nb, zh))
+    assert en_rows == zh_rows  # the same matrix under Chinese names

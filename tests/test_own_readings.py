@@ -28,15 +28,18 @@ import numpy as np
 import pandas as pd
 import pytest
 from readings08 import (
+    check_agreement_lines,
     check_bias_lines,
     check_comparison_lines,
     check_opening_lines,
     check_plan_lines,
     check_power_line,
     printed,
+    shown_tables,
 )
 
 from ragmath import compare, grouped_split
+from ragmath.agreement import agreement_sample
 from ragmath.comparison import pool
 from ragmath.io import read_run, write_qrels
 from ragmath.lab.notebook.own_system import labels_for, labels_within, pooling_bias, question_groups, runs_for
@@ -44,7 +47,7 @@ from ragmath.lab.notebook.own_system import labels_for, labels_within, pooling_b
 ROOT = Path(__file__).resolve().parent.parent
 POOL_DEPTH, METRICS = 10, ["Recall@5", "nDCG@5"]
 READINGS = ["9751eb54", "ties0801", "8c2bf02e", "fe605f5a", "12aa9a5b", "82754829", "read0805", "min08060",
-            "read0806", "read0807", "read0808", "10c86f69", "31091e18"]
+            "read0806", "read0810", "read0811", "read0807", "read0808", "10c86f69", "31091e18"]
 
 NO_WORKBOOK_DATA = '''
 import ragmath.lab.corpus, ragmath.lab.notebook.own_system
@@ -52,6 +55,7 @@ def _refuse(*args, **kwargs):
     raise AssertionError("the workbook's data was read although MY_FILES is set")
 ragmath.lab.corpus.load_dataset = ragmath.lab.notebook.own_system.workbook_files = _refuse
 ragmath.lab.notebook.own_system.PREPARED_JUDGEMENTS = "no such file: the workbook's prepared judgements"
+ragmath.lab.notebook.own_system.SECOND_LABELS = "no such file: the workbook's blind second labels"
 '''
 
 
@@ -126,6 +130,18 @@ def _full_judgements(files: dict) -> dict[str, dict[str, int]]:
     return judged
 
 
+def _second_pass(work_labels: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+    """A second pass over the notebook's agreement sample as a second person might leave it: every fifth pair
+    graded otherwise (2 -> 1, 1 -> 0, 0 -> 1), every twelfth not judged yet."""
+    second: dict[str, dict[str, int]] = {}
+    for k, (q, item) in enumerate(agreement_sample(work_labels, 48, seed=0)):
+        if k % 12 == 11:
+            continue
+        grade = work_labels[q][item]
+        second.setdefault(q, {})[item] = (1 if grade != 1 else 0) if k % 5 == 0 else grade
+    return second
+
+
 def _run_08(files: dict, folder: Path, language: str, *, stops: bool = False):
     """Notebook 08 executed in ``folder`` with ``MY_FILES`` naming ``files`` and the workbook's data unreadable.
     With ``stops``, a cell that raises ends the run as Run All ends it in JupyterLab: the cells above keep
@@ -164,18 +180,20 @@ def system_a(tmp_path_factory):
     root = tmp_path_factory.mktemp("system-a")
     files = _system_a(root / "my_rag")
     judged = _full_judgements(files)
+    questions = pd.read_csv(files["questions"], dtype=str, keep_default_na=False)
+    runs = {Path(p).stem: Path(p) for p in files["runs"]}
+    group = question_groups(questions)
+    working, held = grouped_split(list(questions["question_id"]), group, holdout=1 / 3, seed=0)
+    second = _second_pass(labels_for(judged, working))
     executed = {}
     for language in ("en", "zh"):
         folder = root / language
         (folder / "own_system_work" / "mine").mkdir(parents=True)
         write_qrels(judged, folder / "own_system_work" / "mine" / "judgements.csv")
+        write_qrels(second, folder / "own_system_work" / "mine" / "second_pass.csv")
         executed[language] = _run_08(files, folder, language)
-    questions = pd.read_csv(files["questions"], dtype=str, keep_default_na=False)
-    runs = {Path(p).stem: Path(p) for p in files["runs"]}
-    group = question_groups(questions)
-    working, held = grouped_split(list(questions["question_id"]), group, holdout=1 / 3, seed=0)
     return {"nb": executed, "files": files, "judged": judged, "runs": runs, "working": working, "held": held,
-            "questions": questions, "folder": root}
+            "questions": questions, "folder": root, "second": second}
 
 
 @pytest.mark.notebooks
@@ -227,6 +245,20 @@ def test_system_a_pooling_bias_lines_follow_the_table(system_a):
     text = printed(system_a["nb"]["en"], "read0806")
     check_bias_lines(text, bias, "base", "pool of base", "pool of every version")
     assert re.search(r"^pool of base: Judged@5 below .*: (better|wobbly)", text, re.M)  # a warning to read
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+def test_system_a_agreement_lines_follow_its_second_pass(system_a):
+    work_runs = runs_for(system_a["runs"], system_a["working"])
+    work_labels = labels_for(system_a["judged"], system_a["working"])
+    second = system_a["second"]
+    nb = system_a["nb"]["en"]
+    text = printed(nb, "read0810") + printed(nb, "read0811")
+    result = check_agreement_lines(text, shown_tables(nb, "read0810"), work_labels, work_runs, second,
+                                   by_hand=sum(map(len, second.values())), blind=0)
+    assert result.pairs == 44 and 0 < result.raw < 1  # four pairs left unjudged; the disagreements counted
+    assert "not judged yet 4 of 48" in text
 
 
 @pytest.fixture(scope="module")
@@ -330,6 +362,9 @@ def test_system_b_the_template_round_trips_and_partial_labels_are_refused(tmp_pa
     labels_line = printed(third, "82754829")
     assert f"judged by hand (widget or template): {rows - 1}; from the prepared judgements: 0; not judged yet: 1 of {rows}" in labels_line
     assert "items graded differently in the widget and the template (unjudged until you change one of the two): 1" in labels_line
+    assert ("The agreement needs the second pass: judge the sample's 48 pairs in the widget above, then run this "
+            "cell again") in printed(third, "read0810")  # nothing judged a second time: said, not a crash
+    assert printed(third, "read0811") == "No second pass yet: the versions' order under the second grades waits for it\n"
     plan = printed(third, "read0808") + printed(third, "10c86f69")
     assert "Every pilot difference of copy − base on nDCG@5 is +0.000: no spread, so no count can be planned" in plan
     assert "resampled power" not in plan

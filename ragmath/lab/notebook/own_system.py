@@ -37,7 +37,7 @@ from ragmath.lab.workbook import (
 __all__ = ["VERSIONS", "BASELINE", "OWN_SPLIT", "POOL_DEPTH", "workbook_systems", "question_records",
            "relevant_only_labels", "workbook_files", "load_own_files", "OwnFiles", "question_groups",
            "runs_for", "labels_for", "prepared_judgements", "labels_from", "labels_within", "latency_summary",
-           "latency_tables", "pooling_bias", "plan_table", "PREPARED_JUDGEMENTS"]
+           "latency_tables", "pooling_bias", "plan_table", "PREPARED_JUDGEMENTS", "SECOND_LABELS"]
 
 
 class _InLanguage(Mapping[str, str]):
@@ -79,6 +79,8 @@ RECORD_DEPTH = 20
 
 #: The prepared judgements that stand in for a person in notebook 08 (committed beside the notebook).
 PREPARED_JUDGEMENTS = DATA_DIR.parent / "notebooks" / "own_system" / "prepared_judgements.csv"
+#: The stand-in's second label set for notebook 08's agreement sample, graded blind (``second_labels.md``).
+SECOND_LABELS = DATA_DIR.parent / "notebooks" / "own_system" / "second_labels.csv"
 
 #: The stand-in's four versions -> their descriptions, in the notebook's language; the first is the baseline.
 #: Named by what they are: notebooks 06a, 06b and 07 use the letters A-D for other versions.
