@@ -17,6 +17,7 @@ from ragmath.stats import plan_questions
 
 REASON = {"non-inferior": "non-inferior", "worse": "worse by more than the margin",
           "too few": "too few questions to tell"}
+DECISION = {"PASS": "PASS (exit 0)", "FAIL": "FAIL (exit 1)"}
 METRIC, MARGIN = "nDCG@10", 0.02
 
 
@@ -35,7 +36,7 @@ def check_gate_lines(text: str, gates: dict, baseline: str) -> None:
     for name, r in gates.items():
         above = "above" if r.low > -MARGIN else "not above"
         assert (f"{name} − {baseline} on {METRIC}: {r.mean_diff:+.3f} [{r.low:+.3f}, {r.high:+.3f}] on "
-                f"{r.questions} questions; the lower end is {above} −{MARGIN:g}: {r.decision}, "
+                f"{r.questions} questions; the lower end is {above} −{MARGIN:g}: {DECISION[r.decision]}, "
                 f"{REASON[r.reason]}\n") in text, name
 
 
@@ -44,7 +45,7 @@ def check_case_lines(text: str, cases: dict) -> None:
     not; the mean below −margin; the questions a pilot needs)."""
     for case, r in cases.items():
         assert (f"{case}: {r.candidate} − {r.baseline} = {r.mean_diff:+.3f} [{r.low:+.3f}, {r.high:+.3f}] on "
-                f"{r.questions} questions → {r.decision}, {REASON[r.reason]}\n") in text, case
+                f"{r.questions} questions → {DECISION[r.decision]}, {REASON[r.reason]}\n") in text, case
     better, within, worse, few = cases.values()
     assert better.passed and better.low > 0 and "better, too" in text
     assert within.passed and -MARGIN < within.low <= 0 and "no worse, not better" in text

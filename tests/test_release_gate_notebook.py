@@ -157,7 +157,7 @@ def test_notebook_09_prints_its_gates_and_cases_as_recomputed(executed, stand_in
     check_gate_lines(printed(nb, "read0902"), gates, "bm25")
     check_case_lines(printed(nb, "read0903"), cases)
     check_own_counts(printed(nb, "own0904"), gates, "bm25")
-    statuses = re.findall(r"^(.+): exit status (\d)$", printed(nb, "rep0903"), re.M)
+    statuses = re.findall(r"^(.+): .* → (?:PASS|FAIL) \(exit (\d)\)", printed(nb, "read0903"), re.M)
     assert statuses == [(case, str(r.exit_status)) for case, r in cases.items()]
     assert [s for _, s in statuses] == ["0", "0", "1", "1"]
     assert not any(out.output_type == "error" for c in nb.cells for out in c.get("outputs", []))
