@@ -156,6 +156,11 @@ def test_notebook_09_prints_its_gates_and_cases_as_recomputed(executed, stand_in
     gates, cases = _gates(stand_in)
     check_gate_lines(printed(nb, "read0902"), gates, "bm25")
     check_case_lines(printed(nb, "read0903"), cases)
+    better, within, worse, few = cases.values()  # the stand-in lands in the four cases their names say
+    assert better.passed and better.low > 0
+    assert within.passed and -0.02 < within.low <= 0
+    assert not worse.passed and worse.reason == "worse"
+    assert not few.passed and few.reason == "too few" and few.needed > few.questions
     check_own_counts(printed(nb, "own0904"), gates, "bm25")
     statuses = re.findall(r"^(.+): .* → (?:PASS|FAIL) \(exit (\d)\)", printed(nb, "read0903"), re.M)
     assert statuses == [(case, str(r.exit_status)) for case, r in cases.items()]
@@ -199,3 +204,115 @@ def test_chinese_09_prints_the_same_numbers_in_chinese(executed):
         assert sorted(numbers.findall(printed(zh, cell_id).replace("−", "-"))) == \
             sorted(numbers.findall(printed(en, cell_id).replace("−", "-"))), cell_id  # Chinese word order
     assert "放行" in printed(zh, "read0903") and "不放行" in printed(zh, "read0903")
+
+
+# ------------------------------------------------------------------------- a reader's own files (MY_FILES)
+NO_WORKBOOK_DATA = '''
+import ragmath.lab.corpus, ragmath.lab.notebook.own_system
+def _refuse(*args, **kwargs):
+    raise AssertionError("the workbook's data was read although MY_FILES is set")
+ragmath.lab.corpus.load_dataset = ragmath.lab.notebook.own_system.workbook_files = _refuse
+ragmath.lab.notebook.own_system.PREPARED_JUDGEMENTS = "no such file: the workbook's prepared judgements"
+'''
+
+
+def _reader_system(folder: Path) -> tuple[dict, dict]:
+    """A made-up system of 48 questions, one relevant chunk each, and three versions (``base``; ``better``,
+    which ranks the answer two places higher; ``shaky``, ``base`` with the answer moved at random), with
+    every item of their top 8 labelled, as notebook 08 would have written them."""
+    import numpy as np
+
+    from ragmath.io import write_run
+
+    rng = np.random.default_rng(38)
+    folder.mkdir(parents=True)
+    questions = [f"r{i:02d}" for i in range(1, 49)]
+    texts = ["".join(rng.choice(list("abcdefghijklmnop"), 12)) for _ in questions]  # no two alike
+    rows = [f"{q},{text},topic {i % 16}\n" for i, (q, text) in enumerate(zip(questions, texts, strict=True))]
+    (folder / "questions.csv").write_text("question_id,text,about\n" + "".join(rows), encoding="utf-8")
+    runs, labels = {"base": {}, "better": {}, "shaky": {}}, {}
+    for q in questions:
+        others = [f"{q}-x{j}" for j in range(1, 10)]
+        rank = int(rng.integers(1, 9))  # the answer's rank in base, 1..8
+        shaky = int(np.clip(rank + rng.integers(-2, 3), 1, 8))
+        placed = {"base": rank, "better": max(1, rank - 2), "shaky": shaky}
+        for name, at in placed.items():
+            ids = others[:at - 1] + [f"{q}-a"] + others[at - 1:7]
+            runs[name][q] = ids
+        labels[q] = {f"{q}-a": 1, **{item: 0 for item in others[:8]}}
+    paths = []
+    for name, run in runs.items():
+        write_run(run, folder / f"{name}.trec")
+        paths.append(str(folder / f"{name}.trec"))
+    return {"questions": str(folder / "questions.csv"), "runs": paths}, labels
+
+
+def _run_09(files: dict, folder: Path, language: str):
+    from nbclient import NotebookClient
+
+
+    nb = nbformat.read(ZH_NOTEBOOK if language == "zh" else NOTEBOOK, as_version=4)
+    cell = next(c for c in nb.cells if c.cell_type == "code" and c.source.startswith("MY_FILES = None"))
+    cell.source = cell.source.replace("MY_FILES = None", f"MY_FILES = {files!r}", 1)
+    guard = nbformat.v4.new_code_cell(NO_WORKBOOK_DATA.strip())
+    guard.id = "guard-no-workbook-data"
+    nb.cells.insert(1, guard)
+    where = {"metadata": {"path": str(folder)}}
+    NotebookClient(nb, timeout=600, kernel_name="python3", resources=where).execute()
+    return nb
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+def test_notebook_09_gates_a_readers_own_files(tmp_path):
+    """MY_FILES set, 08's labels.csv in its work folder, the workbook's data unreadable: every reading line
+    holds for gates recomputed here, in English; the Chinese edition prints the same numbers."""
+    from readings09 import check_case_lines, check_gate_lines, check_own_counts, printed
+
+    from ragmath import gate, grouped_split
+    from ragmath.io import read_qrels, read_run, write_qrels
+    from ragmath.lab.notebook.own_system import labels_for, question_groups, runs_for
+
+    files, labels = _reader_system(tmp_path / "my_rag")
+    ran = {}
+    for language in ("en", "zh"):
+        folder = tmp_path / language
+        (folder / "own_system_work" / "mine").mkdir(parents=True)
+        write_qrels(labels, folder / "own_system_work" / "mine" / "labels.csv")
+        ran[language] = _run_09(files, folder, language)
+    import pandas as pd
+
+    questions = pd.read_csv(files["questions"], dtype=str, keep_default_na=False)
+    working, _ = grouped_split(list(questions["question_id"]), question_groups(questions), holdout=1 / 3,
+                               seed=0)
+    runs = runs_for({Path(p).stem: read_run(p) for p in files["runs"]}, working)
+    work_labels = labels_for(read_qrels(tmp_path / "en" / "own_system_work" / "mine" / "labels.csv"), working)
+    def gated(baseline, candidate, names, qrels=work_labels):
+        return gate(baseline, candidate, qrels, "nDCG@10", 0.02, names=names)
+
+    gates = {v: gated(runs["base"], runs[v], ("base", v)) for v in ("better", "shaky")}
+    best = max(gates, key=lambda v: gates[v].mean_diff)
+    answerable = [q for q in working if any(g > 0 for g in work_labels.get(q, {}).values())]
+    few = runs_for(runs, answerable[:12])
+    swapped = {}
+    for q, ranking in runs["base"].items():
+        ids = list(ranking)
+        swapped[q] = ids[:4] + [ids[5], ids[4]] + ids[6:]
+    cases = {
+        "better": gates[best],
+        "within the margin": gated(runs["base"], swapped, ("base", "base 5↔6")),
+        "worse": gated(runs[best], runs["base"], (best, "base")),
+        "too few questions": gated(few["base"], few[best], ("base", best),
+                                   labels_for(work_labels, answerable[:12])),
+    }
+    nb = ran["en"]
+    assert "files: yours; versions: base, better, shaky (baseline base)" in printed(nb, "files0901")
+    check_gate_lines(printed(nb, "read0902"), gates, "base")
+    check_case_lines(printed(nb, "read0903"), cases)
+    check_own_counts(printed(nb, "own0904"), gates, "base")
+    assert re.findall(r"exit status (\d)", printed(nb, "ci0906")) == [
+        str(cases["better"].exit_status), str(cases["worse"].exit_status), "2"]
+    number = re.compile(r"[+-]?\d+(?:,\d{3})*(?:\.\d+)?%?")
+    for cell_id in ("read0902", "read0903", "own0904", "ci0906"):
+        assert sorted(number.findall(printed(ran["zh"], cell_id).replace("−", "-"))) == \
+            sorted(number.findall(printed(nb, cell_id).replace("−", "-"))), cell_id
