@@ -203,7 +203,7 @@ def test_chinese_09_prints_the_same_numbers_in_chinese(executed):
         numbers = re.compile(r"[+-]?\d+(?:,\d{3})*(?:\.\d+)?%?")
         assert sorted(numbers.findall(printed(zh, cell_id).replace("−", "-"))) == \
             sorted(numbers.findall(printed(en, cell_id).replace("−", "-"))), cell_id  # Chinese word order
-    assert "放行" in printed(zh, "read0903") and "不放行" in printed(zh, "read0903")
+    assert "通过" in printed(zh, "read0903") and "不通过" in printed(zh, "read0903")
 
 
 # ------------------------------------------------------------------------- a reader's own files (MY_FILES)
