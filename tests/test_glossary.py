@@ -48,6 +48,8 @@ ZH_SOURCES = {
     # notebook 08 and its solutions (rewritten in the glossary's terms; the others join after their rewrite)
     "notebooks/zh/08_your_own_system.ipynb": glossary.notebook_prose,
     "notebooks/zh/solutions/08_your_own_system_solutions.ipynb": glossary.notebook_prose,
+    "notebooks/zh/09_release_gate.ipynb": glossary.notebook_prose,
+    "notebooks/zh/solutions/09_release_gate_solutions.ipynb": glossary.notebook_prose,
     **{pattern: glossary.notebook_prose for pattern in ZH_NOTEBOOK_GLOBS},
 }
 EXEMPT_FROM_VARIANTS = {"docs/glossary.zh.md"}

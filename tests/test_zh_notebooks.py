@@ -286,6 +286,21 @@ def test_chinese_08_shows_no_english_word(executed):
 
 @pytest.mark.notebooks
 @pytest.mark.slow
+@pytest.mark.parametrize("name", ["09_release_gate.ipynb", "solutions/09_release_gate_solutions.ipynb"])
+def test_chinese_09_shows_no_english_word(name, executed):
+    """Tables (values and headers) and printed lines of zh 09 and its solutions: Chinese, besides names
+    (the gate's reports are the notebook's own table, in Chinese; the core's English report is not shown)."""
+    nb = executed(ZH_DIR / name)
+    shown = []
+    for cell in nb.cells:
+        for out in cell_outputs(cell) if cell.cell_type == "code" else []:
+            shown.append(out.get("text", ""))
+            shown.append(str(out.get("data", {}).get("text/plain", "")))
+    assert _latin_words("\n".join(shown)) == []
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
 @pytest.mark.parametrize("path", READ_IN_CHINESE, ids=_id)
 def test_what_the_chinese_notebook_shows_holds_no_english_word(path, executed):
     """Every output a reader sees (printed text, tables' HTML, drawings, the explorer widget's words; a

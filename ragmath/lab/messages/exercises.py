@@ -144,6 +144,18 @@ HINTS: dict[str, tuple[str, str]] = {
              "the numbers as the table shows them (3 decimals)",
              "nDCG@5 表中 rrf-k60 那一行：(difference, low, high, wins, losses)，"
              "数字照表上显示的写（3 位小数）"),
+    "09.1": ("gate(work_runs['bm25'], work_runs['bm25-bigram'], work_labels, 'nDCG@10', 0.02, "
+             "names=('bm25', 'bm25-bigram'), alpha=0.1), then -result.low",
+             "gate(work_runs['bm25'], work_runs['bm25-bigram'], work_labels, 'nDCG@10', 0.02, "
+             "names=('bm25', 'bm25-bigram'), alpha=0.1)，再取 -result.low"),
+    "09.2": ("loop k = 6, 7, ...: runs_for and labels_for on answerable[:k], gate best against bm25, "
+             "stop at the first result.passed (an int)",
+             "对 k = 6, 7, ... 循环：对 answerable[:k] 用 runs_for 和 labels_for，把 best 与 bm25 过门槛，"
+             "第一次 result.passed 时停下（整数）"),
+    "09.3": ("false_stops(diffs, 20, 1): every look from 20 to 200, as a fraction",
+             "false_stops(diffs, 20, 1)：从 20 到 200 每道题都看一次，写成小数"),
+    "09.4": ("detectable(100, gates['rrf-k60'].sd_diff): (z(0.975) + z(0.8)) · σ_d / √100",
+             "detectable(100, gates['rrf-k60'].sd_diff)：(z(0.975) + z(0.8)) · σ_d / √100"),
 }
 
 #: The hints as catalogue entries: ``exercises.ID.hint`` -> {"en": ..., "zh": ...}.

@@ -38,6 +38,7 @@ from ragmath.lab.notebook.exercises import (  # noqa: F401 - importing nbNN regi
     nb06,
     nb07,
     nb08,
+    nb09,
     register,
 )
 
