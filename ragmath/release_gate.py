@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from ragmath import io
-from ragmath.comparison import Comparison, compare, markdown
+from ragmath.comparison import Comparison, compare, markdown, report_words
 from ragmath.evaluation import name_list
 from ragmath.registry import METRICS, parse_metric
 from ragmath.stats import plan_questions
@@ -35,7 +35,7 @@ _REASONS = {
     "worse": "worse by more than the margin: {why}",
     "too few": "too few questions to tell: the interval [{low:+.4f}, {high:+.4f}] straddles -margin "
                "{neg:+.4f}",
-    "below the floor": "too few questions to tell: {n} question(s), and no paired test at alpha {alpha:g} "
+    "below the floor": "too few questions to tell: only {n}, and no paired test at alpha {alpha:g} "
                        "can decide on fewer than {floor} (the exact sign-flip p cannot go below 2/2^n = "
                        "{p_floor:.4f}), whatever the interval [{low:+.4f}, {high:+.4f}] says",
 }
@@ -201,7 +201,7 @@ def gate(baseline: Any, candidate: Any, qrels: Any, metric: str, margin: float, 
     >>> cand = {"q1": ["a"], "q2": ["b"], "q3": ["c"]}
     >>> labels = {"q1": {"a": 1}, "q2": {"b": 1}, "q3": {"c": 1}}
     >>> gate(base, cand, labels, "MRR@2", 0.02, n_resamples=2000).explanation[:46]
-    'too few questions to tell: 3 question(s), and '
+    'too few questions to tell: only 3, and no pair'
     >>> more = {f"q{i}": [f"d{i}"] for i in range(4, 8)}
     >>> result = gate(base | more, cand | more, labels | {q: {r[0]: 1} for q, r in more.items()}, "MRR@2",
     ...               0.02, n_resamples=2000)
@@ -255,9 +255,11 @@ def gate(baseline: Any, candidate: Any, qrels: Any, metric: str, margin: float, 
     needed, needed_note = None, ""
     if reason == "too few":
         needed, needed_note = _needed(diffs, d, sd, delta, alpha, n)
-    notes = [note for i, note in enumerate(result.notes()) if i != 1]  # the p-value's note: not used here
+    said = report_words()
+    unused = (said["note.test"].split("{")[0], said["note.columns"])  # the p-values', the table's columns
+    notes = [note for note in result.notes() if not note.startswith(unused)]
     if n < FEW_QUESTIONS:
-        notes.append(f"only {n} question(s): a percentile bootstrap interval over fewer than {FEW_QUESTIONS} "
+        notes.append(f"only {n} questions: a percentile bootstrap interval over fewer than {FEW_QUESTIONS} "
                      "questions runs narrow, so a PASS rests on little")
     return GateResult(
         metric=metric, baseline=base_name, candidate=cand_name, questions=n, mean_diff=d, low=low, high=high,

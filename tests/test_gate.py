@@ -160,7 +160,7 @@ def test_the_questions_needed_are_undefined_when_the_mean_is_exactly_minus_margi
 def test_few_questions_are_noted_and_the_markdown_report_holds_the_same_rows(files):
     short = {q: QRELS[q] for q in QUESTIONS[:6]}
     result = gate(_run([2] * 10), _run([1] * 10), short, "MRR@20", 0.02)
-    assert result.passed and any("only 6 question(s)" in note for note in result.notes)
+    assert result.passed and any("only 6 questions:" in note for note in result.notes)
     markdown = result.to_markdown()
     assert markdown.startswith("| gate | value |") and "| decision | PASS: non-inferior" in markdown
 
@@ -177,7 +177,7 @@ def test_no_candidate_passes_on_fewer_questions_than_any_paired_test_can_decide(
     assert result.passed is passes
     if not passes:
         assert result.reason == "too few" and result.exit_status == 1
-        assert result.explanation.startswith(f"too few questions to tell: {n} question(s)")
+        assert result.explanation.startswith(f"too few questions to tell: only {n}, and no paired test")
         assert f"can decide on fewer than {n + 1}" in result.explanation
 
 
@@ -249,3 +249,13 @@ def test_ragmath_gate_stays_the_function_once_its_module_is_imported():
     import ragmath.release_gate
 
     assert ragmath.gate is ragmath.release_gate.gate and ragmath.GateResult is ragmath.release_gate.GateResult
+
+
+def test_the_notes_keep_the_labelled_note_and_drop_the_p_and_columns_notes():
+    # q9 is in both runs but has no label: compare adds its "labelled" note after the baseline's, which moved
+    # the p-value's note from the second place (the gate dropped the second note, whatever it was)
+    labels = {q: g for q, g in QRELS.items() if q != "q9"}
+    result = gate(_run([2] * 10), _run([1] * 10), labels, "MRR@20", 0.02, n_resamples=200)
+    notes = "\n".join(result.notes)
+    assert "9 of 10 questions labelled" in notes
+    assert "sign-flip" not in notes and "columns:" not in notes
