@@ -209,7 +209,7 @@ CLAIMS = [
           scope="'best' and 'leads': each list's top item and the fused list's top item, over all items, at each α of the sweep"),
     Claim("six_one_never_leads", "c18",
           en="6.1, the one chunk both lists found, never leads: min-max\ngives it 0.30 in BM25 and 0.5 in the vector list",
-          zh="6.1 是两路都找到的唯一切片，却从不领先：min-max 在 BM25 里给它 0.30，在向量一路里给它 0.5",
+          zh="6.1 是两路都找到的唯一片段，却从不领先：min-max 在 BM25 里给它 0.30，在向量一路里给它 0.5",
           check=check_six_one_never_leads,
           scope="'never leads': the fused list's top item at every α of the sweep, over all items"),
     Claim("rrf_fifth_decimal", "c18",
