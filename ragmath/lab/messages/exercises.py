@@ -102,7 +102,7 @@ HINTS: dict[str, tuple[str, str]] = {
               "读你拿到的那个片段里的限额（2025 年的条款），而不是现在生效的那一条"),
     "06a.3": ("tokenize chunk_text(record) of every corpus record with plain jieba and count the chunks "
               "whose tokens include '102' (an int)",
-              "用普通 jieba（jieba_plain，不加用户词典）对语料中每条记录的 chunk_text(record) 分词，"
+              "用原生 jieba（jieba_plain，不加用户词典）对语料中每条记录的 chunk_text(record) 分词，"
               "数一数分词结果含 '102' 的片段有几个（整数）"),
     "06b.1": ("read table.loc['Oracle', 'answers correct'] of the run with the faulty generator (an int)",
               "读出使用有缺陷的生成器那次运行的 table.loc['Oracle', 'answers correct']（整数）"),
