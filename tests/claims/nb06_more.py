@@ -620,7 +620,7 @@ CLAIMS += [
           over="c6snapweights"),
     Claim("shared_characters_wins", "c8charsread",
           en="B ranks a relevant chunk first for Q52, which shares 3 characters with its evidence (出 天 差), as it does for Q49, which shares 10.",
-          zh="B 把 Q52 的相关片段排在第 1 名，而它与证据只有 3 个共同的字（出 天 差）；Q49 与证据有 10 个共同的字，B 也把它排在第 1 名。",
+          zh="B 把 Q52 的相关片段排在第 1 名，而它与证据只有 3 个共有的字（出 天 差）；Q49 与证据有 10 个共有的字，B 也把它排在第 1 名。",
           check=check_shared_characters_b_first),
     Claim("snapshot_most", "c6snapread",
           en="Of D − C's sum on the published index, 97% comes from the 22 questions where D pushes down a chunk not in force on the snapshot date",
