@@ -52,6 +52,6 @@ CLAIMS = [
     Claim("same_mrr_evidence", "8c24a92a",
           en="MRR can rank two systems equal while one of them hands the generator all the evidence and "
              "the other less\nthan half of it.",
-          zh="两个系统可以 MRR 一样，其中一个却把全部证据都交给了生成模型，另一个交出的还不到一半。",
+          zh="两个系统可以 MRR 一样，其中一个却把全部证据都交给了生成器，另一个交出的还不到一半。",
           check=check_same_mrr_evidence),
 ]

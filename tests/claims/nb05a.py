@@ -209,7 +209,7 @@ CLAIMS = [
           scope="'best' and 'leads': each list's top item and the fused list's top item, over all items, at each α of the sweep"),
     Claim("six_one_never_leads", "c18",
           en="6.1, the one chunk both lists found, never leads: min-max\ngives it 0.30 in BM25 and 0.5 in the vector list",
-          zh="6.1 是两路都找到的唯一切片，却从不领先：min-max 在 BM25 里给它 0.30，在向量一路里给它 0.5",
+          zh="6.1 是两路都找到的唯一片段，却从不领先：min-max 在 BM25 里给它 0.30，在向量一路里给它 0.5",
           check=check_six_one_never_leads,
           scope="'never leads': the fused list's top item at every α of the sweep, over all items"),
     Claim("rrf_fifth_decimal", "c18",
@@ -222,7 +222,7 @@ CLAIMS = [
           check=check_rrf_b_convex_a),
     Claim("disagree", "c23",
           en="a's lead in BM25 (20 against 6) survives min-max as 1 against\n0.067, while its shortfall in the vector list (0.81 against 0.82) costs it only 0.045 of that list's scale\n(0.955 against 1).",
-          zh="a 在 BM25 里的\n领先（20 对 6）经过 min-max 变成 1 对 0.067，而它在向量一路里的落后（0.81 对 0.82）只让它损失那一路尺度的 0.045\n（0.955 对 1）。",
+          zh="a 在 BM25 里的领先（20 对 6）经过 min-max 变成 1 对 0.067，而它在向量一路里的落后（0.81 对 0.82）只让它损失那一路尺度的 0.045\n（0.955 对 1）。",
           check=check_disagree, derived={"0.045": "1.000 - 0.955"},
           scope="'a's lead': a's score against b's in BM25, the two items the sentence names"),
 ]

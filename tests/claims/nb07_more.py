@@ -406,7 +406,7 @@ CLAIMS = [
           over=HOLDOUT_ANSWERS),
     Claim("holdout_oracle_headroom", "6e0db134",
           en="The Oracle answers 20/43 with the gold evidence in hand, D 18/43: better retrieval could win at most 2 more here, and the other 23 are lost by the generator itself",
-          zh="Oracle（给定标准证据）答对 20/43，D 答对 18/43：更好的召回在这里最多还能多答对 2 道，其余 23 道是生成模型自己答错的",
+          zh="Oracle（给定标准证据）答对 20/43，D 答对 18/43：更好的召回在这里最多还能多答对 2 道，其余 23 道是生成器自己答错的",
           check=check_holdout_oracle,
           scope="'at most 2 more' bounds what better retrieval could win (the Oracle's correct answers minus D's): it ranges over no rows"),
     Claim("holdout_hit_interval", "0ea33a7b-reading",

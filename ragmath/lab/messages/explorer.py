@@ -131,7 +131,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                                   "1/(k + rank), summed over the lists that contain it. Move k and watch "
                                   "the order change. This page computes everything itself: "
                                   "it needs no server and no network.",
-                            "zh": "倒数排名融合（RRF）给每一项的融合后的分数是 Σ 1/(k + 名次)，"
+                            "zh": "倒数排名融合（RRF）给每一项的融合得分是 Σ 1/(k + 名次)，"
                                   "对包含它的各个列表求和。调整 k，看排序怎样变化。"
                                   "所有计算都在本页面里完成：不需要服务器，也不需要联网。"},
     "explorer.page.language": {"en": "Language", "zh": "语言"},
