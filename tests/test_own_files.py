@@ -181,5 +181,5 @@ def test_notebook_08_runs_top_to_bottom_on_foreign_files(my_files, tmp_path, lan
         assert "No latency CSV beside the run files" in text
         assert f"{len(working)} of {len(working)} working questions labelled" in text
     else:
-        assert "文件：你自己的；6 道问题；版本：base、new（基线 base）；12 个片段文本" in text
+        assert "文件：你自己的；6 道题；版本：base、new（基线 base）；12 个片段文本" in text
         assert "人工判断（控件或模板）：15 条；来自预先准备的判断：0 条；尚未判断：15 条中的 0 条" in text
