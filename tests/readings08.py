@@ -23,6 +23,32 @@ from ragmath.lab.notebook.own_system import labels_for, runs_for
 Z_SUM = 2.8015852
 
 
+def stand_in() -> tuple:
+    """The workbook's stand-in as notebooks 08 and 09 form it, recomputed here: its files read, the working and
+    holdout questions (the grouped split, seed 0) and every pool item's label from the prepared judgements.
+    Returns ``(mine, working, held, labels)``."""
+    import tempfile
+    from pathlib import Path
+
+    from ragmath import grouped_split
+    from ragmath.comparison import pool
+    from ragmath.io import read_qrels
+    from ragmath.lab.notebook.own_system import (
+        POOL_DEPTH,
+        PREPARED_JUDGEMENTS,
+        labels_from,
+        load_own_files,
+        question_groups,
+        workbook_files,
+    )
+
+    mine = load_own_files(workbook_files(Path(tempfile.mkdtemp(prefix="stand-in-"))))
+    working, held = grouped_split(list(mine.questions["question_id"]), question_groups(mine.questions),
+                                  holdout=1 / 3, seed=0)
+    labels, _ = labels_from(pool(mine.runs, POOL_DEPTH), {}, read_qrels(PREPARED_JUDGEMENTS))
+    return mine, working, held, labels
+
+
 def printed(nb, cell_id: str) -> str:
     """What a code cell printed (its stdout and stderr streams), joined as a reader sees it."""
     cell = next(c for c in nb.cells if c.get("id") == cell_id)

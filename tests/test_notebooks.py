@@ -313,26 +313,11 @@ def _shown_text(nb) -> str:
 @pytest.fixture(scope="module")
 def own_system():
     """Notebook 08's data recomputed here from the stand-in files: the working questions' runs and labels."""
-    import tempfile
+    from readings08 import stand_in
 
-    from ragmath import grouped_split
-    from ragmath.comparison import pool
-    from ragmath.io import read_qrels
-    from ragmath.lab.notebook.own_system import (
-        POOL_DEPTH,
-        labels_for,
-        labels_from,
-        load_own_files,
-        question_groups,
-        runs_for,
-        workbook_files,
-    )
+    from ragmath.lab.notebook.own_system import labels_for, runs_for
 
-    mine = load_own_files(workbook_files(Path(tempfile.mkdtemp(prefix="test-nb08-"))))
-    working, held = grouped_split(list(mine.questions["question_id"]), question_groups(mine.questions),
-                                  holdout=1 / 3, seed=0)
-    prepared = read_qrels(NOTEBOOK_DIR / "own_system" / "prepared_judgements.csv")
-    labels, _ = labels_from(pool(mine.runs, POOL_DEPTH), {}, prepared)
+    mine, working, held, labels = stand_in()
     return working, held, runs_for(mine.runs, working), labels_for(labels, working), mine.runs, labels
 
 

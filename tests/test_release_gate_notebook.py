@@ -16,7 +16,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import nbformat
@@ -100,24 +99,11 @@ def test_the_workflow_the_notebook_shows_is_the_committed_file(path):
 @pytest.fixture(scope="module")
 def stand_in():
     """The working questions' runs and labels as notebook 09 forms them for the workbook's files."""
-    from ragmath import grouped_split
-    from ragmath.comparison import pool
-    from ragmath.io import read_qrels
-    from ragmath.lab.notebook.own_system import (
-        POOL_DEPTH,
-        labels_for,
-        labels_from,
-        load_own_files,
-        question_groups,
-        runs_for,
-        workbook_files,
-    )
+    from readings08 import stand_in
 
-    mine = load_own_files(workbook_files(Path(tempfile.mkdtemp(prefix="test-nb09-"))))
-    working, _ = grouped_split(list(mine.questions["question_id"]), question_groups(mine.questions),
-                               holdout=1 / 3, seed=0)
-    prepared = read_qrels(ROOT / "notebooks" / "own_system" / "prepared_judgements.csv")
-    labels, _ = labels_from(pool(mine.runs, POOL_DEPTH), {}, prepared)
+    from ragmath.lab.notebook.own_system import labels_for, runs_for
+
+    mine, working, _, labels = stand_in()
     runs, work_labels = runs_for(mine.runs, working), labels_for(labels, working)
     answerable = [q for q in working if any(g > 0 for g in work_labels.get(q, {}).values())]
     return runs, work_labels, answerable
