@@ -143,7 +143,8 @@ def test_the_issues_drifting_pairs_are_settled():
              ("融合得分", "融合后的分数"), ("现行版本", "正在生效"), ("现行版本", "快照日期当天有效"),
              ("已发布版本", "快照日期前发布的各版"), ("数据文件哈希", "语料哈希"),
              ("原生 jieba", "普通 jieba"), ("原生 jieba", "不带用户词典的 jieba"),
-             ("共有的词元", "共同的词元"), ("共有的词元", "共享的词元"), ("共有的字", "共同的字")]
+             ("共有的词元", "共同的词元"), ("共有的词元", "共享的词元"), ("共有的字", "共同的字"),
+             ("变好/持平/变差", "胜/平/负"), ("变好/持平/变差", "个更好"), ("变好/持平/变差", "个更差")]
     for accepted, variant in pairs:
         assert variant in chosen[accepted], (accepted, variant)
     assert "下一步" not in {v for t in TERMS for v in t.variants}, "an ordinary word, not a term"

@@ -44,7 +44,7 @@ def test_known_headers_show_their_chinese_word_then_the_code_name():
     table = pd.DataFrame([[0.5, 0.4, 0.6, 30, 0.01, 0.02, "3/1/2"]],
                          columns=["mean", "low", "high", "questions", "p", "p_holm", "W/T/L"])
     assert list(_zh(table).columns) == ["均值（mean）", "下限（low）", "上限（high）", "问题数（questions）",
-                                        "p 值（p）", "Holm 校正后 p 值（p_holm）", "胜/平/负（W/T/L）"]
+                                        "p 值（p）", "Holm 校正后 p 值（p_holm）", "变好/持平/变差（W/T/L）"]
 
 
 def test_every_column_word_of_the_catalogue_is_shown_with_its_name():
@@ -225,7 +225,7 @@ EXPECTED_HEADERS = {
         "每个取值下最好的 D nDCG@5（best D nDCG@5 at each value）"],
     "08_your_own_system.ipynb": [
         "均值及区间（mean [CI]）", "配对差值及区间（diff [CI]）", "p 值（p）", "Holm 校正后 p 值（p_holm）",
-        "胜/平/负（W/T/L）", "效应量（effect）", "系统（system）", "指标（metric）", "问题（question）",
+        "变好/持平/变差（W/T/L）", "效应量（effect）", "系统（system）", "指标（metric）", "问题（question）",
         "最好名次（best rank）", "已标注（labelled）"],
 }
 

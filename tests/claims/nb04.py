@@ -29,7 +29,7 @@ def _spread(table: dict[str, dict[str, float]], metric: str) -> float:
 
 
 def _shown_number(value: float) -> str:
-    """A score as section 10's table shows it (rounded to 3 decimals, in a table of mixed columns)."""
+    """A score as section 10's table shows it (rounded to 3 decimals; the table shows 0.500 where this says 0.5)."""
     return str(round(value, 3))
 
 

@@ -24,7 +24,7 @@ WORDS = {
     "diff [CI]": "配对差值及区间",
     "p": "p 值",
     "p_holm": "Holm 校正后 p 值",
-    "W/T/L": "胜/平/负",
+    "W/T/L": "变好/持平/变差",
     "effect": "效应量",
     "labelled": "已标注",
     "system": "系统",

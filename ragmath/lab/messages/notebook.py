@@ -173,8 +173,9 @@ MESSAGES: dict[str, dict[str, str]] = {
               "(Cohen's d_z)",
         "zh": "各列：均值及区间是各题的均值及其 95% bootstrap 区间；Judged@K 是每个前 K 名中已标注的比例；"
               "已标注是所问的题中有标注的题数；配对差值及区间是与基线逐题差值的均值及其区间；p 值来自双侧配对"
-              "符号翻转检验；Holm 校正后 p 值是对表中每个比较用 Holm 方法校正后的 p；胜/平/负是该版本高于、"
-              "等于、低于基线的题数；效应量是平均差值除以差值的标准差（Cohen 的 d_z）"},
+              "符号翻转检验；Holm 校正后 p 值是对表中每个比较用 Holm 方法校正后的 p；"
+              "变好/持平/变差是该版本高于、等于、低于基线的题数；"
+              "效应量是平均差值除以差值的标准差（Cohen 的 d_z）"},
     "notebook.comparing.report.note.no_answer": {"en": "no relevant label, so outside every mean; Judged@K "
                                                        "counts them ({n}): {questions}",
                                                  "zh": "{n} 道无答案题不进任何均值（Judged@K 计入它们）："
