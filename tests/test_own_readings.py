@@ -300,6 +300,19 @@ def test_system_a_in_chinese_prints_the_same_numbers_and_no_error(system_a):
     assert not (system_a["folder"] / "en" / "own_system_work" / "workbook").exists()
 
 
+@pytest.mark.notebooks
+@pytest.mark.slow
+def test_system_a_sealed_outside_git_says_so_in_each_language(system_a):
+    """System A runs in a temporary folder, where the seal records no commit: each edition says so in its
+    own words (the Chinese line printed the record's English phrase)."""
+    from ragmath.seal import git_output
+
+    assert git_output(system_a["folder"], "rev-parse", "HEAD") is None
+    assert "commit unknown (no git); hashes:" in printed(system_a["nb"]["en"], "fe01255e")
+    zh = printed(system_a["nb"]["zh"], "fe01255e")
+    assert "提交 未知（不在 git 仓库里）；哈希：" in zh and "unknown" not in zh
+
+
 def _system_b(folder: Path) -> dict:
     """System B: 30 questions, two runs that rank alike (``copy`` is ``base`` written again)."""
     rng = np.random.default_rng(8)
