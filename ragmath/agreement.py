@@ -212,13 +212,13 @@ def label_agreement(first: Any, second: Any, *, pairs: str = "same", grades: Seq
     notes = []
     if (only_first or only_second) and pairs == "same":
         raise ValueError(
-            f"the two label sets grade different pairs: {len(only_first)} (question, item) pair(s) only in "
-            f"the first ({_shown(only_first) or 'none'}), {len(only_second)} only in the second "
+            f"the two label sets grade different (question, item) pairs: only in the first {len(only_first)} "
+            f"({_shown(only_first) or 'none'}), only in the second {len(only_second)} "
             f"({_shown(only_second) or 'none'}); agreement needs the same pairs: label the missing ones, "
             "or pass pairs='common' to score the pairs both have")
     if only_first or only_second:
-        notes.append(f"scored the pairs both sets grade; left out {len(only_first)} pair(s) only the first "
-                     f"grades and {len(only_second)} only the second grades")
+        notes.append(f"scored the pairs both sets grade; left out the pairs only one set grades: "
+                     f"{len(only_first)} only in the first, {len(only_second)} only in the second")
     common = [key for key in one if key in two]
     if not common:
         raise ValueError("the two label sets share no (question, item) pair: nothing to compare")

@@ -376,7 +376,7 @@ def _fuse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     window = f", window {args.window}" if args.window else ""
     how = f"{args.norm} scores" if args.norm else f"RRF k={60 if args.k is None else args.k:g}"
     weights = f", weights {','.join(f'{w:g}' for w in args.weights)}" if args.weights else ""
-    err.write(f"fused {len(args.runs)} run(s) by {how}{weights}{window}: {frame['question'].n_unique()} "
+    err.write(f"fused by {how}{weights}{window}; runs: {len(args.runs)}; {frame['question'].n_unique()} "
               f"questions, {len(frame)} results -> {args.output or 'standard output'}\n")
     return 0
 
@@ -401,7 +401,8 @@ def _groups(args: argparse.Namespace, result: Any, err: TextIO) -> Any:
     groups = result.by_group(_read_pairs(args.groups, "question", "group"))
     small = [str(g) for g, n in groups["questions"].items() if n < 10]
     if small:
-        err.write(f"warning: fewer than 10 questions in group(s) {', '.join(small)}: their means are loose\n")
+        err.write("warning: fewer than 10 questions in these groups, so their means are loose: "
+                  f"{', '.join(small)}\n")
     return groups
 
 

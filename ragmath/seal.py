@@ -208,7 +208,7 @@ class Opening:
     def __str__(self) -> str:
         done = "ran the design now" if self.ran else "stored result shown, nothing re-run"
         return (f"opening {self.number} ({self.record['opened_at']}, commit {self.record['commit'][:12]}, "
-                f"design {self.record['design_sha256'][:12]}): {done}; opened {self.times_opened} time(s)")
+                f"design {self.record['design_sha256'][:12]}): {done}; openings so far: {self.times_opened}")
 
 
 def write_results(frame: pd.DataFrame, path: str | os.PathLike) -> str:
@@ -223,8 +223,8 @@ def write_results(frame: pd.DataFrame, path: str | os.PathLike) -> str:
     names = [*frame.index.names, *frame.columns]
     twice = [name for position, name in enumerate(names) if name is not None and name in names[:position]]
     if twice:  # pandas would raise its own error (or an AttributeError), which names no file
-        raise ValueError(f"{os.fspath(path)}: the results name column(s) {sorted(map(str, set(twice)))} more "
-                         "than once (columns and index levels together); give each column one name")
+        raise ValueError(f"{os.fspath(path)}: the results name {sorted(map(str, set(twice)))} more than "
+                         "once (columns and index levels together); give each column one name")
     flat = frame.reset_index()
     header = {"index": [_label(n) for n in flat.columns[:frame.index.nlevels]],
               "columns": [_label(c) for c in frame.columns],

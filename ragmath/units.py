@@ -97,7 +97,7 @@ def to_units(
     unknown = [item for item in chunks if item not in mapping]
     if unknown:
         raise ValueError(
-            f"to_units: {len(unknown)} ID(s) of the ranking are not in the unit table, first {unknown[0]!r}; "
+            f"to_units: IDs of the ranking not in the unit table: {len(unknown)}, first {unknown[0]!r}; "
             f"add them to the mapping (every retrievable chunk needs its clause and document)"
         )
     units = [mapping[item] for item in chunks]

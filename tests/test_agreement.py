@@ -112,12 +112,12 @@ def test_kappa_is_undefined_not_nan_when_chance_agreement_is_one():
 def test_pairs_only_one_set_grades_are_refused_or_left_out_when_asked():
     first = {"q1": {"a": 1, "b": 0}, "q2": {"c": 1}}
     second = {"q1": {"a": 1, "x": 0}, "q2": {"c": 0}}
-    with pytest.raises(ValueError, match=r"1 \(question, item\) pair\(s\) only in the first \(\(q1, b\)\), "
-                                         r"1 only in the second \(\(q1, x\)\).*pairs='common'"):
+    with pytest.raises(ValueError, match=r"pairs: only in the first 1 \(\(q1, b\)\), "
+                                         r"only in the second 1 \(\(q1, x\)\).*pairs='common'"):
         label_agreement(first, second)
     result = label_agreement(first, second, pairs="common", n_resamples=100)
     assert result.pairs == 2 and result.only_first == [("q1", "b")] and result.only_second == [("q1", "x")]
-    assert any("left out 1 pair(s)" in note for note in result.notes)
+    assert any("left out the pairs only one set grades: 1 only in the first" in note for note in result.notes)
 
 
 def test_bad_grades_and_settings_are_refused():

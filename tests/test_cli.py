@@ -106,7 +106,7 @@ def test_fuse_writes_a_trec_run_equal_to_fuse_runs(files):
     status, out, err = _run(["fuse", str(files / "run.trec"), str(files / "dense.trec"),
                              "--k", "60", "-o", str(out_path), "--tag", "hybrid"])
     assert status == 0 and out == ""
-    assert "fused 2 run(s)" in err and "4 questions" in err
+    assert "; runs: 2;" in err and "4 questions" in err
     fused = read_run(out_path)
     # q1: B = 1/(60+3) + 1/(60+1), A = 1/61, C = 1/62, X = 1/62 (C before X: ID ascending)
     assert list(fused["q1"]) == ["B", "A", "C", "X"]

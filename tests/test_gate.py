@@ -185,7 +185,8 @@ def test_groups_and_unit_map_are_taken_as_compare_takes_them(files):
     (files / "groups.csv").write_text("question,group\n" + "".join(
         f"{q},{'a' if i < 5 else 'b'}\n" for i, q in enumerate(QUESTIONS)), encoding="utf-8")
     status, out, err = _gate(files, "base", "mixed", "--groups", files / "groups.csv")
-    assert status == 1 and "per group:" in out and "fewer than 10 questions in group(s) a, b" in err
+    assert status == 1 and "per group:" in out
+    assert "fewer than 10 questions in these groups, so their means are loose: a, b" in err
     units = "id,unit\nrel,R\n" + "".join(f"x{j},X\n" for j in range(1, 12))
     (files / "units.csv").write_text(units, encoding="utf-8")
     # at units every x* is one unit X: rank 2 for ranks 2..11, so base10 -> close11 is no change at all

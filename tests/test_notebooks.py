@@ -374,7 +374,7 @@ def test_notebook_08_plans_the_question_count_and_opens_its_holdout_once(execute
     check_power_line(printed(nb, "10c86f69"), result)
     check_opening_lines(printed(nb, "31091e18"), every_run, every_label, held, result)
     assert f"holdout questions: {len(held)} in" in printed(nb, "8c2bf02e")
-    assert "opening 1 (opened 1 time(s) in all)" in printed(nb, "31091e18")
+    assert "opening 1 (openings in all: 1)" in printed(nb, "31091e18")
     seal_path = NOTEBOOK_DIR / "own_system_work" / "workbook" / "holdout.seal.json"
     seal = json.loads(seal_path.read_text(encoding="utf-8"))
     assert len(seal["openings"]) == 1

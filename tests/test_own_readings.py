@@ -284,7 +284,7 @@ def test_system_a_plan_and_holdout_lines_follow_the_numbers(system_a, system_a_c
     check_power_line(printed(nb, "10c86f69"), system_a_comparison)
     check_opening_lines(printed(nb, "31091e18"), system_a["runs"], system_a["judged"], system_a["held"],
                         system_a_comparison)
-    assert "opening 1 (opened 1 time(s) in all)" in printed(nb, "31091e18")
+    assert "opening 1 (openings in all: 1)" in printed(nb, "31091e18")
 
 
 @pytest.mark.notebooks

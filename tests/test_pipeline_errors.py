@@ -166,7 +166,7 @@ def test_an_unfitted_embedder_says_to_fit_it_first():
 def test_an_unknown_reranker_weight_lists_the_features():
     features = "('bm25', 'cosine', 'rrf', 'exact_id', 'title_overlap', 'text_overlap', 'live', 'memory')"
     assert error_of(lambda: LinearReranker({"bm25": 1.0, "freshness": 0.5}), ValueError) == \
-        f"unknown feature(s) ['freshness']; features are {features}"
+        f"unknown features ['freshness']; features are {features}"
 
 
 def test_fitting_the_reranker_on_a_holdout_question_is_refused():

@@ -154,7 +154,7 @@ def _jsonl_records(src: _Source, kind: str) -> Iterator[tuple[_Where, dict[str, 
 def _check_header(columns: list[str], name: str, kind: str) -> None:
     repeated = sorted({c for c in columns if columns.count(c) > 1})
     if repeated:
-        raise ValueError(f"{name}: the header names column(s) {repeated} more than once; keep one of each")
+        raise ValueError(f"{name}: the header names {repeated} more than once; keep one column of each name")
     missing = [c for c in ("question", "id") if c not in columns]
     if kind == "run" and "score" not in columns and "rank" not in columns:
         missing.append("score or rank")
@@ -167,7 +167,7 @@ def _check_header(columns: list[str], name: str, kind: str) -> None:
                          "delimited)')")
     if missing:
         raise ValueError(
-            f"{name}: missing column(s) {', '.join(missing)}; found {columns}. A run table needs "
+            f"{name}: missing columns: {', '.join(missing)}; found {columns}. A run table needs "
             "question, id and score (or rank); a qrels table question, id, grade"
         )
 

@@ -165,7 +165,7 @@ def _config(fields_of_design: dict) -> AblationConfig:
     known = {f.name for f in fields(AblationConfig)}
     unknown = sorted(set(fields_of_design) - known - {"frozen_on", "note"})
     if unknown:
-        raise ValueError(f"config.json frozen_design: unknown field(s) {unknown}; known: {sorted(known)}")
+        raise ValueError(f"config.json frozen_design: unknown fields {unknown}; known: {sorted(known)}")
     values = {k: v for k, v in fields_of_design.items() if k in known}
     values.setdefault("embedder", "char-ngram")  # designs 1 and 2 were written before e5 vectors
     if "tuned" in values:
@@ -365,7 +365,7 @@ def holdout_2_dataset(data: Any = None, vectors: tuple = ()) -> Dataset:
         records = [json.loads(line) for line in lines if line.strip()]
         wrong = [r.get("question_id") for r in records if r.get("split") != HOLDOUT_2]
         if wrong:
-            raise ValueError(f"{HOLDOUT_2}/questions.jsonl: question(s) {wrong[:3]} do not say split "
+            raise ValueError(f"{HOLDOUT_2}/questions.jsonl: questions {wrong[:3]} do not say split "
                              f"{HOLDOUT_2!r}; the sealed file is read as it was sealed")
         text = "".join(json.dumps({**r, "split": "holdout"}, ensure_ascii=False) + "\n" for r in records)
         Path(tmp, "questions.jsonl").write_text(text, encoding="utf-8")

@@ -708,7 +708,7 @@ class LinearReranker:
         else:
             unknown = set(weights) - set(FEATURES)
             if unknown:
-                raise ValueError(f"unknown feature(s) {sorted(unknown)}; features are {FEATURES}")
+                raise ValueError(f"unknown features {sorted(unknown)}; features are {FEATURES}")
             w.update({k: float(v) for k, v in weights.items()})
         self.weights = w
         self.mean = {f: 0.0 for f in FEATURES} | dict(mean or {})
@@ -720,7 +720,7 @@ class LinearReranker:
         """Return the linear score of each row of ``features``."""
         missing = [f for f in FEATURES if f not in features.columns]
         if missing:
-            raise ValueError(f"features lacks column(s) {missing}; build them with FeatureExtractor")
+            raise ValueError(f"features lacks the columns {missing}; build them with FeatureExtractor")
         x = features[list(FEATURES)].to_numpy(dtype=float)
         mu = np.array([self.mean[f] for f in FEATURES])
         sd = np.array([self.scale[f] for f in FEATURES])
@@ -1858,7 +1858,7 @@ def require_dev_only(dataset, what):
     questions = dataset.questions
     held = list(questions.loc[questions["split"] != "dev", "question_id"])
     if held:
-        raise ValueError(f"{what} works on dev questions only, but the dataset holds holdout question(s) "
+        raise ValueError(f"{what} works on dev questions only, but the dataset holds holdout questions: "
                          f"{held[:5]}; pass ragmath.lab.corpus.load_dataset() (dev only)")
 
 

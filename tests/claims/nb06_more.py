@@ -94,7 +94,7 @@ def check_oracle_leads(metric: str):
 
 
 def check_answer_accuracy(shown: Shown) -> dict[str, str]:
-    """"among A–E, C and D tie for the lead (…): A a/n, … correct. The five versions are s question(s) apart out
+    """"among A–E, C and D tie for the lead (…): A a/n, … correct. The five versions are s questions apart out
     of n; one question weighs w points" (the Oracle leads the whole table: its own claim)."""
     table = dev_full().table
     accuracy = {v: float(table.loc[v, "answer accuracy"]) for v in ROWS}
@@ -245,7 +245,7 @@ def check_clause42_moves(shown: Shown) -> dict[str, str]:
 
 def check_same_passages(shown: Shown) -> dict[str, str]:
     """"C and D hand the generator the same set of passages for s of n questions …; their answers differ in
-    correctness on c question(s)"."""
+    correctness on c questions"."""
     dev = dev_full()
     pq = dev.per_question
     questions = list(dev.runs["C"])
@@ -357,7 +357,7 @@ CLAIMS = [
           zh='答案准确率：Oracle 领先（Oracle 0.628）',
           check=check_oracle_leads("answer accuracy"), over=ANSWER_TABLE),
     Claim("ablation_answer_accuracy", "7ff24bbf",
-          en='among A–E, C and D tie for the lead (A 0.535, B 0.535, C 0.558, D 0.558, E 0.535): A 23/43, B 23/43, C 24/43, D 24/43, E 23/43 correct. The five versions are 1 question(s) apart out of 43; one question weighs 2.3 points',
+          en='among A–E, C and D tie for the lead (A 0.535, B 0.535, C 0.558, D 0.558, E 0.535): A 23/43, B 23/43, C 24/43, D 24/43, E 23/43 correct. The five versions are 1 question apart out of 43; one question weighs 2.3 points',
           zh='A–E 中，C 和 D 并列领先（A 0.535、B 0.535、C 0.558、D 0.558、E 0.535），答对的题数为 A 23/43、B 23/43、C 24/43、D 24/43、E 23/43。五个版本之间最多相差 1 道题（共 43 道）；一道题就占 2.3 个百分点',
           check=check_answer_accuracy,
           over=ANSWER_TABLE, derived={"2.3": "100 / 43"}),
@@ -416,7 +416,7 @@ CLAIMS = [
           zh='在第 4.2 条的 5 个问题中，D 让它上移的有 1 个、下移的有 0 个；C 和 D 的 Recall@5 相同',
           check=check_clause42_moves),
     Claim("same_passages", "6912de00-reading",
-          en="C and D hand the generator the same set of passages for 54 of 54 questions (M = 5, 5 passages read), only in another order; their answers differ in correctness on 0 question(s).",
+          en="C and D hand the generator the same set of passages for 54 of 54 questions (M = 5, 5 passages read), only in another order; their answers differ in correctness on 0 questions.",
           zh="在 54 个问题中，有 54 个问题 C 和 D 交给生成器的段落集合相同（M = 5，读取 5 段），只是顺序不同；两者答案的对错在 0 个问题上不同。",
           check=check_same_passages),
     Claim("context_cost", "9b0ed4df",

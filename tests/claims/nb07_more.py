@@ -183,8 +183,15 @@ def check_no_type_clears(shown: Shown) -> dict[str, str]:
     return {"clear": f"{clear} ", "types": f"{len(kinds)} "}
 
 
+def _times(count: int, language: str) -> str:
+    """How often a holdout was opened, as the sentence says it: "opened once" (只启封过一次), "opened twice"."""
+    if language == "en":
+        return "opened " + {1: "once", 2: "twice"}.get(count, f"{count} times")
+    return "只启封过" + {1: "一次", 2: "两次"}.get(count, f" {count} 次")
+
+
 def check_closing_headline(shown: Shown) -> dict[str, str]:
-    """"On the q sealed holdout questions (a answerable), opened 1 time(s), … D nDCG@5 = m [lo, hi] (dev: d) and D
+    """"On the q sealed holdout questions (a answerable), opened once, … D nDCG@5 = m [lo, hi] (dev: d) and D
     answer accuracy c/a = r [lo, hi] (Oracle o/a [lo, hi])"."""
     from ragmath.lab.ablation import bootstrap_table, rate_intervals
 
@@ -200,7 +207,7 @@ def check_closing_headline(shown: Shown) -> dict[str, str]:
 
     opened = len(openings())
     en = shown.language == "en"
-    return {"opened": f"opened {opened} time(s)" if en else f"共启封 {opened} 次", "metric": "nDCG@5",
+    return {"opened": _times(opened, shown.language), "metric": "nDCG@5",
             "questions": f"{questions} ",
             "answerable": f"({answerable} answerable)" if en else f"（其中 {answerable} 个有答案）",
             "ndcg": f"{fmt(boot['mean'])} [{fmt(boot['low'])}, {fmt(boot['high'])}]", "dev": fmt(dev_value),
@@ -395,7 +402,7 @@ CLAIMS = [
           check=check_rerank_moves_up, over="hold-dc-types",
           derived={"63": "100 * 0.631", "31": "100 * 0.308"}),
     Claim("holdout_accuracy_leader", "6e0db134",
-          en="On answer accuracy, A, C and D tie for the lead among A–D (A 0.419, B 0.372, C 0.419, D 0.419): A 18/43, B 16/43, C 18/43, D 18/43 correct. The four versions are 2 question(s) apart out of 43; one question weighs 2.3 points",
+          en="On answer accuracy, A, C and D tie for the lead among A–D (A 0.419, B 0.372, C 0.419, D 0.419): A 18/43, B 16/43, C 18/43, D 18/43 correct. The four versions are 2 questions apart out of 43; one question weighs 2.3 points",
           zh="答案准确率：A–D 中 A、C 和 D 并列领先（A 0.419、B 0.372、C 0.419、D 0.419），答对的题数为 A 18/43、B 16/43、C 18/43、D 18/43。四个版本之间最多相差 2 道题（共 43 道）；一道题就占 2.3 个百分点",
           check=check_holdout_leader("answer accuracy", "ABCD", ["A", "C", "D"]),
           over=HOLDOUT_ANSWERS, derived={"2.3": "100 / 43"}),
@@ -460,8 +467,8 @@ CLAIMS = [
           check=check_no_type_clears,
           over="66a10825"),
     Claim("closing_headline", "a5a900a5-reading",
-          en="On the 53 sealed holdout questions (43 answerable), opened 1 time(s), the frozen design scores D nDCG@5 = 0.814 [0.722, 0.896] (dev, optimistic: 0.716) and D answer accuracy 18/43 = 0.419 [0.284, 0.567] (Oracle 20/43 [0.325, 0.611]).",
-          zh="在 53 个封存的保留集问题（其中 43 个有答案）上，保留集共启封 1 次，冻结的设计得到 D 的 nDCG@5 = 0.814 [0.722, 0.896]（开发集上的值偏乐观：0.716），D 的答案准确率 18/43 = 0.419 [0.284, 0.567]（Oracle 20/43 [0.325, 0.611]）。",
+          en="On the 53 sealed holdout questions (43 answerable), opened once, the frozen design scores D nDCG@5 = 0.814 [0.722, 0.896] (dev, optimistic: 0.716) and D answer accuracy 18/43 = 0.419 [0.284, 0.567] (Oracle 20/43 [0.325, 0.611]).",
+          zh="在 53 个封存的保留集问题（其中 43 个有答案）上，保留集只启封过一次，冻结的设计得到 D 的 nDCG@5 = 0.814 [0.722, 0.896]（开发集上的值偏乐观：0.716），D 的答案准确率 18/43 = 0.419 [0.284, 0.567]（Oracle 20/43 [0.325, 0.611]）。",
           check=check_closing_headline),
     Claim("closing_none_settled", "a5a900a5-reading",
           en="It supports statements whose interval excludes 0 and whose Holm-adjusted p is below 0.05: none of the compared differences. It does not separate the others: C − A on nDCG@5 is +0.041 [-0.013, +0.099] (includes 0; sign-flip p = 0.162, Holm 0.324).",
@@ -591,7 +598,7 @@ CLAIMS += [
 # ---- holdout-2, opened once for design 3 (section 8's last subsection) ------------------------------------
 
 def check_h2_record(shown: Shown) -> dict[str, str]:
-    """"Holdout-2 was opened n time(s), with design 3 as section 1 ran it on dev; its stored results and both
+    """"Holdout-2 was opened once, with design 3 as section 1 ran it on dev; its stored results and both
     vector files match the hashes of its record": show_opening_2 checks the hashes (it raises otherwise)."""
     from dataclasses import replace
 
@@ -603,7 +610,7 @@ def check_h2_record(shown: Shown) -> dict[str, str]:
     shown.shows("h2-record", run.opening["results_sha256"][:12],
                 *(sha[:12] for sha in run.opening["files"].values()), "yes" if shown.language == "en" else "是")
     en = shown.language == "en"
-    return {"opened": f"opened {run.times_opened} time(s)" if en else f"共启封 {run.times_opened} 次",
+    return {"opened": _times(run.times_opened, shown.language),
             "design": "design 3" if en else "设计 3", "section": "section 1" if en else "第 1 节",
             "function": "show_opening_2", **({"name": "Holdout-2"} if en else {})}
 
@@ -662,8 +669,8 @@ def check_h2_inconclusive(shown: Shown) -> dict[str, str]:
 
 CLAIMS += [
     Claim("h2_record", "h2-reading",
-          en="Holdout-2 was opened 1 time(s), with design 3 as section 1 ran it on dev; its stored results and both vector files match the hashes of its record (show_opening_2 refuses them otherwise).",
-          zh="第二个保留集共启封 1 次，用的就是第 1 节在开发集上运行的设计 3；存储的结果和两个向量文件都与记录中的哈希一致（否则 show_opening_2 会拒绝它们）。",
+          en="Holdout-2 was opened once, with design 3 as section 1 ran it on dev; its stored results and both vector files match the hashes of its record (show_opening_2 refuses them otherwise).",
+          zh="第二个保留集只启封过一次，用的就是第 1 节在开发集上运行的设计 3；存储的结果和两个向量文件都与记录中的哈希一致（否则 show_opening_2 会拒绝它们）。",
           check=check_h2_record),
     Claim("h2_order", "h2-reading",
           en="On holdout-2 nDCG@5 is A 0.775, B 0.793, C 0.815, D 0.823, E 0.824: the hybrid rows C, D and E are above B, the reverse of dev, where B led (B 0.809; C 0.796, D 0.797, E 0.798, tuned on dev).",

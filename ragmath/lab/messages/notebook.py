@@ -263,7 +263,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                                        "zh": "MY_FILES 需要键 'questions' 和 "
                                              "'runs'（可以再有 'chunks'、'labels'）；缺少：{missing}，"
                                              "不认识：{unknown}"},
-    "notebook.own_system.two_runs": {"en": "MY_FILES['runs'] names {given} run file(s); "
+    "notebook.own_system.two_runs": {"en": "MY_FILES['runs'] names too few run files ({given}); "
                                            "comparing needs two or more (the first is the baseline)",
                                      "zh": "MY_FILES['runs'] 只列出 {given} 个运行结果文件；"
                                            "比较至少需要两个（第一个是基线）"},
