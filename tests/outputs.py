@@ -18,6 +18,8 @@ import copy
 import itertools
 import os
 import random
+import re
+import unicodedata
 
 import nbformat
 from nbconvert.preprocessors import CoalesceStreamsPreprocessor
@@ -59,6 +61,25 @@ def joined(nb):
 def printed(cell) -> str:
     """Everything a code cell printed (its streams' text, stdout and stderr in order), as one string."""
     return "".join(_text(out) for out in cell_outputs(cell) if out.get("output_type") == "stream")
+
+
+def unwrapped(text: str) -> str:
+    """A printed text with its continuation lines joined back: notebooks 08 and 09 break a long reading
+    into a line and continuation lines indented by two spaces (a detail under a line is indented by four).
+    The break stood for a space between two narrow characters, and for nothing next to a wide (Chinese)
+    one, since the Chinese lines break after their punctuation.
+
+    >>> unwrapped("a − b: +0.2 [0.1, 0.3], the interval excludes 0;\\n  Holm p 0.03\\n    detail")
+    'a − b: +0.2 [0.1, 0.3], the interval excludes 0; Holm p 0.03\\n    detail'
+    >>> unwrapped("区间不包含 0；\\n  Holm 校正后的 p")
+    '区间不包含 0；Holm 校正后的 p'
+    """
+    def joined_line(match: re.Match) -> str:
+        before, after = match[1], match[2]
+        wide = any(unicodedata.east_asian_width(c) in "WF" for c in (before, after))
+        return before + ("" if wide else " ")
+
+    return re.sub(r"(.)\n  (?=(\S))", joined_line, text)
 
 
 def plain_texts(cell) -> list[str]:

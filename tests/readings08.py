@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 import pandas as pd
-from outputs import cell_outputs
+from outputs import cell_outputs, unwrapped
 
 from ragmath import evaluate, paired_bootstrap
 from ragmath.comparison import Comparison, plan_questions
@@ -50,9 +50,10 @@ def stand_in() -> tuple:
 
 
 def printed(nb, cell_id: str) -> str:
-    """What a code cell printed (its stdout and stderr streams), joined as a reader sees it."""
+    """What a code cell printed (its stdout and stderr streams), joined as a reader sees it, each reading on
+    one line (:func:`outputs.unwrapped`)."""
     cell = next(c for c in nb.cells if c.get("id") == cell_id)
-    return "".join(out.get("text", "") for out in cell_outputs(cell) if out.get("output_type") == "stream")
+    return unwrapped("".join(out.get("text", "") for out in cell_outputs(cell) if out.get("output_type") == "stream"))
 
 
 def _f(x: float, spec: str) -> str:

@@ -22,11 +22,12 @@ METRIC, MARGIN = "nDCG@10", 0.02
 
 
 def printed(nb, cell_id: str) -> str:
-    """What a code cell printed (its stdout and stderr streams), joined as a reader sees it."""
-    from outputs import cell_outputs
+    """What a code cell printed (its stdout and stderr streams), joined as a reader sees it, each reading on
+    one line (:func:`outputs.unwrapped`)."""
+    from outputs import cell_outputs, unwrapped
 
     cell = next(c for c in nb.cells if c.get("id") == cell_id)
-    return "".join(out.get("text", "") for out in cell_outputs(cell) if out.get("output_type") == "stream")
+    return unwrapped("".join(out.get("text", "") for out in cell_outputs(cell) if out.get("output_type") == "stream"))
 
 
 def check_gate_lines(text: str, gates: dict, baseline: str) -> None:

@@ -241,7 +241,7 @@ def zh_workdir(tmp_path: Path) -> Path:
 # The Chinese explorer at k = 1 (ragmath/lab/messages/explorer.py): its lead line and table headers.
 ZH_LEAD_AT_1 = "k = 1 时 4.2 领先，得分 0.7500"
 ZH_HEADERS = ["名次", "ID", "BM25 名次", "BM25：1/(k+名次)", "向量 名次", "向量：1/(k+名次)",
-              "RRF 得分", "领先下一名"]
+              "融合得分", "领先下一名"]
 
 
 # ------------------------------------------------------------------------------------- helpers

@@ -429,7 +429,7 @@ def test_k_1_reads_4_2_at_0_7500_in_english_and_in_chinese(built, offline):
     assert _table_rows(zh, 1) == expected_rows(ARTICLE, 1)
     assert zh.locator("#lead").text_content().startswith("k = 1 时 4.2 领先，得分 0.7500")
     assert _headers(zh) == ["名次", "ID", "BM25 名次", "BM25：1/(k+名次)", "向量 名次",
-                            "向量：1/(k+名次)", "RRF 得分", "领先下一名"]
+                            "向量：1/(k+名次)", "融合得分", "领先下一名"]
     assert zh.locator("label[for=list-1]").text_content() == "向量"
     assert zh.evaluate("document.documentElement.lang") == "zh-CN"
     shot_zh = _screenshot(zh, "k1_zh")

@@ -225,7 +225,7 @@ EXPECTED_HEADERS = {
         "每个取值下最好的 D nDCG@5（best D nDCG@5 at each value）"],
     "08_your_own_system.ipynb": [
         "均值及区间（mean [CI]）", "配对差值及区间（diff [CI]）", "p 值（p）", "Holm 校正后 p 值（p_holm）",
-        "变好/持平/变差（W/T/L）", "效应量（effect）", "系统（system）", "指标（metric）", "问题（question）",
+        "变好/持平/变差（W/T/L）", "效应量（effect）", "版本（system）", "指标（metric）", "问题（question）",
         "最好名次（best rank）", "已标注（labelled）"],
 }
 

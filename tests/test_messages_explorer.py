@@ -81,7 +81,7 @@ def test_chinese_table_has_the_article_k1_numbers_and_chinese_headers(zh):
     assert _rows(out) == [(i, f"{float(ARTICLE_K1[i]):.4f}") for i in hand]
     assert 'data-k="1"' in out and 'data-window="all"' in out
     assert _headers(out) == ["名次", "ID", "BM25 名次", "BM25：1/(k+名次)", "vector 名次",
-                             "vector：1/(k+名次)", "RRF 得分", "领先下一名"]
+                             "vector：1/(k+名次)", "融合得分", "领先下一名"]
     assert "1/2 = 0.5000" in out  # 4.2's BM25 share: rank 1 at k = 1
     assert _english_words(_text(out)) == []
 
@@ -255,4 +255,4 @@ def test_the_chinese_explorer_notebook_shows_chinese_and_the_same_numbers():
     text = printed(nb.cells[-1])
     hand = sorted(ARTICLE_K1, key=lambda i: -ARTICLE_K1[i])
     assert _rows(text) == [(i, f"{float(ARTICLE_K1[i]):.4f}") for i in hand]
-    assert "<th>RRF 得分</th>" in text and "k = 1 时 4.2 领先，得分 0.7500" in text
+    assert "<th>融合得分</th>" in text and "k = 1 时 4.2 领先，得分 0.7500" in text

@@ -165,15 +165,15 @@ def test_the_diagram_in_chinese_keeps_its_drawing_and_drops_the_english_prose(zh
     assert not ({english for english, _ in STAGES.values()} - {"BM25"}) & set(texts)
     assert texts.index("关键词召回") + 1 == texts.index("BM25")
     assert texts.index("倒数排名融合") + 1 == texts.index("RRF")
-    assert repr(pipeline_diagram()) == "<RAG 流程图；标出的阶段：无>"
+    assert repr(pipeline_diagram()) == "<RAG 流程图；标出的环节：无>"
     marked = pipeline_diagram(highlight=["bm25", "rerank"])
-    assert repr(marked) == "<RAG 流程图；标出的阶段：关键词召回、重排>"
+    assert repr(marked) == "<RAG 流程图；标出的环节：关键词召回、重排>"
 
 
 def test_the_diagram_refuses_in_chinese(zh):
     from ragmath.lab.notebook.diagram import pipeline_diagram
 
-    with pytest.raises(ValueError, match="没有阶段 'reranker'；可选：parse, chunk"):
+    with pytest.raises(ValueError, match="没有环节 'reranker'；可选：parse, chunk"):
         pipeline_diagram(highlight="reranker")
 
 
@@ -206,7 +206,7 @@ def test_the_paired_differences_plot_is_labelled_in_chinese(zh):
     assert ax.get_xlabel() == "问题（已排序；1 个变好 / 0 个持平 / 1 个变差）"
     assert ax.get_ylabel() == "MRR@2：B − A"
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert legend == ["95% bootstrap（自助法）区间", "均值 -0.250"]  # (0.5 - 1) / 2
+    assert legend == ["95% bootstrap 区间", "均值 -0.250"]  # (0.5 - 1) / 2
 
 
 def test_the_versions_are_described_in_the_language_chosen_after_import():

@@ -12,7 +12,7 @@ from pathlib import Path
 import nbformat
 import pandas as pd
 import pytest
-from outputs import plain_texts
+from outputs import plain_texts, unwrapped
 
 from ragmath import compare, evaluate, grouped_split
 from ragmath.comparison import pool
@@ -163,7 +163,7 @@ def test_notebook_08_runs_top_to_bottom_on_foreign_files(my_files, tmp_path, lan
         NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
     errors = [(c.id, out["evalue"]) for c in nb.cells if c.cell_type == "code" for out in c.get("outputs", [])
               if out.get("output_type") == "error"]
-    text = "\n".join(text for c in nb.cells if c.cell_type == "code" for text in plain_texts(c))
+    text = unwrapped("\n".join(text for c in nb.cells if c.cell_type == "code" for text in plain_texts(c)))
     assert not (tmp_path / "own_system_work" / "workbook").exists()  # the stand-in was not written
     mine = load_own_files(my_files)
     working, _ = grouped_split(list(mine.questions["question_id"]), question_groups(mine.questions),
@@ -182,4 +182,4 @@ def test_notebook_08_runs_top_to_bottom_on_foreign_files(my_files, tmp_path, lan
         assert f"{len(working)} of {len(working)} working questions labelled" in text
     else:
         assert "文件：你自己的；6 道题；版本：base、new（基线 base）；12 个片段文本" in text
-        assert "人工判断（控件或模板）：15 条；来自预先准备的判断：0 条；尚未判断：15 条中的 0 条" in text
+        assert "人工判断（控件或模板）：15 条；来自预先准备的判断：0 条；尚未标注：15 条中的 0 条" in text

@@ -48,7 +48,7 @@ MESSAGES: dict[str, dict[str, str]] = {
               "or fuse the full lists in a notebook cell with ragmath.rrf(lists, k=60)",
         "zh": "这些列表共有 {distinct:,} 个不同的 ID；RRF k 探索器最多显示 {max_ids:,} "
               "个（每次修改都要为每个 ID 重新扫描 k = {k_min}…{k_max}，超过 {max_ids:,} 个就要花上几秒）。"
-              "请只保留每个列表的前一部分（例如前 100 个），或者在 notebook 的代码单元里用 "
+              "请只保留每个列表的前一部分（例如前 100 个），或者在笔记本的代码单元格里用 "
               "ragmath.rrf(lists, k=60) 融合完整的列表",
     },
     "explorer.error.no_item": {"en": "the lists hold no item, so no item leads; "
@@ -89,7 +89,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "explorer.table.place": {"en": "place", "zh": "名次"},
     "explorer.table.rank": {"en": "{name} rank", "zh": "{name} 名次"},
     "explorer.table.contribution": {"en": "{name}: 1/(k+rank)", "zh": "{name}：1/(k+名次)"},
-    "explorer.table.score": {"en": "RRF score", "zh": "RRF 得分"},
+    "explorer.table.score": {"en": "RRF score", "zh": "融合得分"},
     "explorer.table.gap": {"en": "ahead of next by", "zh": "领先下一名"},
     "explorer.table.tied_place": {"en": "{place} (tied)", "zh": "{place}（并列）"},
     "explorer.table.tied": {"en": "tied", "zh": "并列"},
@@ -142,7 +142,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     # shown only when the fused table is wider than the screen
     "explorer.page.table_scrolls": {"en": "↔ Swipe the table sideways for each list's rank; "
                                           "the RRF score stays at the right.",
-                                    "zh": "↔ 左右滑动表格可看各列表的名次；RRF 得分固定在右侧。"},
+                                    "zh": "↔ 左右滑动表格可看各列表的名次；融合得分固定在右侧。"},
     "explorer.page.noscript": {"en": "This page computes RRF with JavaScript: turn JavaScript on to use it.",
                                "zh": "本页面用 JavaScript 计算 RRF：请启用 JavaScript 后再使用。"},
 }

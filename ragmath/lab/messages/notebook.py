@@ -65,7 +65,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                                                    "zh": "{n} 个问题能检出的最小差值"},
     # ------------------------------------------------------------------ labelling.py (the widget's words)
     "notebook.labelling.progress": {"en": "{labelled} of {total} judged · item {item} of {total}",
-                                    "zh": "已判断 {labelled} / {total} · 第 {item} 项，共 {total} 项"},
+                                    "zh": "已标注 {labelled} / {total} · 第 {item} 项，共 {total} 项"},
     "notebook.labelling.grade0": {"en": "0 irrelevant", "zh": "0 无关"},
     "notebook.labelling.grade1": {"en": "1 helps", "zh": "1 有帮助"},
     "notebook.labelling.grade2": {"en": "2 answers it", "zh": "2 能直接回答"},
@@ -73,13 +73,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "notebook.labelling.back": {"en": "back (b)", "zh": "返回 (b)"},
     "notebook.labelling.none": {"en": "no answer in the pool (n)", "zh": "池中没有答案 (n)"},
     "notebook.labelling.current": {"en": "your grade: {grade}", "zh": "你给的等级：{grade}"},
-    "notebook.labelling.unlabelled": {"en": "not judged yet", "zh": "尚未判断"},
+    "notebook.labelling.unlabelled": {"en": "not judged yet", "zh": "尚未标注"},
     "notebook.labelling.hint": {"en": "Click the widget, then keys 0 1 2 grade · s skip · b back · n no "
                                       "answer in the pool.",
                                 "zh": "先点击本控件，再按键：0 1 2 给等级 · s 跳过 · b 返回 · "
                                       "n 池中没有答案。"},
     "notebook.labelling.done": {"en": "Every item of the pool is judged. Go back (b) to change one.",
-                                "zh": "池中每一项都已判断。按 b 返回，可以修改某一项。"},
+                                "zh": "池中每一项都已标注。按 b 返回，可以修改某一项。"},
     "notebook.labelling.none_refused": {"en": "This question already has a chunk graded above 0: "
                                               "go back and change it to 0 first.",
                                         "zh": "这个问题已有片段的等级高于 0：请先返回，把它改为 0。"},
@@ -139,10 +139,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "notebook.diagram.you_are_here": {"en": "▲ you are here · 本节位置", "zh": "▲ 本节位置"},
     "notebook.diagram.aria": {"en": "Two-stage RAG pipeline", "zh": "两阶段 RAG 流程"},
     "notebook.diagram.repr": {"en": "<RAG pipeline diagram; marked: {marked}>",
-                              "zh": "<RAG 流程图；标出的阶段：{marked}>"},
+                              "zh": "<RAG 流程图；标出的环节：{marked}>"},
     "notebook.diagram.nothing": {"en": "nothing", "zh": "无"},
     "notebook.diagram.unknown_stage": {"en": "pipeline_diagram: unknown stage {stage}; choose from {known}",
-                                       "zh": "pipeline_diagram：没有阶段 {stage}；可选：{known}"},
+                                       "zh": "pipeline_diagram：没有环节 {stage}；可选：{known}"},
     # ------------------------------------------------------------------ comparing.py (display words only:
     # under English the table's columns and outcomes are the words code indexes by, as before)
     "notebook.comparing.win": {"en": "win", "zh": "变好"},
@@ -202,7 +202,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "notebook.comparing.change": {"en": "change", "zh": "变化"},
     "notebook.comparing.outcome": {"en": "outcome", "zh": "结果"},
     "notebook.comparing.note": {"en": "note", "zh": "备注"},
-    "notebook.comparing.interval": {"en": "95 % bootstrap interval", "zh": "95% bootstrap（自助法）区间"},
+    "notebook.comparing.interval": {"en": "95 % bootstrap interval", "zh": "95% bootstrap 区间"},
     "notebook.comparing.mean": {"en": "mean {diff:+.3f}", "zh": "均值 {diff:+.3f}"},
     "notebook.comparing.xlabel": {"en": "questions, sorted ({wins} wins / {ties} ties / {losses} losses)",
                                   "zh": "问题（已排序；{wins} 个变好 / {ties} 个持平 / {losses} 个变差）"},

