@@ -111,7 +111,7 @@ def check_leak_twins(shown: Shown) -> dict[str, str]:
     return {"with twin": f"{with_twin:.2f}", "twins": f"{twins:.2f}",
             "questions": f"{int(part['test questions'].iloc[0])} test questions" if en
             else f"{int(part['test questions'].iloc[0])} 个测试问题",
-            "seeds": f"{len(part)} seeds" if en else f"{len(part)} 个随机种子"}
+            "seeds": f"{len(part)} seeds" if en else f"{len(part)} 个种子"}
 
 
 CLAIMS += [
@@ -119,7 +119,7 @@ CLAIMS += [
           en="Leak through memory (M = 5): on the same 13 test questions per seed, the leaky estimate of nDCG@5 is "
              "higher in 15 of 20 seeds, by +0.012 on average (per seed from -0.009 to +0.057); 0 of the 20 per-seed "
              "95 % intervals lie above 0 and 0 below.",
-          zh="经由记忆特征（M = 5）的泄漏：每个随机种子都在同样的 13 个测试问题上比较，有泄漏的一组对 nDCG@5 的估计"
+          zh="经由记忆特征（M = 5）的泄漏：每个种子都在同样的 13 个测试问题上比较，有泄漏的一组对 nDCG@5 的估计"
              "在 20 个种子中有 15 个更高，平均高 +0.012（各种子从 -0.009 到 +0.057）；20 个逐种子的 95% 区间中，0 个"
              "整体高于 0，0 个整体低于 0。",
           check=check_leak("memory (M = 5)")),
@@ -127,7 +127,7 @@ CLAIMS += [
           en="Leak through memory (M = 20): on the same 13 test questions per seed, the leaky estimate of nDCG@5 is "
              "higher in 18 of 20 seeds, by +0.049 on average (per seed from -0.001 to +0.120); 4 of the 20 per-seed "
              "95 % intervals lie above 0 and 0 below.",
-          zh="经由记忆特征（M = 20）的泄漏：每个随机种子都在同样的 13 个测试问题上比较，有泄漏的一组对 nDCG@5 的估计"
+          zh="经由记忆特征（M = 20）的泄漏：每个种子都在同样的 13 个测试问题上比较，有泄漏的一组对 nDCG@5 的估计"
              "在 20 个种子中有 18 个更高，平均高 +0.049（各种子从 -0.001 到 +0.120）；20 个逐种子的 95% 区间中，4 个"
              "整体高于 0，0 个整体低于 0。",
           check=check_leak("memory (M = 20)")),
@@ -136,7 +136,7 @@ CLAIMS += [
              "higher in 15 of 20 seeds, by +0.020 on average (per seed from +0.000 to +0.080); 1 of the 20 per-seed "
              "95 % intervals lie above 0 and 0 below. Picking the setting on the test questions themselves can never "
              "score lower on them than an honest pick, so this leak is 0 or more by construction",
-          zh="经由调参（k、W、M）的泄漏：每个随机种子都在同样的 13 个测试问题上比较，有泄漏的一组对 nDCG@5 的估计"
+          zh="经由调参（k、W、M）的泄漏：每个种子都在同样的 13 个测试问题上比较，有泄漏的一组对 nDCG@5 的估计"
              "在 20 个种子中有 15 个更高，平均高 +0.020（各种子从 +0.000 到 +0.080）；20 个逐种子的 95% 区间中，1 个"
              "整体高于 0，0 个整体低于 0。直接在测试问题上挑选设置，在这些问题上的得分不可能低于诚实挑选的设置，"
              "所以这种泄漏按构造就不小于 0",
@@ -145,6 +145,6 @@ CLAIMS += [
           en="On average 3.90 of the 13 test questions have a near-duplicate in the fitting part (5.85 such twins, "
              "which the clean arms leave out). The 20 seeds reuse the same dev questions",
           zh="平均而言，13 个测试问题中有 3.90 个在拟合部分有近重复的问题（这样的近重复问题平均 5.85 个，无泄漏的一组"
-             "把它们排除在外）。这 20 个随机种子复用同一批开发集问题",
+             "把它们排除在外）。这 20 个种子复用同一批开发集问题",
           check=check_leak_twins),
 ]

@@ -111,7 +111,7 @@ def check_type_sizes(shown: Shown) -> dict[str, str]:
 
     types = type_intervals(holdout(), "nDCG@5")
     sizes = types[types["version"] == "D"].set_index("type")["N"].astype(int).to_dict()
-    values = {t: f"{t} {n}" for t, n in sizes.items()}
+    values = {t: f"{shown.word(t)} {n}" for t, n in sizes.items()}  # the Chinese sentence names the types
     big, small = max(sizes.values()), min(sizes.values())
     en = shown.language == "en"
     values |= {"big": f"{1 / big:.2f} at N = {big}" if en else f"N = {big} 时为 {1 / big:.2f}",
@@ -450,11 +450,11 @@ CLAIMS = [
           check=check_paired("holdout", "D − C")),
     Claim("type_sizes", "42b8a359",
           en="Answerable questions per type: conflict 6, cross-permission 3, exact-id 7, multi-hop 7, paraphrase 7, single-hop 7, table 6; one question moves a type's mean by up to 1/N, 0.14 at N = 7 and 0.33 at N = 3.",
-          zh="各类型的有答案问题数：conflict 6、cross-permission 3、exact-id 7、multi-hop 7、paraphrase 7、single-hop 7、table 6；一个问题最多能让一个类型的均值变动 1/N，N = 7 时为 0.14，N = 3 时为 0.33。",
+          zh="各题型的有答案的问题数：冲突题 6、跨权限题 3、编号题 7、多跳 7、同义改写题 7、单跳 7、表格题 6；一个问题最多能让一个题型的均值变动 1/N，N = 7 时为 0.14，N = 3 时为 0.33。",
           check=check_type_sizes),
     Claim("type_paraphrase_order", "42b8a359",
           en="On paraphrases (N = 7) nDCG@5 goes B 0.662 [0.286, 0.947] > C 0.503 [0.217, 0.786] > D 0.474 [0.198, 0.766] > A 0.286 [0.000, 0.571]: the vector list (design 1's character n-grams, no model) leads, and fusion and the reranker lose part of it (C 0.503, D 0.474); every interval overlaps the leader's, so this is a direction, not a finding.",
-          zh="在同义改写题（paraphrase，N = 7）上，nDCG@5 依次为 B 0.662 [0.286, 0.947] > C 0.503 [0.217, 0.786] > D 0.474 [0.198, 0.766] > A 0.286 [0.000, 0.571]：向量召回（设计 1 的字符 n-gram，没有模型）领先，而融合和重排丢掉了其中一部分（C 0.503，D 0.474）；每个区间都与第一名的区间重叠，所以这只是一个方向，不是结论。",
+          zh="在同义改写题（N = 7）上，nDCG@5 依次为 B 0.662 [0.286, 0.947] > C 0.503 [0.217, 0.786] > D 0.474 [0.198, 0.766] > A 0.286 [0.000, 0.571]：向量检索（设计 1 的字符 n-gram，没有模型）领先，而融合和重排丢掉了其中一部分（C 0.503，D 0.474）；每个区间都与第一名的区间重叠，所以这只是一个方向，不是结论。",
           check=check_paraphrase_order,
           over="66a10825"),
     Claim("type_exact_loss", "42b8a359",
@@ -463,7 +463,7 @@ CLAIMS = [
           check=check_exact_loss),
     Claim("type_none_clears", "42b8a359",
           en="In 0 of 7 types the leading version's interval clears every other version's. Groups this small can show a direction worth a look and a failure large enough to clear the intervals; they cannot rank versions within a type, and a per-type difference inside overlapping intervals is not a finding (reading all types at once also multiplies the chances of a fluke).",
-          zh="7 个类型中，有 0 个类型里领先版本的区间与其他每个版本的区间都不重叠。这么小的分组能显示值得一看的方向，也能显示大到越过区间的失败；它们无法在一个类型内给版本排序，落在相互重叠的区间内的逐类型差异也不是结论（一次看所有类型，还会成倍增加碰上偶然结果的机会）。",
+          zh="7 个题型中，有 0 个题型里领先版本的区间与其他每个版本的区间都不重叠。这么小的分组能显示值得一看的方向，也能显示大到越过区间的失败；它们无法在一个题型内给版本排序，落在相互重叠的区间内的逐题型差异也不是结论（一次看所有题型，还会成倍增加碰上偶然结果的机会）。",
           check=check_no_type_clears,
           over="66a10825"),
     Claim("closing_headline", "a5a900a5-reading",
@@ -674,7 +674,7 @@ CLAIMS += [
           check=check_h2_record),
     Claim("h2_order", "h2-reading",
           en="On holdout-2 nDCG@5 is A 0.775, B 0.793, C 0.815, D 0.823, E 0.824: the hybrid rows C, D and E are above B, the reverse of dev, where B led (B 0.809; C 0.796, D 0.797, E 0.798, tuned on dev).",
-          zh="在第二个保留集上，nDCG@5 为 A 0.775、B 0.793、C 0.815、D 0.823、E 0.824：混合召回的 C、D、E 三行都高于 B，与开发集相反；开发集上 B 排第一（B 0.809；C 0.796、D 0.797、E 0.798，都是在开发集上调的参）。",
+          zh="在第二个保留集上，nDCG@5 为 A 0.775、B 0.793、C 0.815、D 0.823、E 0.824：混合检索的 C、D、E 三行都高于 B，与开发集相反；开发集上 B 排第一（B 0.809；C 0.796、D 0.797、E 0.798，都是在开发集上调的参）。",
           check=check_h2_order, over="h2-ndcg"),
     Claim("h2_b_minus_c", "h2-reading",
           en="B − C (holdout-2): -0.022 [-0.091, +0.046] over 34 questions (7 better, 18 tied, 9 worse; sign-flip p = 0.541, Holm over the 4 comparisons 1.000): the interval holds 0, the two cannot be told apart.",
@@ -698,6 +698,6 @@ CLAIMS += [
           check=check_h2_dc_types, over="h2-dc-types"),
     Claim("h2_inconclusive", "h2-reading",
           en="Read plainly: with 34 answerable questions, every paired interval of holdout-2 holds 0. It is inconclusive: it neither confirms dev's reading that vectors alone beat the hybrid nor shows the reverse, and it shows the reranker neither helping nor hurting.",
-          zh="直白地说：第二个保留集只有 34 个有答案的问题，它的每个配对区间都包含 0。结果不确定：它既没有证实开发集上“单靠向量就胜过混合召回”的读法，也没有显示相反的结论；它也没有显示重排模型有帮助或有害处。",
+          zh="直白地说：第二个保留集只有 34 个有答案的问题，它的每个配对区间都包含 0。结果不确定：它既没有证实开发集上“单靠向量就胜过混合检索”的读法，也没有显示相反的结论；它也没有显示重排模型有帮助或有害处。",
           check=check_h2_inconclusive, over="h2-pairs"),
 ]
