@@ -202,7 +202,7 @@ CLAIMS = [
           check=check_oracle_faulty),
     Claim("oracle_misses", "758d4a79-reading",
           en='Even our generator misses 16 answerable dev questions with the gold evidence in hand (types: multi-hop, paraphrase, single-hop, table)',
-          zh='即使手握标准证据，我们的生成器仍答错 16 个有答案的开发集问题（类型：多跳、同义改写题、单跳、表格题）',
+          zh='即使手握标准证据，我们的生成器仍答错 16 个有答案的开发集问题（题型：多跳、同义改写题、单跳、表格题）',
           check=check_oracle_misses),
     Claim("knob_k", "1a49a5ba",
           en='k: across 0.5, 1, 3, 10, 60, 240 the dev D nDCG@5 moves by 0.014; the best, k = 1 (0.797), minus the default k = 60 is +0.014 [-0.003, +0.038] over 43 questions (2 better, 1 worse; sign-flip p = 0.500, Holm over the 5 comparisons 1.000): the interval holds 0, so the rule keeps the default k = 60. The frozen design has k = 1: the rule chooses differently.',

@@ -257,7 +257,7 @@ def check_same_passages(shown: Shown) -> dict[str, str]:
     design = frozen_design()
     en = shown.language == "en"
     return {"same": f"{same} ", "n": f"{len(questions)} ", "changed": f"{changed} ",
-            "M": f"M = {design.rerank_depth}", "read": f"{design.context_k} passages read" if en else f"读取 {design.context_k} 段"}
+            "M": f"M = {design.rerank_depth}", "read": f"{design.context_k} passages read" if en else f"读取 {design.context_k} 个片段"}
 
 
 def check_context_cost(shown: Shown) -> dict[str, str]:
@@ -270,7 +270,7 @@ def check_context_cost(shown: Shown) -> dict[str, str]:
 
     k = frozen_design().context_k
     return {"oracle": f"{chars['Oracle']:.0f} ", "range": f"{low:.0f}–{high:.0f}",
-            "top": f"top {k} passages" if shown.language == "en" else f"前 {k} 段"}
+            "top": f"top {k} passages" if shown.language == "en" else f"前 {k} 个片段"}
 
 
 @functools.cache
@@ -417,11 +417,11 @@ CLAIMS = [
           check=check_clause42_moves),
     Claim("same_passages", "6912de00-reading",
           en="C and D hand the generator the same set of passages for 54 of 54 questions (M = 5, 5 passages read), only in another order; their answers differ in correctness on 0 questions.",
-          zh="在 54 个问题中，有 54 个问题 C 和 D 交给生成器的段落集合相同（M = 5，读取 5 段），只是顺序不同；两者答案的对错在 0 个问题上不同。",
+          zh="在 54 个问题中，有 54 个问题 C 和 D 交给生成器的片段集合相同（M = 5，读取 5 个片段），只是顺序不同；两者答案的对错在 0 个问题上不同。",
           check=check_same_passages),
     Claim("context_cost", "9b0ed4df",
           en='The Oracle sends 95 characters per question (only the gold chunks); A–E send the top 5 passages, 301–329 characters',
-          zh='Oracle 每个问题只发送 95 个字符（只有标准片段）；A–E 发送前 5 段，301–329 个字符',
+          zh='Oracle 每个问题只发送 95 个字符（只有标准片段）；A–E 发送前 5 个片段，301–329 个字符',
           check=check_context_cost,
           derived={"95": "94.593", "301": "300.667", "329": "329.407"}),
     Claim("rerank_entries_20", "8787ef37",
