@@ -272,7 +272,7 @@ def in_scope(values: Mapping[str, float], displayed: list[str], sentence: str) -
 
 
 #: The Chinese tables' words for the index headings (shown alone or as 版本（version）).
-INDEX_WORDS = {"version": "版本", "chunk": "片段", "question": "问题", "type": "题型"}
+INDEX_WORDS = {"version": "版本", "chunk": "片段", "question": "问题", "type": "题型", "feature": "特征"}
 
 
 def table_rows(text: str, index: str | None = "version") -> list[str]:

@@ -520,7 +520,7 @@ def check_snapshot_weights(shown: Shown) -> dict[str, str]:
     _, _, published = _snapshot()
     weights_published = published.reranker.weights_table()
     weights_live = dev_ablation().reranker.weights_table()
-    assert shown.leaders("c6snapweights", weights_published.to_dict(), index=None) == ["live"], weights_published
+    assert shown.leaders("c6snapweights", weights_published.to_dict(), index="feature") == ["live"], weights_published
     assert weights_live["live"] == 0
     shown.shows("c6snapweights", f"{weights_published['live']:.2f}")
     return {"published": f"({weights_published['live']:.2f})" if shown.language == "en"

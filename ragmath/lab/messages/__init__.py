@@ -255,7 +255,7 @@ def reader_values(table):
     if isinstance(shown.index, pd.MultiIndex):
         shown.index = pd.MultiIndex.from_tuples([tuple(reader_value(v) for v in row) for row in shown.index],
                                                 names=shown.index.names)
-    else:
+    elif shown.index.name not in values.NAMES_AS_LABELS:
         shown.index = pd.Index([reader_value(v) for v in shown.index], name=shown.index.name)
     return shown
 

@@ -67,6 +67,7 @@ WORDS = {
     "rank": "名次",
     "best rank": "最好名次",
     "version": "版本",
+    "feature": "特征",
     "versions": "排入它的版本",
     "rrf_rank": "融合名次",
     "rrf_score": "融合得分",

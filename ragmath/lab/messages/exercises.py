@@ -97,7 +97,7 @@ HINTS: dict[str, tuple[str, str]] = {
               "取前十个问题的 D − C（nDCG@5），只留非零的，遍历 itertools.product([1, -1], repeat=m) "
               "的每个符号向量：|翻转后的和| >= |观测到的和| 所占的比例"),
     "06a.1": ("with M = 20 the reranker may bring chunks from ranks 6-20 into the top 5; give D − C",
-              "M = 20 时，重排模型可能把第 6-20 位的片段提进前 5；给出 D − C"),
+              "M = 20 时，重排模型可能把第 6-20 名的片段提进前 5；给出 D − C"),
     "06a.2": ("read the limit in the chunk you were given (the 2025 clause), not the one in force today",
               "读你拿到的那个片段里的限额（2025 年的条款），而不是现在生效的那一条"),
     "06a.3": ("tokenize chunk_text(record) of every corpus record with plain jieba and count the chunks "
@@ -108,7 +108,7 @@ HINTS: dict[str, tuple[str, str]] = {
               "读出使用有缺陷的生成器那次运行的 table.loc['Oracle', 'answers correct']（整数）"),
     "06b.2": ("a value replaces the default only if its interval's lower end is above 0; "
               "the W the rule keeps is an int from the grid",
-              "只有区间下端大于 0 时，一个取值才替换默认值；规则保留的 W 是网格中的一个整数"),
+              "只有区间下限大于 0 时，一个取值才替换默认值；规则保留的 W 是网格中的一个整数"),
     "06a.4": ("the E − C row of the paired table: (difference, low, high, wins, losses), "
               "the numbers as the table shows them (3 decimals)",
               "配对表中 E − C 那一行：(difference, low, high, wins, losses)，数字照表上显示的写（3 位小数）"),

@@ -132,6 +132,10 @@ LIST_NAMES = {
 AS_HEADERS = frozenset(["single-hop", "multi-hop", "no-answer", "conflict", "table", "cross-permission",
                         "exact-id", "paraphrase", "p6_employee", "finance_officer", "dev", "holdout"])
 
+#: Index names whose row labels are the code's own names, shown as they are: a reranker feature ``live`` is
+#: not the edition mode ``live`` (现行版本).
+NAMES_AS_LABELS = frozenset(["feature"])
+
 #: Template fields that hold a list of names: in Chinese they are joined with 、 (``k, W`` -> ``k、W``).
 LIST_FIELDS = frozenset(["knobs"])
 
