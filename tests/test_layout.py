@@ -95,9 +95,10 @@ def test_no_module_over_800_lines():
 
 #: The workbook's package in all (issue #34: what the notebooks do not write is its helpers, the catalogue
 #: of words, data loading and the ablation's tables; 10,691 lines before the pipeline moved into them).
-MAX_LAB_LINES = 9_072  # 8,500 after #34; +300 for #35 (e5 vectors, holdout-2), +39 for #36's round-4 fixes,
+MAX_LAB_LINES = 9_076  # 8,500 after #34; +300 for #35 (e5 vectors, holdout-2), +39 for #36's round-4 fixes,
 #: +50 for #36's partial labels (n of N labelled in both tables, a pilot without spread, the words of both)
 #: +122 for #38's notebook 09 (its four exercises, exercises/nb09.py, their hints, the import)
+#: +4 for #37's rule that a table's reranker features keep their code names (values.NAMES_AS_LABELS)
 
 
 def test_the_workbook_package_within_its_budget():
