@@ -138,6 +138,6 @@ CLAIMS = [
           check=check_article_query_not_easy_for_bm25),
     Claim("paraphrases_need_a_model", "2ced1236",
           en="No paraphrase is left outside the top 5 of B, C or D, so no k is needed to reach one",
-          zh="没有哪条同义改写题落在 B、C 或 D 的前 5 名之外，所以不需要靠 k 去够",
+          zh="没有哪道同义改写题落在 B、C 或 D 的前 5 名之外，所以不需要靠 k 去够",
           check=check_paraphrases_all_reached, over="dc58e085"),
 ]

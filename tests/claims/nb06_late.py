@@ -74,7 +74,7 @@ def check_oracle_faulty(shown: Shown) -> dict[str, str]:
     refused = [bool(r.per_question.loc[("Oracle", taxi), "refused"]) for r in (dev, faulty)]
     assert refused == [False, False], refused
     support = dev.answers["Oracle"][taxi].support
-    shown.shows("758d4a79", f"support {support:.3f}" if shown.language == "en" else f"支持度 {support:.3f}", taxi)
+    shown.shows("758d4a79", f"support {support:.3f}" if shown.language == "en" else f"覆盖度 {support:.3f}", taxi)
     return {"ours": f"{ours}/{n}", "faulty": f"{theirs}/{n}", "taxi": taxi, "support": f"{support:.3f}"}
 
 
@@ -198,7 +198,7 @@ CLAIMS = [
           over="7d43391e"),
     Claim("oracle_faulty", "758d4a79-reading",
           en="With the gold evidence the Oracle answers 27/43 with our generator and 26/43 with the faulty one: here the Oracle row catches the fault. The question it loses is Q08, the one the faulty generator gets wrong above: with the gold evidence Q08's support is 0.333 and neither generator refuses it",
-          zh="给定标准证据时，Oracle 用我们的生成器答对 27/43，用有缺陷的生成器答对 26/43：这里 Oracle 这一行揪出了这个错误。它丢掉的那道题是 Q08，也就是上面那个有缺陷的生成器答错的问题：给定标准证据时 Q08 的支持度是 0.333，两个生成器都没有拒答它",
+          zh="给定标准证据时，Oracle 用我们的生成器答对 27/43，用故意出错的生成器答对 26/43：这里 Oracle 这一行揪出了这个错误。它丢掉的那道题是 Q08，也就是上面那个故意出错的生成器答错的问题：给定标准证据时 Q08 的覆盖度是 0.333，两个生成器都没有拒答它",
           check=check_oracle_faulty),
     Claim("oracle_misses", "758d4a79-reading",
           en='Even our generator misses 16 answerable dev questions with the gold evidence in hand (types: multi-hop, paraphrase, single-hop, table)',
@@ -374,7 +374,7 @@ CLAIMS += [
           derived={"0.013": "0.797 - 0.784", "0.023": "0.797 - 0.774"}),
     Claim("knob_k_tie", "1a49a5ba",
           en="k = 10 and k = 240 score exactly as the default k = 60 on every dev question here (43 ties each)",
-          zh="在这里，k = 10 和 k = 240 在每个开发集问题上的得分都和默认的 k = 60 完全一样（各有 43 个平局）",
+          zh="在这里，k = 10 和 k = 240 在每个开发集问题上的得分都和默认的 k = 60 完全一样（各有 43 道题持平）",
           check=check_k_tie,
           scope="every dev question, compared one by one by the check; the k table (a5575167) shows 43 ties for k = 10 and k = 240"),
     Claim("k_spreads", "1a49a5ba",

@@ -387,7 +387,7 @@ CLAIMS = [
           check=check_exact_a_hits_kept),
     Claim("para_vector_finds", "2ced1236",
           en="5 paraphrases where BM25 finds nothing in its top 5 (Q50, Q51, Q52, Q53, Q54): B finds each of them, at ranks 2, 1, 1, 1 and 1, and C keeps each in its top 5.",
-          zh="有 5 条同义改写题，BM25 在前 5 名里什么也没找到（Q50、Q51、Q52、Q53、Q54）：B 把它们都找到了，名次分别是 2、1、1、1 和 1，C 也都把它们留在前 5 名里。",
+          zh="有 5 道同义改写题，BM25 在前 5 名里什么也没找到（Q50、Q51、Q52、Q53、Q54）：B 把它们都找到了，名次分别是 2、1、1、1 和 1，C 也都把它们留在前 5 名里。",
           check=check_para_vector_finds),
     Claim("para_rank1", "2ced1236",
           en='Relevant chunk at rank 1 for the 7 paraphrase questions: A 1/7, B 6/7, C 3/7, D 4/7; B lead(s)',
