@@ -63,6 +63,11 @@ def printed(cell) -> str:
     return "".join(_text(out) for out in cell_outputs(cell) if out.get("output_type") == "stream")
 
 
+def wide(char: str) -> bool:
+    """Whether a character takes two columns in a monospaced font (a Chinese one does)."""
+    return unicodedata.east_asian_width(char) in "WF"
+
+
 def unwrapped(text: str) -> str:
     """A printed text with its continuation lines joined back: notebooks 08 and 09 break a long reading
     into a line and continuation lines indented by two spaces (a detail under a line is indented by four).
@@ -76,8 +81,7 @@ def unwrapped(text: str) -> str:
     """
     def joined_line(match: re.Match) -> str:
         before, after = match[1], match[2]
-        wide = any(unicodedata.east_asian_width(c) in "WF" for c in (before, after))
-        return before + ("" if wide else " ")
+        return before + ("" if wide(before) or wide(after) else " ")
 
     return re.sub(r"(.)\n  (?=(\S))", joined_line, text)
 

@@ -6,10 +6,8 @@ indented by two spaces (``tests/outputs.py``'s ``unwrapped`` joins them back for
 Checked: every line that starts at the margin, in both editions, measured in display columns (a Chinese
 character takes two). Indented lines are details or items under a line, and may run longer.
 """
-import unicodedata
-
 import pytest
-from outputs import cell_outputs
+from outputs import cell_outputs, wide
 from test_notebooks import NOTEBOOK_DIR
 
 WIDEST = 100
@@ -21,7 +19,7 @@ def columns(line: str) -> int:
     >>> columns("abc"), columns("区间 0")
     (3, 6)
     """
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+    return sum(2 if wide(c) else 1 for c in line)
 
 
 def too_wide(text: str) -> list[str]:

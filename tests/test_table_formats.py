@@ -9,7 +9,8 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from test_notebooks import NOTEBOOKS, _id
+from outputs import cell_outputs
+from test_notebooks import NOTEBOOK_DIR, NOTEBOOKS, _id
 
 #: A cell that is one number: a sign, digits, decimals, maybe a percent sign.
 NUMBER = re.compile(r"[+\-−]?\d+(?:\.(\d+))?%?")
@@ -91,7 +92,7 @@ def test_every_table_column_shows_one_number_format(path, executed):
     for cell in nb.cells:
         if cell.cell_type != "code" or (path.name.replace("_solutions", ""), cell.get("id")) in EXEMPT:
             continue
-        for out in cell.get("outputs", []):
+        for out in cell_outputs(cell):
             html = out.get("data", {}).get("text/html", "")
             html = "".join(html) if isinstance(html, list) else html
             if "<table" in html:
@@ -105,11 +106,9 @@ def test_every_table_column_shows_one_number_format(path, executed):
 def test_the_05_raw_score_table_writes_absent_scores_alike(edition, executed):
     """05's raw scores: BM25, cosine and their sum each show two decimals, so a chunk one searcher did not
     return reads 0.00 in either score column (it read 0.0 under BM25 and 0.00 under cosine)."""
-    from test_notebooks import NOTEBOOK_DIR
-
     nb = executed(NOTEBOOK_DIR / edition / "05_rrf.ipynb")
     cell = next(c for c in nb.cells if c.get("id") == "63524ddd")
-    html = "".join(out.get("data", {}).get("text/html", "") for out in cell.outputs)
+    html = "".join(out.get("data", {}).get("text/html", "") for out in cell_outputs(cell))
     parser = _Tables()
     parser.feed(html)
     (rows,) = parser.tables

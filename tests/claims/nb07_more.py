@@ -472,7 +472,7 @@ CLAIMS = [
           check=check_closing_headline),
     Claim("closing_none_settled", "a5a900a5-reading",
           en="It supports statements whose interval excludes 0 and whose Holm-adjusted p is below 0.05: none of the compared differences. It does not separate the others: C − A on nDCG@5 is +0.041 [-0.013, +0.099] (includes 0; sign-flip p = 0.162, Holm 0.324).",
-          zh="能得出“区间不含 0 且 Holm 校正后 p 低于 0.05”这一结论的差值：一个也没有。其余的它区分不开：C − A 在 nDCG@5 上为 +0.041 [-0.013, +0.099]（包含 0；符号翻转检验 p = 0.162，Holm 0.324）。",
+          zh="能得出“区间不含 0 且 Holm 校正后 p 低于 0.05”这一结论的差值：一个也没有。其余的差值，保留集也区分不开：C − A 在 nDCG@5 上为 +0.041 [-0.013, +0.099]（包含 0；符号翻转检验 p = 0.162，Holm 0.324）。",
           check=check_closing_none_settled,
           over="134a6ab4"),
     Claim("closing_d_minus_c", "a5a900a5-reading",

@@ -105,7 +105,7 @@ HINTS: dict[str, tuple[str, str]] = {
               "用原生 jieba（jieba_plain，不加用户词典）对语料中每条记录的 chunk_text(record) 分词，"
               "数一数分词结果含 '102' 的片段有几个（整数）"),
     "06b.1": ("read table.loc['Oracle', 'answers correct'] of the run with the faulty generator (an int)",
-              "读出使用有缺陷的生成器那次运行的 table.loc['Oracle', 'answers correct']（整数）"),
+              "读出使用故意出错的生成器那次运行的 table.loc['Oracle', 'answers correct']（整数）"),
     "06b.2": ("a value replaces the default only if its interval's lower end is above 0; "
               "the W the rule keeps is an int from the grid",
               "只有区间下限大于 0 时，一个取值才替换默认值；规则保留的 W 是网格中的一个整数"),
